@@ -1,0 +1,102 @@
+import Foundation
+import HTTPTypes
+
+/// The one path every request takes, whichever serving received it: match, resolve, record, wait.
+///
+/// ``StubTransport``, ``StubURLProtocol`` and the mock server only translate requests into and
+/// answers out of this engine, so the same stubs give the same answers in all of them.
+public struct StubEngine: Sendable {
+    /// Finds the stub for each request.
+    public let provider: any StubProvider
+    /// Records every request.
+    public let journal: RequestJournal
+    /// Measures delays; tests may pass a test clock.
+    public let clock: any Clock<Duration>
+    /// Draws random delays.
+    public let random: RandomSource
+
+    /// Creates an engine over `provider`.
+    public init(provider: any StubProvider, journal: RequestJournal = RequestJournal(), clock: any Clock<Duration> = ContinuousClock(), random: RandomSource = RandomSource()) {
+        self.provider = provider
+        self.journal = journal
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Decides as much as it can without waiting: a matched static stub without delay is ready at once.
+    public func prepare(_ request: StubRequest) -> PreparedAnswer {
+        switch provider.lookup(request) {
+        case .unmatched(let misses):
+            let response = Self.unmatchedResponse(for: request, nearMisses: misses)
+            journal.record(request, route: nil, response: response)
+            return .ready(StubAnswer(response: response, route: nil, delay: .zero))
+        case .matched(let match):
+            switch match.stub.resolve(for: request) {
+            case .response(let response):
+                return respond(request, with: response, route: match.route)
+            case .deferred(let run):
+                return .pending {
+                    let response = try await resolve(run, for: request)
+                    switch respond(request, with: response, route: match.route) {
+                    case .ready(let answer): return answer
+                    case .pending(let wait): return try await wait()
+                    }
+                }
+            }
+        }
+    }
+
+    /// The answer for `request`, after its delay; throws only `CancellationError`.
+    public func answer(_ request: StubRequest) async throws -> StubAnswer {
+        switch prepare(request) {
+        case .ready(let answer): answer
+        case .pending(let wait): try await wait()
+        }
+    }
+
+    private func respond(_ request: StubRequest, with response: StubResponse, route: Route?) -> PreparedAnswer {
+        journal.record(request, route: route, response: response)
+        let delay = response.delay.sample(from: random)
+        let answer = StubAnswer(response: response, route: route, delay: delay)
+        guard delay > .zero else { return .ready(answer) }
+        return .pending { [clock] in
+            try await clock.sleep(for: delay)
+            return answer
+        }
+    }
+
+    /// Runs deferred stubs until one gives a response; a thrown error becomes a 500 naming it.
+    private func resolve(_ run: @Sendable () async throws -> any Stub, for request: StubRequest) async throws -> StubResponse {
+        var next = run
+        while true {
+            let stub: any Stub
+            do {
+                stub = try await next()
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                return StubResponse(status: .internalServerError, text: "The stub for \(request) threw an error: \(error)\n")
+            }
+            switch stub.resolve(for: request) {
+            case .response(let response): return response
+            case .deferred(let deferred): next = deferred
+            }
+        }
+    }
+
+    /// `404 Not Found`, naming the closest routes and why each missed.
+    static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss]) -> StubResponse {
+        var text = "No stub matches \(request).\n"
+        if nearMisses.isEmpty {
+            text += "No registered route comes close.\n"
+        } else {
+            text += "Closest routes:\n" + nearMisses.map { "  - \($0.route): \($0.reason)\n" }.joined()
+        }
+        return StubResponse(status: .notFound, headerFields: [.decoyUnmatched: "true"], text: text)
+    }
+}
+
+extension HTTPField.Name {
+    /// Marks the 404 the engine gives a request that no stub matched.
+    public static let decoyUnmatched = HTTPField.Name("X-Decoy-Unmatched")!
+}

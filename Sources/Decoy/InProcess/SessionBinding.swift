@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Ties a stubbed `URLSession` to its engine.
+///
+/// `URLProtocol` instances are made by Foundation and see only the request and the task, so the
+/// session carries a token in its additional header fields, and this table maps tokens to
+/// bindings. The session retains its binding as its delegate; the table holds it weakly, so the
+/// binding lives exactly as long as the session.
+final class SessionBinding: NSObject, URLSessionDelegate, Sendable {
+    let engine: StubEngine
+    let token = UUID().uuidString
+
+    private static let table = Mutex<[String: WeakBinding]>([:])
+
+    init(engine: StubEngine) {
+        self.engine = engine
+        super.init()
+        Self.table.withLock { table in
+            table = table.filter { $0.value.binding != nil }
+            table[token] = WeakBinding(binding: self)
+        }
+    }
+
+    static func engine(for request: URLRequest, task: URLSessionTask?) -> StubEngine? {
+        guard let token = request.value(forHTTPHeaderField: HTTPFieldName.session) ?? task.flatMap(sessionToken) else {
+            return nil
+        }
+        return table.withLock { $0[token]?.binding?.engine }
+    }
+
+    /// swift-corelibs-foundation adds a configuration's header fields only when it sends the
+    /// request, after the protocol has seen it, and exposes no task's session; reflection finds it.
+    private static func sessionToken(of task: URLSessionTask) -> String? {
+        var mirror: Mirror? = Mirror(reflecting: task)
+        while let current = mirror {
+            for child in current.children where child.label == "session" {
+                let session = (child.value as? URLSession) ?? Mirror(reflecting: child.value).children.first?.value as? URLSession
+                return session?.configuration.httpAdditionalHeaders?[HTTPFieldName.session] as? String
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+
+    private enum HTTPFieldName {
+        static let session = "X-Decoy-Session"
+    }
+}
+
+private struct WeakBinding: Sendable {
+    weak var binding: SessionBinding?
+}

@@ -1,0 +1,29 @@
+public import Foundation
+public import HTTPTypes
+
+/// One request the engine received, and how it was answered.
+public struct JournalEntry: Sendable {
+    /// The position of this request among all the engine received, from 1; it keeps counting past the journal's limit.
+    public let sequence: Int
+    /// When the request arrived.
+    public let date: Date
+    /// The request as received.
+    public let request: StubRequest
+    /// The route of the stub that answered; `nil` when nothing matched.
+    public let route: Route?
+    /// The status answered, or `nil` when a fault was produced instead.
+    public let status: HTTPResponse.Status?
+    /// The fault produced, if any.
+    public let fault: Fault?
+
+    /// Whether a stub answered the request.
+    public var isMatched: Bool { route != nil }
+}
+
+extension JournalEntry: CustomStringConvertible {
+    /// `METHOD target → outcome`, as verification messages list requests.
+    public var description: String {
+        let outcome = fault.map { "fault \($0)" } ?? status.map { "\($0.code)" } ?? "no answer"
+        return "\(request) → \(outcome)\(route == nil ? " (unmatched)" : "")"
+    }
+}

@@ -1,0 +1,65 @@
+import DequeModule
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// Every request an engine received, newest last, bounded so that a long run cannot exhaust memory.
+///
+/// Past the limit the oldest entries are dropped; ``totalCount`` keeps counting.
+public final class RequestJournal: Sendable {
+    private struct State {
+        var entries = Deque<JournalEntry>()
+        var total = 0
+    }
+
+    /// The most entries kept.
+    public let limit: Int
+    private let state = Mutex(State())
+
+    /// Creates an empty journal keeping at most `limit` entries.
+    public init(limit: Int = 10_000) {
+        precondition(limit > 0, "a journal keeps at least one entry")
+        self.limit = limit
+    }
+
+    /// The entries kept, oldest first.
+    public var entries: [JournalEntry] { state.withLock { Array($0.entries) } }
+
+    /// How many requests were recorded since the last reset, including dropped ones.
+    public var totalCount: Int { state.withLock { $0.total } }
+
+    /// The entries kept that match `route`, oldest first.
+    public func entries(matching route: Route) throws(RouteError) -> [JournalEntry] {
+        let compiled = try CompiledRoute(route)
+        return entries.filter { compiled.mismatch($0.request, segments: $0.request.pathSegments) == nil }
+    }
+
+    /// The entries of requests that no stub matched, oldest first.
+    public var unmatchedEntries: [JournalEntry] { entries.filter { !$0.isMatched } }
+
+    /// Checks that the number of kept requests matching `route` satisfies `count`.
+    public func verify(_ route: Route, count: CallCount = .atLeast(1)) throws {
+        let all = entries
+        let compiled = try CompiledRoute(route)
+        let matching = all.count { compiled.mismatch($0.request, segments: $0.request.pathSegments) == nil }
+        guard count.accepts(matching) else {
+            throw VerificationError(route: route, expected: count, actual: matching, received: all)
+        }
+    }
+
+    /// Forgets every entry and restarts the count.
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    func record(_ request: StubRequest, route: Route?, response: StubResponse) {
+        state.withLock { state in
+            state.total += 1
+            if state.entries.count == limit { state.entries.removeFirst() }
+            state.entries.append(JournalEntry(
+                sequence: state.total, date: Date(), request: request, route: route,
+                status: response.fault == nil ? response.status : nil, fault: response.fault
+            ))
+        }
+    }
+}

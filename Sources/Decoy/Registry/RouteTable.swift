@@ -1,0 +1,108 @@
+/// The registered routes, indexed so that finding a request's stub never scans them all.
+///
+/// Literal paths hash straight to their routes, template paths sit in a trie of segments, and
+/// regular expressions, the last resort, are tried in turn. The trie also holds the literal
+/// routes, for one purpose only: finding the routes closest to a request that matched nothing.
+struct RouteTable {
+    private var literals: [String: [RouteEntry]] = [:]
+    private var trie = TrieNode()
+    private var expressions: [RouteEntry] = []
+    private var segmentsByID: [UInt64: [PathSegment]] = [:]
+    private var kindByID: [UInt64: Kind] = [:]
+    private var nextID: UInt64 = 0
+
+    private enum Kind { case literal(String), template, expression }
+
+    /// How many routes are registered.
+    var count: Int { kindByID.count }
+
+    mutating func insert(_ route: CompiledRoute, stub: any Stub) -> UInt64 {
+        nextID += 1
+        let entry = RouteEntry(id: nextID, route: route, stub: stub)
+        switch route.pattern {
+        case .expression:
+            expressions.append(entry)
+            kindByID[entry.id] = .expression
+        case .segments(let segments):
+            if let path = route.pattern.literalPath {
+                literals[path, default: []].append(entry)
+                kindByID[entry.id] = .literal(path)
+            } else {
+                kindByID[entry.id] = .template
+            }
+            trie.insert(entry, along: segments[...], asTemplate: route.pattern.literalPath == nil)
+            segmentsByID[entry.id] = segments
+        }
+        return entry.id
+    }
+
+    mutating func remove(_ id: UInt64) {
+        guard let kind = kindByID.removeValue(forKey: id) else { return }
+        switch kind {
+        case .expression:
+            expressions.removeAll { $0.id == id }
+        case .literal(let path):
+            literals[path]?.removeAll { $0.id == id }
+            if literals[path]?.isEmpty == true { literals[path] = nil }
+        case .template:
+            break
+        }
+        if let segments = segmentsByID.removeValue(forKey: id) {
+            trie.remove(id, along: segments[...])
+        }
+    }
+
+    mutating func removeAll() {
+        self = RouteTable()
+    }
+
+    var entries: [RouteEntry] {
+        (literals.values.flatMap { $0 } + trie.allTemplates() + expressions).sorted { $0.id < $1.id }
+    }
+
+    func lookup(_ request: StubRequest) -> StubLookup {
+        let segments = request.pathSegments
+        var candidates = literals[request.path] ?? []
+        trie.collectTemplates(matching: segments[...], into: &candidates)
+        for entry in expressions where entry.route.pattern.matches(path: request.path, segments: segments) {
+            candidates.append(entry)
+        }
+        var best: RouteEntry?
+        for entry in candidates where entry.route.mismatchBeyondPath(request) == nil {
+            if let current = best, !entry.outranks(current) { continue }
+            best = entry
+        }
+        if let best { return .matched(StubMatch(stub: best.stub, route: best.route.route)) }
+        return .unmatched(nearMisses(for: request, segments: segments, pathMatches: candidates))
+    }
+
+    /// The closest routes, at most three: first those whose path fits, then the trie's neighbours.
+    private func nearMisses(for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry]) -> [NearMiss] {
+        let limit = 3
+        var misses = pathMatches.sorted { $0.outranks($1) }.prefix(limit).map { entry in
+            NearMiss(route: entry.route.route, reason: entry.route.mismatchBeyondPath(request) ?? "")
+        }
+        guard misses.count < limit else { return misses }
+        let seen = Set(pathMatches.map(\.id))
+        let neighbours = trie.neighbours(of: segments[...], limit: 16)
+            .filter { !seen.contains($0.id) }
+            .map { (entry: $0, reason: $0.route.mismatch(request, segments: segments) ?? "") }
+            .sorted { ($0.entry.route.route.method == request.method ? 0 : 1) < ($1.entry.route.route.method == request.method ? 0 : 1) }
+        misses += neighbours.prefix(limit - misses.count).map { NearMiss(route: $0.entry.route.route, reason: $0.reason) }
+        return misses
+    }
+}
+
+/// A registered route and its stub.
+struct RouteEntry: Sendable {
+    let id: UInt64
+    let route: CompiledRoute
+    let stub: any Stub
+
+    /// Whether this entry wins over `other`: lower priority number, then registered later.
+    func outranks(_ other: RouteEntry) -> Bool {
+        route.route.priority != other.route.route.priority
+            ? route.route.priority < other.route.route.priority
+            : id > other.id
+    }
+}

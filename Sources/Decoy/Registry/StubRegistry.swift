@@ -1,0 +1,87 @@
+public import DecoyClient
+import Synchronization
+
+/// The default ``StubProvider``: stubs registered for routes or resources, with a journal.
+///
+/// Each registry is a world of its own: its stubs, its journal, its clock. Tests that run in
+/// parallel each make their own and never see each other's.
+///
+/// ```swift
+/// let registry = StubRegistry()
+/// try registry.register(StubResponse(json: #"{"id": 42}"#), for: .get("/users/{id}"))
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry))
+/// ```
+public final class StubRegistry: StubProvider {
+    /// Every request served from this registry, in every serving.
+    public let journal: RequestJournal
+    /// Measures delays.
+    public let clock: any Clock<Duration>
+    /// Draws random delays.
+    public let random: RandomSource
+    private let table = Mutex(RouteTable())
+
+    /// Creates an empty registry.
+    ///
+    /// - Parameters:
+    ///   - clock: measures stub delays; pass a test clock to control them.
+    ///   - journalLimit: the most requests the journal keeps.
+    ///   - seed: seeds random delays, for reproducible runs.
+    public init(clock: any Clock<Duration> = ContinuousClock(), journalLimit: Int = 10_000, seed: UInt64? = nil) {
+        self.clock = clock
+        self.journal = RequestJournal(limit: journalLimit)
+        self.random = RandomSource(seed: seed)
+    }
+
+    /// The engine that serves this registry's stubs and records into its journal.
+    public var engine: StubEngine {
+        StubEngine(provider: self, journal: journal, clock: clock, random: random)
+    }
+
+    /// Registers `stub` for `route`; among routes that match, the lowest priority number wins, then the newest.
+    @discardableResult
+    public func register(_ stub: some Stub, for route: Route) throws(RouteError) -> StubHandle {
+        let compiled = try CompiledRoute(route)
+        let id = table.withLock { $0.insert(compiled, stub: stub) }
+        return StubHandle(id: id, route: route)
+    }
+
+    /// Registers `stub` for the method, path and query of `resource`.
+    @discardableResult
+    public func register<Value>(_ stub: some Stub, for resource: Resource<Value>) throws(RouteError) -> StubHandle {
+        try register(stub, for: Route(resource))
+    }
+
+    /// Removes the registration `handle` names; removing twice does nothing.
+    public func remove(_ handle: StubHandle) {
+        table.withLock { $0.remove(handle.id) }
+    }
+
+    /// Removes every registration; the journal stays.
+    public func removeAll() {
+        table.withLock { $0.removeAll() }
+    }
+
+    /// The registered routes, oldest first.
+    public var routes: [Route] {
+        table.withLock { $0.entries.map(\.route.route) }
+    }
+
+    /// The stub for `request`, found without scanning every route.
+    public func lookup(_ request: StubRequest) -> StubLookup {
+        table.withLock { $0.lookup(request) }
+    }
+
+    /// Checks the journal: the number of requests matching `route` must satisfy `count`.
+    public func verify(_ route: Route, count: CallCount = .atLeast(1)) throws {
+        try journal.verify(route, count: count)
+    }
+}
+
+extension Route {
+    /// The route a resource's requests take: its method, path and query items.
+    public init<Value>(_ resource: Resource<Value>) {
+        self.init(method: resource.method, path: resource.path, matchers: resource.query.map { item in
+            .query(item.name, item.value.map(ValueMatcher.equalTo) ?? .present)
+        })
+    }
+}

@@ -1,0 +1,72 @@
+public import Foundation
+public import HTTPTypes
+
+/// A request as the stub engine sees it, whichever way it arrived: in-process or over the wire.
+public struct StubRequest: Sendable {
+    /// The request method.
+    public let method: HTTPRequest.Method
+    /// The request target exactly as sent: the path, then `?` and the query when there is one.
+    public let target: String
+    /// The path, percent-decoded, without the query.
+    public let path: String
+    /// The raw query, without the leading `?`; `nil` when the target has none.
+    public let query: String?
+    /// Every header field, repeated ones included.
+    public let headerFields: HTTPFields
+    /// The complete body; empty when there is none.
+    public let body: Data
+
+    /// Creates a request from its parts; `target` is the path and query as they appear on the wire.
+    public init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields = [:], body: Data = Data()) {
+        self.method = method
+        self.target = target
+        self.headerFields = headerFields
+        self.body = body
+        let rawPath: Substring
+        if let mark = target.firstIndex(of: "?") {
+            rawPath = target[..<mark]
+            query = String(target[target.index(after: mark)...])
+        } else {
+            rawPath = Substring(target)
+            query = nil
+        }
+        path = rawPath.contains("%") ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
+    }
+
+    /// The query as decoded name–value pairs, in order; `+` counts as a space, as forms send it.
+    public var queryItems: [URLQueryItem] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return URLQueryItem(name: Self.decodeFormComponent(parts[0]), value: parts.count > 1 ? Self.decodeFormComponent(parts[1]) : nil)
+        }
+    }
+
+    /// Every value the query gives for `name`.
+    public func queryValues(_ name: String) -> [String] {
+        queryItems.compactMap { $0.name == name ? ($0.value ?? "") : nil }
+    }
+
+    /// The body as UTF-8 text.
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body decoded as JSON into `type`.
+    public func decodeBody<Body: Decodable>(as type: Body.Type, decoder: JSONDecoder = JSONDecoder()) throws -> Body {
+        try decoder.decode(type, from: body)
+    }
+
+    /// The path split into its segments, so `/users/42` gives `["users", "42"]` and `/` gives none.
+    var pathSegments: [Substring] {
+        PathPattern.segments(of: path)
+    }
+
+    private static func decodeFormComponent(_ component: Substring) -> String {
+        let spaced = component.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}
+
+extension StubRequest: CustomStringConvertible {
+    /// `METHOD target`, as a request line shows it.
+    public var description: String { "\(method) \(target)" }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// A route's path, parsed once at registration.
+enum PathPattern: Sendable {
+    /// Template segments.
+    case segments([PathSegment])
+    /// A regular expression over the whole decoded path.
+    case expression(CompiledExpression)
+
+    init(parsing route: Route) throws(RouteError) {
+        switch route.pathSyntax {
+        case .regularExpression:
+            self = .expression(try CompiledExpression(route.path, orThrow: { RouteError(path: route.path, reason: $0) }))
+        case .template:
+            self = .segments(try Self.parseTemplate(route.path))
+        }
+    }
+
+    /// The path when every segment is literal, the key under which such routes hash.
+    var literalPath: String? {
+        guard case .segments(let segments) = self else { return nil }
+        var path = ""
+        for segment in segments {
+            guard case .literal(let text) = segment else { return nil }
+            path += "/" + text
+        }
+        return path.isEmpty ? "/" : path
+    }
+
+    /// Whether a request with `path`, split into `segments`, has this path.
+    func matches(path: String, segments requestSegments: [Substring]) -> Bool {
+        difference(path: path, segments: requestSegments) == nil
+    }
+
+    /// Why a request path does not fit this pattern, or `nil` when it does.
+    func difference(path: String, segments requestSegments: [Substring]) -> String? {
+        switch self {
+        case .expression(let expression):
+            return expression.matchesWhole(path) ? nil : "the path does not match \(expression)"
+        case .segments(let segments):
+            for (index, segment) in segments.enumerated() {
+                if case .rest = segment { return nil }
+                guard index < requestSegments.count else {
+                    return "the route expects \(segments.count) path segments, the request has \(requestSegments.count)"
+                }
+                if case .literal(let text) = segment, text != requestSegments[index] {
+                    return "path segment \(index + 1) is \"\(requestSegments[index])\", the route expects \"\(text)\""
+                }
+            }
+            return segments.count == requestSegments.count
+                ? nil : "the route expects \(segments.count) path segments, the request has \(requestSegments.count)"
+        }
+    }
+
+    /// The segments of a path: `/users/42` gives `["users", "42"]`, `/` gives none, a trailing slash an empty last one.
+    static func segments(of path: String) -> [Substring] {
+        guard path.count > 1 else { return [] }
+        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    private static func parseTemplate(_ path: String) throws(RouteError) -> [PathSegment] {
+        func fail(_ reason: String) -> RouteError { RouteError(path: path, reason: reason) }
+        guard path.hasPrefix("/") else { throw fail("a path must start with \"/\"") }
+        let parts = segments(of: path)
+        var parsed: [PathSegment] = []
+        for (index, part) in parts.enumerated() {
+            let opens = part.filter { $0 == "{" }.count
+            let closes = part.filter { $0 == "}" }.count
+            if opens != closes { throw fail("unbalanced braces in segment \"\(part)\"") }
+            if opens > 0 {
+                guard opens == 1, part.first == "{", part.last == "}" else {
+                    throw fail("a template parameter must be a whole segment, as in \"{id}\", not \"\(part)\"")
+                }
+                let name = part.dropFirst().dropLast()
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    throw fail("a template parameter needs a name of letters, digits and \"_\", not \"\(part)\"")
+                }
+                parsed.append(.parameter(String(name)))
+            } else if part == "*" {
+                parsed.append(.wildcard)
+            } else if part == "**" {
+                guard index == parts.count - 1 else { throw fail("\"**\" may only be the last segment") }
+                parsed.append(.rest)
+            } else {
+                parsed.append(.literal(String(part)))
+            }
+        }
+        return parsed
+    }
+}
+
+/// One segment of a template path.
+enum PathSegment: Sendable, Hashable {
+    /// Exactly this text.
+    case literal(String)
+    /// Any one segment, named.
+    case parameter(String)
+    /// Any one segment.
+    case wildcard
+    /// Any rest of the path, zero or more segments.
+    case rest
+}
+
+/// A regular expression compiled once, matched against whole strings.
+struct CompiledExpression: Sendable, CustomStringConvertible {
+    private let expression: NSRegularExpression
+    let description: String
+
+    init<Failure: Error>(_ pattern: String, orThrow makeError: (String) -> Failure) throws(Failure) {
+        do {
+            expression = try NSRegularExpression(pattern: pattern)
+        } catch {
+            throw makeError("\"\(pattern)\" is not a valid regular expression")
+        }
+        description = "/\(pattern)/"
+    }
+
+    func matchesWhole(_ text: String) -> Bool {
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.firstMatch(in: text, options: [.anchored], range: range)?.range == range
+    }
+}

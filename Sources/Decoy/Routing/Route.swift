@@ -1,0 +1,92 @@
+public import HTTPTypes
+
+/// Which requests a stub answers: a method, a path pattern and optional matchers.
+///
+/// Paths are templates: literal segments, `{name}` for any one segment, `*` for any one
+/// segment, and `**` as the last segment for any rest of the path. A regular expression over
+/// the whole path is the last resort.
+///
+/// ```swift
+/// Route.get("/users/{id}")
+/// Route.post("/orders").header(.contentType, .contains("json")).body(.contains("\"sku\""))
+/// Route.get(matching: #"/reports/\d{4}"#)
+/// ```
+public struct Route: Sendable, Hashable {
+    /// How the path is written.
+    public enum PathSyntax: Sendable, Hashable {
+        /// Segments with `{name}`, `*` and a trailing `**`.
+        case template
+        /// A regular expression that must match the whole path.
+        case regularExpression
+    }
+
+    /// The method to match; `nil` matches any.
+    public var method: HTTPRequest.Method?
+    /// The path pattern.
+    public var path: String
+    /// How ``path`` is written.
+    public var pathSyntax: PathSyntax
+    /// Further conditions on the query, header fields and body; all must hold.
+    public var matchers: [RequestMatcher]
+    /// Lower numbers win when several routes match; ties go to the most recently registered.
+    public var priority: Int
+
+    /// The priority routes get unless given another; WireMock's default.
+    public static let defaultPriority = 5
+
+    /// Creates a route.
+    public init(method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax = .template, matchers: [RequestMatcher] = [], priority: Int = Route.defaultPriority) {
+        self.method = method
+        self.path = path
+        self.pathSyntax = pathSyntax
+        self.matchers = matchers
+        self.priority = priority
+    }
+
+    /// `GET` requests to `path`.
+    public static func get(_ path: String) -> Route { Route(method: .get, path: path) }
+    /// `POST` requests to `path`.
+    public static func post(_ path: String) -> Route { Route(method: .post, path: path) }
+    /// `PUT` requests to `path`.
+    public static func put(_ path: String) -> Route { Route(method: .put, path: path) }
+    /// `PATCH` requests to `path`.
+    public static func patch(_ path: String) -> Route { Route(method: .patch, path: path) }
+    /// `DELETE` requests to `path`.
+    public static func delete(_ path: String) -> Route { Route(method: .delete, path: path) }
+    /// `HEAD` requests to `path`.
+    public static func head(_ path: String) -> Route { Route(method: .head, path: path) }
+    /// `OPTIONS` requests to `path`.
+    public static func options(_ path: String) -> Route { Route(method: .options, path: path) }
+    /// Requests with any method to `path`.
+    public static func any(_ path: String) -> Route { Route(method: nil, path: path) }
+    /// `GET` requests whose whole path matches the regular expression `pattern`.
+    public static func get(matching pattern: String) -> Route { Route(method: .get, path: pattern, pathSyntax: .regularExpression) }
+
+    /// A copy that also requires the query parameter `name` to satisfy `matcher`.
+    public func query(_ name: String, _ matcher: ValueMatcher) -> Route { adding(.query(name, matcher)) }
+    /// A copy that also requires the header field `name` to satisfy `matcher`.
+    public func header(_ name: HTTPField.Name, _ matcher: ValueMatcher) -> Route { adding(.header(name, matcher)) }
+    /// A copy that also requires the body, as UTF-8 text, to satisfy `matcher`.
+    public func body(_ matcher: ValueMatcher) -> Route { adding(.body(matcher)) }
+
+    /// A copy with another priority.
+    public func priority(_ priority: Int) -> Route {
+        var copy = self
+        copy.priority = priority
+        return copy
+    }
+
+    private func adding(_ matcher: RequestMatcher) -> Route {
+        var copy = self
+        copy.matchers.append(matcher)
+        return copy
+    }
+}
+
+extension Route: CustomStringConvertible {
+    /// `METHOD path` followed by the matchers, as messages show a route.
+    public var description: String {
+        let head = "\(method.map { "\($0)" } ?? "ANY") \(pathSyntax == .regularExpression ? "~\(path)" : path)"
+        return matchers.isEmpty ? head : "\(head) where \(matchers.map(\.description).joined(separator: ", "))"
+    }
+}

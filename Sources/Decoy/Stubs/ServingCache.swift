@@ -1,0 +1,19 @@
+import Synchronization
+
+/// A slot where a serving keeps its own encoding of a ``StubResponse`` (a prebuilt
+/// libmicrohttpd response, say), so that static answers are encoded once, not per request.
+public final class ServingCache: Sendable {
+    private let slot = Mutex<(any AnyObject & Sendable)?>(nil)
+
+    init() {}
+
+    /// The cached value of type `Value`, made by `make` on first use.
+    public func value<Value: AnyObject & Sendable>(_ type: Value.Type = Value.self, orMake make: () -> Value) -> Value {
+        slot.withLock { slot in
+            if let cached = slot as? Value { return cached }
+            let made = make()
+            slot = made
+            return made
+        }
+    }
+}

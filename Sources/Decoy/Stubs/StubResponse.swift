@@ -1,0 +1,96 @@
+public import Foundation
+public import HTTPTypes
+
+/// A fixed answer: status, header fields, body, and optionally a delay or a fault.
+///
+/// A response is itself the simplest ``Stub``: it answers every request the same way. The body
+/// is encoded once, when the response is made, never per request.
+public struct StubResponse: Stub {
+    /// The status to answer with.
+    public var status: HTTPResponse.Status { didSet { cache = ServingCache() } }
+    /// The header fields to answer with.
+    public var headerFields: HTTPFields { didSet { cache = ServingCache() } }
+    /// The body to answer with.
+    public var body: Data { didSet { cache = ServingCache() } }
+    /// How long to wait before answering.
+    public var delay: Delay
+    /// A fault to produce instead of the response.
+    public var fault: Fault? { didSet { cache = ServingCache() } }
+    /// Where servings keep their encoding of this response; replaced whenever the response changes.
+    public private(set) var cache = ServingCache()
+
+    /// Creates a response with a raw body.
+    public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Delay = .none) {
+        self.status = status
+        self.headerFields = headerFields
+        self.body = body
+        self.delay = delay
+    }
+
+    /// Creates a `text/plain` response.
+    public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], text: String, delay: Delay = .none) {
+        self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: "text/plain; charset=utf-8"), body: Data(text.utf8), delay: delay)
+    }
+
+    /// Creates an `application/json` response from JSON text, sent as written.
+    public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], json: String, delay: Delay = .none) {
+        self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: "application/json"), body: Data(json.utf8), delay: delay)
+    }
+
+    /// Creates an `application/json` response by encoding `value` now.
+    public init(
+        status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], encoding value: some Encodable,
+        encoder: JSONEncoder = JSONEncoder(), delay: Delay = .none
+    ) throws {
+        self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: "application/json"), body: try encoder.encode(value), delay: delay)
+    }
+
+    /// Creates a response whose body is the file at `url`, read now; the content type follows the file's extension.
+    public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], contentsOf url: URL, delay: Delay = .none) throws {
+        let type = MediaType.forExtension(url.pathExtension)
+        self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: type), body: try Data(contentsOf: url), delay: delay)
+    }
+
+    /// A stub that produces `fault` instead of a response.
+    public static func fault(_ fault: Fault, delay: Delay = .none) -> StubResponse {
+        var response = StubResponse(status: .ok, delay: delay)
+        response.fault = fault
+        return response
+    }
+
+    /// A copy that waits `delay` before answering.
+    public func delayed(_ delay: Delay) -> StubResponse {
+        var copy = self
+        copy.delay = delay
+        return copy
+    }
+
+    /// Always this response.
+    public func resolve(for request: StubRequest) -> StubResolution {
+        .response(self)
+    }
+}
+
+extension HTTPFields {
+    func defaulting(_ name: HTTPField.Name, to value: String) -> HTTPFields {
+        var fields = self
+        if fields[name] == nil { fields[name] = value }
+        return fields
+    }
+}
+
+/// Content types for the file extensions stub bodies usually have.
+enum MediaType {
+    static func forExtension(_ pathExtension: String) -> String {
+        switch pathExtension.lowercased() {
+        case "json": "application/json"
+        case "txt": "text/plain; charset=utf-8"
+        case "html", "htm": "text/html; charset=utf-8"
+        case "xml": "application/xml"
+        case "png": "image/png"
+        case "jpg", "jpeg": "image/jpeg"
+        case "graphql": "application/graphql"
+        default: "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+public import HTTPTypes
+public import Logging
+
+extension APIClient {
+    /// Settings shared by every request a client sends.
+    public struct Configuration: Sendable {
+        /// Header fields sent with every request; a resource's own fields of the same name win.
+        public var headerFields: HTTPFields
+        /// Query items put before every resource's own.
+        public var queryItems: [URLQueryItem]
+        /// Decodes response bodies.
+        public var decoder: JSONDecoder
+        /// Encodes `Encodable` request bodies.
+        public var encoder: JSONEncoder
+        /// How long one exchange may take before it fails as ``TransportFailure/Category/timedOut``; `nil` leaves it to the transport.
+        public var timeout: Duration?
+        /// The clock that measures ``timeout``; tests may pass a test clock.
+        public var clock: any Clock<Duration>
+        /// Statuses that count as success; any other raises ``APIError/unacceptableStatus(_:)``.
+        public var acceptableStatuses: Range<Int>
+        /// The type of the API's error body, decoded into ``StatusFailure/decodedBody`` when a status is not accepted.
+        public var errorBodyType: (any (Decodable & Sendable).Type)?
+        /// Receives a debug line for every request and response.
+        public var logger: Logger
+
+        /// Creates a configuration; every setting has a working default.
+        public init(
+            headerFields: HTTPFields = [:],
+            queryItems: [URLQueryItem] = [],
+            decoder: JSONDecoder = JSONDecoder(),
+            encoder: JSONEncoder = JSONEncoder(),
+            timeout: Duration? = .seconds(60),
+            clock: any Clock<Duration> = ContinuousClock(),
+            acceptableStatuses: Range<Int> = 200..<300,
+            errorBodyType: (any (Decodable & Sendable).Type)? = nil,
+            logger: Logger = Logger(label: "decoy.client")
+        ) {
+            self.headerFields = headerFields
+            self.queryItems = queryItems
+            self.decoder = decoder
+            self.encoder = encoder
+            self.timeout = timeout
+            self.clock = clock
+            self.acceptableStatuses = acceptableStatuses
+            self.errorBodyType = errorBodyType
+            self.logger = logger
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The parts of a base URL that every request target is built from, split once at start-up.
+struct BaseTarget: Sendable {
+    let scheme: String?
+    let authority: String?
+    let pathPrefix: String
+
+    init(_ url: URL) {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        scheme = components?.scheme
+        authority = components.flatMap { components in
+            components.percentEncodedHost.map { host in components.port.map { "\(host):\($0)" } ?? host }
+        }
+        let path = components?.percentEncodedPath ?? ""
+        pathPrefix = path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
+    /// `prefix + path`, then the query percent-encoded as a form would encode it.
+    func path(_ path: String, query: [URLQueryItem]) -> String {
+        var target = pathPrefix
+        if !path.hasPrefix("/") { target += "/" }
+        target += path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        guard !query.isEmpty else { return target }
+        target += "?"
+        target += query.map { item in
+            let name = Self.encodeQueryComponent(item.name)
+            return item.value.map { "\(name)=\(Self.encodeQueryComponent($0))" } ?? name
+        }.joined(separator: "&")
+        return target
+    }
+
+    private static let queryAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+?#"))
+
+    private static func encodeQueryComponent(_ string: String) -> String {
+        string.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? string
+    }
+}

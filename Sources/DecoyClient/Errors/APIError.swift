@@ -1,0 +1,25 @@
+import Foundation
+
+/// Every way ``APIClient`` can fail, as the cases a caller switches on.
+public enum APIError: Error, Sendable {
+    /// The exchange did not complete: no connection, lost connection, timeout, cancellation.
+    case transport(TransportFailure)
+    /// The server answered with a status the client does not accept.
+    case unacceptableStatus(StatusFailure)
+    /// The response arrived but its body did not decode to the expected type.
+    case decoding(DecodingFailure)
+    /// The request could not be built (a path that does not form a URL, a body that does not encode).
+    case invalidRequest(reason: String)
+}
+
+extension APIError: CustomStringConvertible {
+    /// A one-line account of the failure.
+    public var description: String {
+        switch self {
+        case .transport(let failure): "transport failure (\(failure.category)): \(failure.underlying)"
+        case .unacceptableStatus(let failure): "unacceptable status \(failure.status.code): \(failure.bodyText)"
+        case .decoding(let failure): "decoding failed at \(failure.codingPathDescription): \(failure.underlying)"
+        case .invalidRequest(let reason): "invalid request: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+public import HTTPTypes
+
+/// One endpoint of an API and the type its response decodes to.
+///
+/// A resource is a plain value: build it with a static constructor, adjust it with the
+/// modifiers, and send it with ``APIClient/send(_:)-(Resource<Value>)``. `Resource<Void>` ignores the
+/// response body.
+///
+/// ```swift
+/// extension Resource where Value == [User] {
+///     static let activeUsers = Resource.get("/users", query: ["active": "true"])
+/// }
+/// ```
+public struct Resource<Value>: Sendable {
+    /// The request method.
+    public var method: HTTPRequest.Method
+    /// The path, relative to the client's base URL; starts with `/`.
+    public var path: String
+    /// Query items appended after the client's default ones.
+    public var query: [URLQueryItem]
+    /// Header fields that override the client's defaults of the same name.
+    public var headerFields: HTTPFields
+    /// The request body, if any.
+    public var body: RequestBody?
+    /// Keys leading from the top of a JSON response to the value, as in `["data", "people"]`.
+    public var rootKeys: [String]
+    /// A decoding step that replaces the client's JSON decoding for this resource.
+    public var decode: (@Sendable (Data, DecodingContext) throws -> Value)?
+
+    /// Creates a resource; prefer the static constructors such as ``get(_:query:headerFields:)``.
+    public init(
+        method: HTTPRequest.Method,
+        path: String,
+        query: [URLQueryItem] = [],
+        headerFields: HTTPFields = [:],
+        body: RequestBody? = nil,
+        rootKeys: [String] = [],
+        decode: (@Sendable (Data, DecodingContext) throws -> Value)? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headerFields = headerFields
+        self.body = body
+        self.rootKeys = rootKeys
+        self.decode = decode
+    }
+
+    /// A copy that decodes the value found under `keys` instead of the whole body.
+    public func rootKeys(_ keys: String...) -> Resource {
+        var copy = self
+        copy.rootKeys = keys
+        return copy
+    }
+
+    /// A copy that decodes with `decode` instead of the client's JSON decoder.
+    public func decoded(by decode: @escaping @Sendable (Data, DecodingContext) throws -> Value) -> Resource {
+        var copy = self
+        copy.decode = decode
+        return copy
+    }
+
+    /// A copy with one more header field.
+    public func header(_ name: HTTPField.Name, _ value: String) -> Resource {
+        var copy = self
+        copy.headerFields[name] = value
+        return copy
+    }
+}
+
+/// What a decoding step gets besides the body: the client's decoder and the resource's root keys.
+public struct DecodingContext: Sendable {
+    /// The client's JSON decoder.
+    public let decoder: JSONDecoder
+    /// The resource's root keys.
+    public let rootKeys: [String]
+}
