@@ -42,6 +42,7 @@ public final class APIClient: Sendable {
         return try decoded(resource, head, data) { data, context in
             if let decode = resource.decode { return try decode(data, context) }
             if Value.self == Data.self { return data as! Value }
+            if Value.self == String.self { return String(decoding: data, as: UTF8.self) as! Value }
             return try context.decoder.decode(Value.self, from: data, rootKeys: context.rootKeys)
         }
     }

@@ -1,0 +1,145 @@
+import Decoy
+import DecoyClient
+import Foundation
+import Testing
+
+@Suite("Routing")
+struct RoutingTests {
+    @Test func templatesWildcardsRestsAndExpressions() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "template"), for: .get("/users/{id}"))
+        // Specificity is not guessed: the literal wins here only because it is newer.
+        try registry.register(StubResponse(text: "literal"), for: .get("/users/me"))
+        try registry.register(StubResponse(text: "wildcard"), for: .get("/users/*/orders"))
+        try registry.register(StubResponse(text: "rest"), for: .get("/files/**"))
+        try registry.register(StubResponse(text: "expression"), for: .get(matching: #"/reports/\d{4}"#))
+        for (target, expected) in [
+            ("/users/me", "literal"), ("/users/42", "template"), ("/users/42/orders", "wildcard"),
+            ("/files/a/b/c.txt", "rest"), ("/files", "rest"), ("/reports/2026", "expression"),
+        ] {
+            #expect(try await InProcessServing.transport.exchange(registry, .get, target).text == expected, "\(target)")
+        }
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/reports/20x6").status == 404)
+    }
+
+    @Test func percentEncodedPathsMatchTheirDecodedTemplate() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "found"), for: .get("/people/Ada Lovelace"))
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/people/Ada%20Lovelace").text == "found")
+    }
+
+    @Test func priorityWinsThenTheMostRecent() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "old"), for: .get("/items/{id}"))
+        try registry.register(StubResponse(text: "new"), for: .get("/items/{id}"))
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/items/1").text == "new")
+        try registry.register(StubResponse(text: "preferred"), for: Route.get("/items/*").priority(1))
+        try registry.register(StubResponse(text: "newest, default priority"), for: .get("/items/1"))
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/items/1").text == "preferred")
+    }
+
+    @Test func matchersOnQueryHeadersAndBody() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "anonymous"), for: Route.get("/list").header(.authorization, .absent))
+        try registry.register(StubResponse(text: "page 2"), for: Route.get("/list").query("page", .equalTo("2")))
+        try registry.register(StubResponse(text: "json"), for: Route.post("/list").header(.contentType, .contains("json")).body(.matches(#"\{.*"sku".*\}"#)))
+        let serving = InProcessServing.transport
+        #expect(try await serving.exchange(registry, .get, "/list?page=2").text == "page 2")
+        #expect(try await serving.exchange(registry, .get, "/list?page=3").text == "anonymous")
+        #expect(try await serving.exchange(registry, .get, "/list?page=3", headerFields: [.authorization: "x"]).status == 404)
+        #expect(try await serving.exchange(registry, .post, "/list", headerFields: [.contentType: "application/json"], body: Data(#"{"sku": 1}"#.utf8)).text == "json")
+        #expect(try await serving.exchange(registry, .post, "/list", headerFields: [.contentType: "text/plain"], body: Data(#"{"sku": 1}"#.utf8)).status == 404)
+    }
+
+    @Test func registeringForAResourceUsesItsMethodPathAndQuery() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: "[]"), for: Resource<[Int]>.get("/search", query: ["q": "swift"]))
+        let client = InProcessServing.transport.client(registry)
+        #expect(try await client.send(Resource<[Int]>.get("/search", query: ["q": "swift"])) == [])
+        await #expect(throws: APIError.self) { try await client.send(Resource<[Int]>.get("/search", query: ["q": "rust"])) }
+    }
+
+    @Test func removingByHandle() async throws {
+        let registry = StubRegistry()
+        let template = try registry.register(StubResponse(text: "template"), for: .get("/a/{x}"))
+        let literal = try registry.register(StubResponse(text: "literal"), for: .get("/a/b"))
+        let expression = try registry.register(StubResponse(text: "expression"), for: .get(matching: "/z.*"))
+        #expect(registry.routes.count == 3)
+        registry.remove(literal)
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/a/b").text == "template")
+        registry.remove(template)
+        registry.remove(template)
+        registry.remove(expression)
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/a/b").status == 404)
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/zz").status == 404)
+        #expect(registry.routes.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("users", #"invalid route path "users": a path must start with "/""#),
+        ("/users/{id", #"invalid route path "/users/{id": unbalanced braces in segment "{id""#),
+        ("/users/id}", #"invalid route path "/users/id}": unbalanced braces in segment "id}""#),
+        ("/users/x{id}", #"invalid route path "/users/x{id}": a template parameter must be a whole segment, as in "{id}", not "x{id}""#),
+        ("/users/{}", #"invalid route path "/users/{}": a template parameter needs a name of letters, digits and "_", not "{}""#),
+        ("/files/**/x", #"invalid route path "/files/**/x": "**" may only be the last segment"#),
+    ])
+    func invalidRoutesAreRefusedWithAClearError(_ path: String, _ message: String) throws {
+        let error = #expect(throws: RouteError.self) { try StubRegistry().register(StubResponse(), for: .get(path)) }
+        #expect(error?.description == message)
+    }
+
+    @Test func invalidExpressionIsRefused() throws {
+        let error = #expect(throws: RouteError.self) { try StubRegistry().register(StubResponse(), for: .get(matching: "/(")) }
+        #expect(error?.description == #"invalid route path "/(": "/(" is not a valid regular expression"#)
+    }
+
+    @Test(arguments: InProcessServing.allCases)
+    func unmatchedRequestGets404NamingTheClosestRoutes(_ serving: InProcessServing) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(), for: .get("/users/{id}/orders"))
+        try registry.register(StubResponse(), for: .post("/users/{id}/order"))
+        try registry.register(StubResponse(), for: Route.get("/users/{id}/order").query("page", .equalTo("1")))
+        try registry.register(StubResponse(), for: .get("/health"))
+        let exchange = try await serving.exchange(registry, .get, "/users/7/order?page=2")
+        #expect(exchange.status == 404)
+        #expect(exchange.headerFields[.decoyUnmatched] == "true")
+        #expect(exchange.text == """
+            No stub matches GET /users/7/order?page=2.
+            Closest routes:
+              - GET /users/{id}/order where query "page" equal to "1": query "page": expected equal to "1", got "2"
+              - POST /users/{id}/order: the method is GET, the route expects POST
+              - GET /users/{id}/orders: path segment 3 is "order", the route expects "orders"
+
+            """)
+        #expect(registry.journal.unmatchedEntries.map(\.request.target) == ["/users/7/order?page=2"])
+    }
+
+    @Test func unmatchedWithNothingRegisteredSaysSo() async throws {
+        let exchange = try await InProcessServing.transport.exchange(StubRegistry(), .get, "/anything")
+        #expect(exchange.text == "No stub matches GET /anything.\nNo registered route comes close.\n")
+    }
+
+    @Test func lookupAmongTenThousandRoutesFindsEachKind() async throws {
+        let registry = StubRegistry()
+        for index in 0..<10_000 {
+            try registry.register(StubResponse(text: "\(index)"), for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/{part}"))
+        }
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/items/0").text == "0")
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/items/9999/x").text == "9999")
+        let miss = try await InProcessServing.transport.exchange(registry, .get, "/items/10001")
+        #expect(miss.status == 404)
+        #expect(miss.text.contains("Closest routes:"))
+    }
+
+    @Test func customProviderServesThroughTheEngine() async throws {
+        struct Everything: StubProvider {
+            func lookup(_ request: StubRequest) -> StubLookup {
+                .matched(StubMatch(stub: StubResponse(text: "custom \(request.path)"), route: nil))
+            }
+        }
+        let engine = StubEngine(provider: Everything())
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(engine: engine))
+        #expect(try await client.send(Resource<String>.get("/x")) == "custom /x")
+        #expect(engine.journal.totalCount == 1)
+    }
+}

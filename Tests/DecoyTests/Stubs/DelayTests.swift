@@ -1,0 +1,81 @@
+import Clocks
+import Decoy
+import DecoyClient
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Delays, on a test clock")
+struct DelayTests {
+    @Test(arguments: InProcessServing.allCases)
+    func fixedDelayHoldsTheAnswerUntilTheClockPassesIt(_ serving: InProcessServing) async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock)
+        try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(500))), for: .get("/slow"))
+        let finished = Mutex(false)
+        let request = Task {
+            let exchange = try await serving.exchange(registry, .get, "/slow")
+            finished.withLock { $0 = true }
+            return exchange
+        }
+        try await waitUntilSleeping(clock)
+        await clock.advance(by: .milliseconds(499))
+        #expect(!finished.withLock { $0 })
+        await clock.advance(by: .milliseconds(1))
+        #expect(try await request.value.text == "late")
+    }
+
+    @Test func uniformDelayIsDrawnFromTheRangeWithTheRegistrySeed() async throws {
+        let range = Duration.milliseconds(100)...Duration.milliseconds(200)
+        func draws(seed: UInt64) async throws -> [Duration] {
+            let registry = StubRegistry(clock: ImmediateClock(), seed: seed)
+            try registry.register(StubResponse(delay: .uniform(range)), for: .get("/jitter"))
+            var delays: [Duration] = []
+            for _ in 0..<50 {
+                delays.append(try await registry.engine.answer(StubRequest(method: .get, target: "/jitter")).delay)
+            }
+            return delays
+        }
+        let first = try await draws(seed: 1)
+        #expect(first.allSatisfy(range.contains))
+        #expect(try await draws(seed: 1) == first)
+        #expect(Set(first).count > 40)
+    }
+
+    @Test func cancellingTheRequestCancelsTheDelay() async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock)
+        try registry.register(StubResponse(delay: .fixed(.seconds(60))), for: .get("/slow"))
+        let request = Task { try await InProcessServing.transport.exchange(registry, .get, "/slow") }
+        try await waitUntilSleeping(clock)
+        request.cancel()
+        await #expect(throws: CancellationError.self) { try await request.value }
+        try await clock.checkSuspension()
+    }
+
+    @Test func clientTimeoutMeasuredOnItsClockEndsAStubDelay() async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock)
+        try registry.register(StubResponse(delay: .fixed(.seconds(10))), for: .get("/slow"))
+        let client = APIClient(
+            baseURL: URL(string: "https://api.test")!,
+            configuration: .init(timeout: .seconds(2), clock: clock),
+            transport: StubTransport(registry)
+        )
+        let request = Task { try await client.send(Resource<Void>.get("/slow")) }
+        try await waitUntilSleeping(clock)
+        await clock.advance(by: .seconds(2))
+        let error = await #expect(throws: APIError.self) { try await request.value }
+        guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
+        #expect(failure.category == .timedOut)
+    }
+}
+
+/// Waits, boundedly, until something sleeps on `clock`, so that advancing it wakes that sleeper.
+func waitUntilSleeping(_ clock: TestClock<Duration>) async throws {
+    for _ in 0..<1_000 {
+        if (try? await clock.checkSuspension()) == nil { return }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+    Issue.record("nothing slept on the test clock within a second")
+}
