@@ -1,0 +1,78 @@
+import Benchmark
+import Decoy
+import DecoyClient
+import Foundation
+import HTTPTypes
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// In-process costs: a transport round trip (request in; status, header fields and body bytes
+/// out) through each serving, the client on top of it, and route lookup as routes grow.
+/// Baselines measured in the same run: a transport that returns a prebuilt answer (a plain
+/// call) and lookup among 10 routes.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 100,
+        maxDuration: .seconds(2),
+        maxIterations: 200_000
+    )
+
+    let body = Data(#"{"id": 42, "name": "Ada Lovelace", "email": "ada@example.com", "active": true, "roles": ["admin"]}"#.utf8)
+    let request = HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/users/42", headerFields: [.accept: "application/json"])
+    let registry = StubRegistry()
+    try! registry.register(StubResponse(headerFields: [.init("X-Request-Id")!: "abc"], body: body), for: .get("/users/{id}"))
+
+    Benchmark("Baseline: prebuilt answer") { benchmark in
+        let transport: any Transport = PrebuiltTransport(answer: (HTTPResponse(status: .ok), body))
+        for _ in benchmark.scaledIterations { blackHole(try await transport.send(request, body: nil)) }
+    }
+
+    Benchmark("StubTransport round trip") { benchmark in
+        let transport: any Transport = StubTransport(registry)
+        for _ in benchmark.scaledIterations { blackHole(try await transport.send(request, body: nil)) }
+    }
+
+    Benchmark("URLSession + StubURLProtocol round trip", configuration: .init(maxIterations: 20_000)) { benchmark in
+        let session = URLSession.stubbed(by: registry)
+        let urlRequest = URLRequest(url: URL(string: "https://api.test/users/42")!)
+        for _ in benchmark.scaledIterations { blackHole(try await session.data(for: urlRequest)) }
+    }
+
+    struct User: Decodable { let id: Int; let name: String; let email: String; let active: Bool; let roles: [String] }
+    let resource = Resource<User>.get("/users/42")
+
+    Benchmark("APIClient decode over a prebuilt answer") { benchmark in
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: PrebuiltTransport(answer: (HTTPResponse(status: .ok), body)))
+        for _ in benchmark.scaledIterations { blackHole(try await client.send(resource)) }
+    }
+
+    Benchmark("APIClient decode over StubTransport") { benchmark in
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(registry))
+        for _ in benchmark.scaledIterations { blackHole(try await client.send(resource)) }
+    }
+
+    for count in [10, 10_000] {
+        let routes = StubRegistry()
+        for index in 0..<count {
+            // Half literal paths (hashed), half templates (trie), as a real API has both.
+            try! routes.register(StubResponse(), for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/parts/{part}"))
+        }
+        let literal = StubRequest(method: .get, target: "/items/\(count - 2)")
+        let template = StubRequest(method: .get, target: "/items/\(count - 1)/parts/7")
+        Benchmark("Lookup among \(count) routes") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(routes.lookup(literal))
+                blackHole(routes.lookup(template))
+            }
+        }
+    }
+}
+
+/// A transport that answers every request with the same prebuilt response: a plain call.
+struct PrebuiltTransport: Transport {
+    let answer: (HTTPResponse, Data)
+
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) { answer }
+}

@@ -1,0 +1,26 @@
+// swift-tools-version:6.1
+// Benchmarks live in their own package so that building and testing Decoy never builds the
+// benchmark harness. Run them all with ../scripts/benchmarks.
+import PackageDescription
+
+let package = Package(
+    name: "DecoyBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Decoy", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "InProcess",
+            dependencies: [
+                .product(name: "Decoy", package: "Decoy"),
+                .product(name: "DecoyClient", package: "Decoy"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/InProcess",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
