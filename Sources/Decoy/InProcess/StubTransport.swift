@@ -23,8 +23,7 @@ public struct StubTransport: Transport {
 
     /// Answers `request` from the engine, or throws the `URLError` a fault stands for.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
-        let stubRequest = StubRequest(method: request.method, target: request.path ?? "/", headerFields: request.headerFields, body: body ?? Data())
-        let answer = try await engine.answer(stubRequest)
+        let answer = try await engine.answer(StubRequest(request, body: body))
         let response = answer.response
         try await engine.waitOut(response.fault)
         if let fault = response.fault { throw fault.inProcessError }

@@ -33,6 +33,11 @@ public struct StubRequest: Sendable {
         path = rawPath.contains("%") ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
     }
 
+    /// Creates the request an `HTTPRequest` with `body` stands for.
+    public init(_ request: HTTPRequest, body: Data?) {
+        self.init(method: request.method, target: request.path ?? "/", headerFields: request.headerFields, body: body ?? Data())
+    }
+
     /// The query as decoded name–value pairs, in order; `+` counts as a space, as forms send it.
     public var queryItems: [URLQueryItem] {
         guard let query, !query.isEmpty else { return [] }

@@ -23,6 +23,14 @@ extension APIClient {
         public var errorBodyType: (any (Decodable & Sendable).Type)?
         /// Receives a debug line for every request and response.
         public var logger: Logger
+        /// What the debug log hides.
+        public var redaction: LogRedaction
+        /// Steps every request passes through, in order, before the transport.
+        public var interceptors: [any Interceptor]
+        /// When failed exchanges are tried again; `nil` never retries.
+        public var retry: RetryPolicy?
+        /// Hears of every failed request.
+        public var delegate: (any APIClientDelegate)?
 
         /// Creates a configuration; every setting has a working default.
         public init(
@@ -34,7 +42,11 @@ extension APIClient {
             clock: any Clock<Duration> = ContinuousClock(),
             acceptableStatuses: Range<Int> = 200..<300,
             errorBodyType: (any (Decodable & Sendable).Type)? = nil,
-            logger: Logger = Logger(label: "decoy.client")
+            logger: Logger = Logger(label: "decoy.client"),
+            redaction: LogRedaction = LogRedaction(),
+            interceptors: [any Interceptor] = [],
+            retry: RetryPolicy? = nil,
+            delegate: (any APIClientDelegate)? = nil
         ) {
             self.headerFields = headerFields
             self.queryItems = queryItems
@@ -45,6 +57,10 @@ extension APIClient {
             self.acceptableStatuses = acceptableStatuses
             self.errorBodyType = errorBodyType
             self.logger = logger
+            self.redaction = redaction
+            self.interceptors = interceptors
+            self.retry = retry
+            self.delegate = delegate
         }
     }
 }

@@ -17,6 +17,8 @@ public final class APIClient: Sendable {
     public let transport: any Transport
 
     private let target: BaseTarget
+    private let pipeline: RequestPipeline
+    private let failures = FailureBroadcast()
 
     /// Creates a client for `baseURL` sending through `transport`.
     public init(baseURL: URL, configuration: Configuration = Configuration(), transport: any Transport = URLSessionTransport()) {
@@ -24,6 +26,14 @@ public final class APIClient: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.target = BaseTarget(baseURL)
+        self.pipeline = RequestPipeline(transport: transport, configuration: configuration)
+    }
+
+    /// A stream of every request of this client that fails from now on, whoever sent it.
+    ///
+    /// Each call gives a new stream; a stream stops receiving when its consumer stops iterating.
+    public func failureStream() -> AsyncStream<ClientFailure> {
+        failures.stream()
     }
 
     /// Sends `resource` and returns its decoded value.
@@ -38,8 +48,8 @@ public final class APIClient: Sendable {
 
     /// Sends `resource` and returns the decoded value with the status and headers it came with.
     public func response<Value: Decodable>(for resource: Resource<Value>) async throws(APIError) -> Response<Value> {
-        let (head, data) = try await exchange(resource)
-        return try decoded(resource, head, data) { data, context in
+        let (request, head, data) = try await exchange(resource)
+        return try decoded(resource, request, head, data) { data, context in
             if let decode = resource.decode { return try decode(data, context) }
             if Value.self == Data.self { return data as! Value }
             if Value.self == String.self { return String(decoding: data, as: UTF8.self) as! Value }
@@ -49,62 +59,49 @@ public final class APIClient: Sendable {
 
     /// Sends `resource` and returns the status and headers; the body is left undecoded.
     public func response(for resource: Resource<Void>) async throws(APIError) -> Response<Void> {
-        let (head, data) = try await exchange(resource)
-        return try decoded(resource, head, data) { data, context in try resource.decode?(data, context) }
+        let (request, head, data) = try await exchange(resource)
+        return try decoded(resource, request, head, data) { data, context in try resource.decode?(data, context) }
     }
 
     /// Builds, sends and checks the status of one request.
-    private func exchange<Value>(_ resource: Resource<Value>) async throws(APIError) -> (HTTPResponse, Data) {
+    private func exchange<Value>(_ resource: Resource<Value>) async throws(APIError) -> (HTTPRequest, HTTPResponse, Data) {
         let (request, body) = try makeRequest(for: resource)
-        let logger = configuration.logger
-        logger.debug("\(request.method) \(request.path ?? "/")", metadata: ["body-bytes": "\(body?.count ?? 0)"])
-        let (response, data) = try await perform(request, body: body)
-        logger.debug("\(response.status.code) \(request.method) \(request.path ?? "/")", metadata: ["body-bytes": "\(data.count)"])
-        guard configuration.acceptableStatuses.contains(response.status.code) else {
-            throw .unacceptableStatus(StatusFailure(
-                status: response.status, headerFields: response.headerFields, body: data,
-                decodedBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }
-            ))
+        do throws(APIError) {
+            let (response, data) = try await pipeline.send(request, body: body, options: resource.options)
+            guard configuration.acceptableStatuses.contains(response.status.code) else {
+                throw APIError.unacceptableStatus(StatusFailure(
+                    status: response.status, headerFields: response.headerFields, body: data,
+                    decodedBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }
+                ))
+            }
+            return (request, response, data)
+        } catch {
+            throw report(error, for: request)
         }
-        return (response, data)
     }
 
     private func decoded<Value>(
-        _ resource: Resource<Value>, _ response: HTTPResponse, _ data: Data,
+        _ resource: Resource<Value>, _ request: HTTPRequest, _ response: HTTPResponse, _ data: Data,
         by decode: (Data, DecodingContext) throws -> Value
     ) throws(APIError) -> Response<Value> {
         do {
             let value = try decode(data, DecodingContext(decoder: configuration.decoder, rootKeys: resource.rootKeys))
             return Response(value: value, status: response.status, headerFields: response.headerFields, data: data)
         } catch {
-            throw .decoding(DecodingFailure(error, data: data))
+            throw report(.decoding(DecodingFailure(error, data: data)), for: request)
         }
+    }
+
+    /// Tells the delegate and the failure streams, then hands the error back to be thrown.
+    private func report(_ error: APIError, for request: HTTPRequest) -> APIError {
+        let failure = ClientFailure(request: request, error: error)
+        configuration.delegate?.client(self, didFail: failure)
+        failures.send(failure)
+        return error
     }
 
     private func decodeErrorBody<Body: Decodable & Sendable>(_ type: Body.Type, from data: Data) -> Body? {
         try? configuration.decoder.decode(type, from: data)
-    }
-
-    private func perform(_ request: HTTPRequest, body: Data?) async throws(APIError) -> (HTTPResponse, Data) {
-        do {
-            guard let timeout = configuration.timeout else {
-                return try await transport.send(request, body: body)
-            }
-            return try await withThrowingTaskGroup(of: (HTTPResponse, Data)?.self) { group in
-                group.addTask { try await self.transport.send(request, body: body) }
-                group.addTask {
-                    try await self.configuration.clock.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let result = first else {
-                    throw URLError(.timedOut)
-                }
-                return result
-            }
-        } catch {
-            throw .transport(TransportFailure(classifying: error))
-        }
     }
 
     private func makeRequest<Value>(for resource: Resource<Value>) throws(APIError) -> (HTTPRequest, Data?) {

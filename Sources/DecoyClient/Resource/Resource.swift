@@ -27,6 +27,8 @@ public struct Resource<Value>: Sendable {
     public var rootKeys: [String]
     /// A decoding step that replaces the client's JSON decoding for this resource.
     public var decode: (@Sendable (Data, DecodingContext) throws -> Value)?
+    /// Client settings this resource overrides.
+    public var options = RequestOptions()
 
     /// Creates a resource; prefer the static constructors such as ``get(_:query:headerFields:)``.
     public init(
@@ -58,6 +60,27 @@ public struct Resource<Value>: Sendable {
     public func decoded(by decode: @escaping @Sendable (Data, DecodingContext) throws -> Value) -> Resource {
         var copy = self
         copy.decode = decode
+        return copy
+    }
+
+    /// A copy whose attempts may each take at most `timeout`.
+    public func timeout(_ timeout: Duration) -> Resource {
+        var copy = self
+        copy.options.timeout = timeout
+        return copy
+    }
+
+    /// A copy retried by `policy` instead of the client's policy.
+    public func retry(_ policy: RetryPolicy) -> Resource {
+        var copy = self
+        copy.options.retry = policy
+        return copy
+    }
+
+    /// A copy whose logs show the values of these header fields, query parameters or JSON keys.
+    public func unredacted(_ names: String...) -> Resource {
+        var copy = self
+        copy.options.unredacted.formUnion(names)
         return copy
     }
 
