@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "DecoyClient", targets: ["DecoyClient"]),
         .library(name: "Decoy", targets: ["Decoy"]),
+        .library(name: "DecoyServer", targets: ["DecoyServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -31,6 +32,19 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .target(
+            name: "DecoyServer",
+            dependencies: [
+                "Decoy",
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "DecoyClientTests",
             dependencies: ["DecoyClient", "Decoy"]
@@ -42,6 +56,10 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "DecoyServerTests",
+            dependencies: ["DecoyServer", "Decoy"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -21,13 +21,13 @@ public enum Fault: Sendable, Hashable {
     /// A transport error with this code; in-process servings only, as no server can make a client raise it.
     case transportError(URLError.Code)
 
-    /// The error an in-process serving throws, chosen to be what `URLSession` reports for the
-    /// server's version of the fault.
+    /// The error an in-process serving throws: what `URLSessionTransport` reports for the
+    /// server's version of the fault (measured on Linux against ``MockServer``).
     var inProcessError: URLError {
         switch self {
         case .connectionReset: URLError(.networkConnectionLost)
         case .emptyResponse: URLError(.badServerResponse)
-        case .malformedResponse, .randomDataThenClose: URLError(.badServerResponse)
+        case .malformedResponse, .randomDataThenClose: URLError(.cannotParseResponse)
         case .timeout: URLError(.timedOut)
         case .transportError(let code): URLError(code)
         }

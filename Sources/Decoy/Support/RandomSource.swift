@@ -17,6 +17,11 @@ public final class RandomSource: Sendable {
         state.withLock { Int.random(in: 0..<count, using: &$0) }
     }
 
+    /// A random byte, for servings that send noise.
+    public func byte() -> UInt8 {
+        state.withLock { UInt8.random(in: .min ... .max, using: &$0) }
+    }
+
     /// A random number in `0..<1`.
     func unitInterval() -> Double {
         state.withLock { Double.random(in: 0..<1, using: &$0) }

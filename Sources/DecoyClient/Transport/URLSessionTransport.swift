@@ -22,10 +22,24 @@ public struct URLSessionTransport: Transport {
             throw URLError(.badURL)
         }
         urlRequest.httpBody = body
-        let (data, response) = try await session.data(for: urlRequest)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: urlRequest)
+        } catch let error as URLError where Self.meansUnparsableReply(error, for: urlRequest) {
+            throw URLError(.cannotParseResponse, userInfo: [NSUnderlyingErrorKey: error])
+        }
         guard let httpResponse = (response as? HTTPURLResponse)?.httpResponse else {
             throw URLError(.badServerResponse)
         }
         return (httpResponse, data)
+    }
+
+    /// swift-corelibs-foundation reports a reply it cannot parse as `unknown` (a broken chunk, a
+    /// bad header) or `unsupportedURL` (bytes that are not HTTP at all) where Darwin reports
+    /// `cannotParseResponse`; for an http(s) request those codes can mean nothing else.
+    private static func meansUnparsableReply(_ error: URLError, for request: URLRequest) -> Bool {
+        guard ["http", "https"].contains(request.url?.scheme?.lowercased()) else { return false }
+        return error.code == .unknown || error.code == .unsupportedURL
     }
 }

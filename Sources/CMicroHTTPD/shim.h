@@ -1,0 +1,46 @@
+#ifndef DECOY_CMICROHTTPD_SHIM_H
+#define DECOY_CMICROHTTPD_SHIM_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are C-variadic, which Swift
+   cannot call; these wrappers give them fixed signatures. */
+
+typedef void *(*decoy_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+static inline struct MHD_Daemon *decoy_start_daemon(
+    unsigned int flags, const struct sockaddr *address, unsigned int thread_pool_size,
+    unsigned int connection_limit, unsigned int listen_backlog, unsigned int connection_timeout_seconds,
+    size_t connection_memory_limit, MHD_AccessHandlerCallback handler,
+    MHD_RequestCompletedCallback completed, decoy_uri_log_callback uri_log, void *context)
+{
+    return MHD_start_daemon(
+        flags, 0, NULL, NULL, handler, context,
+        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, listen_backlog,
+        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
+        MHD_OPTION_END);
+}
+
+static inline uint16_t decoy_daemon_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+static inline int decoy_connection_socket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+#endif

@@ -1,0 +1,121 @@
+import CMicroHTTPD
+import Decoy
+import Foundation
+import HTTPTypes
+import Logging
+
+/// A running libmicrohttpd daemon and the request handling it calls back into.
+///
+/// Immediate answers are queued right on the daemon's thread from a response prepared once per
+/// stub; anything that waits (a delay, an async stub, a held fault) suspends the connection and
+/// is resumed from the task that awaited it, so no server thread is ever held.
+final class Daemon: @unchecked Sendable {
+    let engine: StubEngine
+    let configuration: MockServer.Configuration
+    let suspended = SuspendedExchanges()
+    private(set) var pointer: OpaquePointer?
+    private(set) var port: UInt16 = 0
+    private let tooLarge = PreparedResponse.text(.contentTooLarge, "The request body is larger than this server accepts.\n")
+
+    init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
+        self.engine = engine
+        self.configuration = configuration
+        let address = try ListenAddress(host: configuration.host, port: configuration.port)
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        pointer = decoy_start_daemon(
+            flags, address.pointer, UInt32(max(1, configuration.threadCount)),
+            UInt32(configuration.connectionLimit), UInt32(configuration.listenBacklog),
+            UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
+            Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted,
+            Unmanaged.passUnretained(self).toOpaque()
+        )
+        guard let pointer else { throw .cannotListen(host: configuration.host, port: configuration.port) }
+        port = decoy_daemon_port(pointer)
+    }
+
+    /// Closes every held connection, then stops the daemon; in-flight immediate answers finish first.
+    func stop() {
+        guard let pointer else { return }
+        suspended.closeAll()
+        MHD_stop_daemon(pointer)
+        self.pointer = nil
+    }
+
+    // MARK: Handling one request
+
+    private func handle(_ exchange: Exchange, method: UnsafePointer<CChar>, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+        if !exchange.hasHead {
+            exchange.readHead(method: method)
+            if configuration.logger != nil { exchange.started = .now }
+            if let length = exchange.headerFields[.contentLength].flatMap(Int.init), length > configuration.maxBodySize {
+                return tooLarge.queue(on: exchange.connection)
+            }
+            // Answering only on a later call keeps the connection alive.
+            return .YES
+        }
+        if uploadSize.pointee > 0, let upload {
+            exchange.receive(upload, count: uploadSize.pointee, limit: configuration.maxBodySize)
+            uploadSize.pointee = 0
+            return .YES
+        }
+        if exchange.bodyTooLarge { return tooLarge.queue(on: exchange.connection) }
+        if exchange.isClosing { return .NO }
+        if let answer = exchange.answer {
+            exchange.answer = nil
+            return deliver(answer, for: exchange)
+        }
+        switch engine.prepare(exchange.request) {
+        case .ready(let answer):
+            return deliver(answer, for: exchange)
+        case .pending(let wait):
+            suspended.suspend(exchange) { try? await wait() }
+            return .YES
+        }
+    }
+
+    private func deliver(_ answer: StubAnswer, for exchange: Exchange) -> MHD_Result {
+        log(answer, for: exchange)
+        guard let fault = answer.response.fault else {
+            return answer.response.cache.value(PreparedResponse.self) { PreparedResponse(answer.response) }.queue(on: exchange.connection)
+        }
+        if fault == .timeout {
+            let hold = configuration.faultTimeoutHold
+            suspended.suspend(exchange) {
+                try? await Task.sleep(for: hold)
+                return nil
+            }
+            return .YES
+        }
+        return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
+    }
+
+    private func log(_ answer: StubAnswer, for exchange: Exchange) {
+        guard let logger = configuration.logger, let started = exchange.started else { return }
+        let outcome = answer.response.fault.map { "fault \($0)" } ?? "\(answer.response.status.code)"
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+        logger.info("\(exchange.method ?? .get) \(exchange.target) → \(outcome) \(answer.route.map { "(\($0))" } ?? "(unmatched)") \(String(format: "%.1f", milliseconds)) ms")
+    }
+
+    // MARK: libmicrohttpd callbacks
+
+    /// Called with the raw request line's target, before anything else: the exchange starts here.
+    private static let requestStarted: decoy_uri_log_callback = { _, uri, connection in
+        guard let uri, let connection else { return nil }
+        return Unmanaged.passRetained(Exchange(target: String(cString: uri), connection: connection)).toOpaque()
+    }
+
+    private static let handleRequest: MHD_AccessHandlerCallback = { context, _, _, method, _, upload, uploadSize, state in
+        guard let context, let method, let uploadSize, let exchangePointer = state?.pointee else { return .NO }
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
+        return daemon.handle(exchange, method: method, upload: upload, uploadSize: uploadSize)
+    }
+
+    private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+        guard let state, let exchangePointer = state.pointee else { return }
+        Unmanaged<Exchange>.fromOpaque(exchangePointer).release()
+        state.pointee = nil
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A socket address to bind to, kept alive for as long as libmicrohttpd may read it.
+final class ListenAddress {
+    let isIPv6: Bool
+    private let storage: UnsafeMutableRawPointer
+
+    init(host: String, port: UInt16) throws(MockServerError) {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            isIPv6 = false
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr = v4
+            storage = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<sockaddr_in>.size, alignment: 8)
+            storage.storeBytes(of: address, as: sockaddr_in.self)
+        } else if inet_pton(AF_INET6, host, &v6) == 1 {
+            isIPv6 = true
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            address.sin6_addr = v6
+            storage = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<sockaddr_in6>.size, alignment: 8)
+            storage.storeBytes(of: address, as: sockaddr_in6.self)
+        } else {
+            throw .invalidHost(host)
+        }
+    }
+
+    var pointer: UnsafePointer<sockaddr> { UnsafePointer(storage.assumingMemoryBound(to: sockaddr.self)) }
+
+    deinit { storage.deallocate() }
+}

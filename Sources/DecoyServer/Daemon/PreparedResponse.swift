@@ -1,0 +1,35 @@
+import CMicroHTTPD
+import Decoy
+import HTTPTypes
+
+/// A libmicrohttpd response built once from a ``StubResponse`` and queued for every request the
+/// stub answers; libmicrohttpd reference-counts it while it is being sent.
+final class PreparedResponse: @unchecked Sendable {
+    let pointer: OpaquePointer
+    let status: UInt32
+
+    init(_ response: StubResponse) {
+        status = UInt32(response.status.code)
+        pointer = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        for field in response.headerFields where !Self.setByTheServer.contains(field.name) {
+            MHD_add_response_header(pointer, field.name.rawName, field.value)
+        }
+    }
+
+    /// libmicrohttpd writes these itself and refuses them from a response.
+    private static let setByTheServer: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection, .date]
+
+    deinit { MHD_destroy_response(pointer) }
+
+    /// Sends it on `connection`.
+    func queue(on connection: OpaquePointer) -> MHD_Result {
+        MHD_queue_response(connection, status, pointer)
+    }
+
+    /// A plain-text answer the server gives on its own behalf, such as `413`.
+    static func text(_ status: HTTPResponse.Status, _ text: String) -> PreparedResponse {
+        PreparedResponse(StubResponse(status: status, text: text))
+    }
+}

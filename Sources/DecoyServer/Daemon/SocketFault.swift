@@ -1,0 +1,38 @@
+import CMicroHTTPD
+import Decoy
+import Foundation
+
+/// Breaks a connection the way a ``Fault`` describes, below HTTP, on the socket itself.
+///
+/// Each returns `.NO`, which makes libmicrohttpd close the connection without a response.
+enum SocketFault {
+    static func realise(_ fault: Fault, on connection: OpaquePointer, random: RandomSource) -> MHD_Result {
+        let socket = decoy_connection_socket(connection)
+        switch fault {
+        case .connectionReset:
+            // A zero linger time turns close() into a reset.
+            var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+        case .malformedResponse:
+            // A response head, then a chunk whose size line is not hexadecimal.
+            write(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nnot-a-chunk-size\r\nlorem ipsum\r\n".utf8), to: socket)
+        case .randomDataThenClose:
+            var noise = (0..<256).map { _ in random.byte() }
+            // Never by chance the start of a status line: clients parse those further, and
+            // swift-corelibs-foundation crashes on some malformed heads.
+            if noise[0] == UInt8(ascii: "H") { noise[0] = 0 }
+            write(noise, to: socket)
+        case .emptyResponse, .timeout:
+            break
+        case .transportError:
+            // No server can make a client raise an arbitrary error; closing is the nearest thing.
+            break
+        }
+        return .NO
+    }
+
+    private static func write(_ bytes: [UInt8], to socket: Int32) {
+        guard socket >= 0 else { return }
+        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}

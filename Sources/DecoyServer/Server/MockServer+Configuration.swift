@@ -1,0 +1,52 @@
+public import Logging
+
+extension MockServer {
+    /// Where and how a ``MockServer`` listens, and the limits it enforces.
+    public struct Configuration: Sendable {
+        /// The loopback address to listen on: `127.0.0.1` (the default) or `::1`.
+        public var host: String
+        /// The port; 0 picks a free one, which ``MockServer/port`` then tells.
+        public var port: UInt16
+        /// Threads that accept connections and answer immediate stubs; delayed and async stubs never hold one.
+        public var threadCount: Int
+        /// The largest request body accepted; a larger one is answered `413 Content Too Large`.
+        public var maxBodySize: Int
+        /// The most connections open at once; more are refused.
+        public var connectionLimit: Int
+        /// Connections waiting to be accepted.
+        public var listenBacklog: Int
+        /// How long a connection may sit idle, or a client take to send its request, before it is closed.
+        public var connectionTimeout: Duration
+        /// Memory for one connection's request head; a head that does not fit is answered `431`.
+        public var headerMemoryLimit: Int
+        /// How long a ``Fault/timeout`` holds a connection before closing it, so that no client is held forever.
+        public var faultTimeoutHold: Duration
+        /// Receives a line per answered request at `info`; `nil` logs nothing.
+        public var logger: Logger?
+
+        /// Creates a configuration: 127.0.0.1 on a free port, with limits for a test server.
+        public init(
+            host: String = "127.0.0.1",
+            port: UInt16 = 0,
+            threadCount: Int = 2,
+            maxBodySize: Int = 10 * 1024 * 1024,
+            connectionLimit: Int = 16_384,
+            listenBacklog: Int = 4_096,
+            connectionTimeout: Duration = .seconds(30),
+            headerMemoryLimit: Int = 64 * 1024,
+            faultTimeoutHold: Duration = .seconds(120),
+            logger: Logger? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.threadCount = threadCount
+            self.maxBodySize = maxBodySize
+            self.connectionLimit = connectionLimit
+            self.listenBacklog = listenBacklog
+            self.connectionTimeout = connectionTimeout
+            self.headerMemoryLimit = headerMemoryLimit
+            self.faultTimeoutHold = faultTimeoutHold
+            self.logger = logger
+        }
+    }
+}

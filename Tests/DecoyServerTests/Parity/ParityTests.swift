@@ -1,0 +1,146 @@
+import Decoy
+import DecoyClient
+import DecoyServer
+import Foundation
+import Synchronization
+import Testing
+
+/// The same stubs must give the same client-visible outcome in-process and over the wire.
+@Suite("Parity: in-process and server give the same outcome")
+struct ParityTests {
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        let name: String
+        let register: @Sendable (StubRegistry) throws -> Void
+        let requests: [Resource<Void>]
+        let headers: [String]
+        let expected: [Outcome]
+        var testDescription: String { name }
+    }
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "static response", register: { try $0.register(StubResponse(status: .created, headerFields: [.init("X-Request-Id")!: "r-1"], json: #"{"id": 1}"#), for: .post("/users")) },
+                 requests: [.post("/users", body: ["name": "Ada"])], headers: ["X-Request-Id", "Content-Type"],
+                 expected: [.response(status: 201, headers: ["X-Request-Id": "r-1", "Content-Type": "application/json"], body: #"{"id": 1}"#)]),
+        Scenario(name: "alternating", register: { try $0.register(AlternatingStub([StubResponse(text: "a"), StubResponse(status: .serviceUnavailable, text: "b")]), for: .get("/alt")) },
+                 requests: Array(repeating: .get("/alt"), count: 3), headers: [],
+                 expected: [.response(status: 200, headers: [:], body: "a"), .response(status: 503, headers: [:], body: "b"), .response(status: 200, headers: [:], body: "a")]),
+        Scenario(name: "random with a seed", register: { try $0.register(RandomStub((0..<6).map { StubResponse(text: "\($0)") }, seed: 99), for: .get("/dice")) },
+                 requests: Array(repeating: .get("/dice"), count: 6), headers: [],
+                 expected: Self.seededDraws(seed: 99, faces: 6, count: 6).map { .response(status: 200, headers: [:], body: $0) }),
+        Scenario(name: "conditional on the request", register: { try $0.register(ConditionalStub(when: { $0.headerFields[.authorization] != nil }, then: StubResponse(text: "in"), else: StubResponse(status: .unauthorized, text: "out")), for: .get("/me")) },
+                 requests: [.get("/me"), .get("/me", headerFields: [.authorization: "Bearer x"])], headers: [],
+                 expected: [.response(status: 401, headers: [:], body: "out"), .response(status: 200, headers: [:], body: "in")]),
+        Scenario(name: "closure sees the body", register: { try $0.register(ClosureStub { StubResponse(status: .accepted, text: "got \($0.bodyText)") }, for: .put("/echo")) },
+                 requests: [Resource(method: .put, path: "/echo", body: .data(Data("hello".utf8), contentType: "text/plain"))], headers: [],
+                 expected: [.response(status: 202, headers: [:], body: "got hello")]),
+        Scenario(name: "sequence", register: { try $0.register(SequenceStub(first: [StubResponse.fault(.connectionReset), StubResponse(status: .badGateway)], then: StubResponse(text: "ok")), for: .get("/seq")) },
+                 requests: Array(repeating: .get("/seq"), count: 4), headers: [],
+                 expected: [.failure(.connectionLost), .response(status: 502, headers: [:], body: ""), .response(status: 200, headers: [:], body: "ok"), .response(status: 200, headers: [:], body: "ok")]),
+        Scenario(name: "HEAD", register: { try $0.register(StubResponse(headerFields: [.init("X-Size")!: "4"], text: "body"), for: .any("/thing")) },
+                 requests: [Resource(method: .head, path: "/thing")], headers: ["X-Size"],
+                 expected: [.response(status: 200, headers: ["X-Size": "4"], body: "")]),
+        Scenario(name: "unmatched 404 with diagnostics", register: { try $0.register(StubResponse(), for: .get("/users/{id}/orders")) },
+                 requests: [.get("/users/1/order")], headers: ["X-Decoy-Unmatched"],
+                 expected: [.response(status: 404, headers: ["X-Decoy-Unmatched": "true"], body: """
+                     No stub matches GET /users/1/order.
+                     Closest routes:
+                       - GET /users/{id}/orders: path segment 3 is "order", the route expects "orders"
+
+                     """)]),
+    ] + Self.faultScenarios
+
+    static let faultScenarios: [Scenario] = [
+        (Fault.connectionReset, TransportFailure.Category.connectionLost),
+        (.emptyResponse, .badResponse),
+        (.malformedResponse, .badResponse),
+        (.randomDataThenClose, .badResponse),
+    ].map { fault, category in
+        Scenario(name: "fault \(fault)", register: { try $0.register(StubResponse.fault(fault), for: .get("/fault")) },
+                 requests: [.get("/fault")], headers: [], expected: [.failure(category)])
+    }
+
+    @Test(arguments: scenarios)
+    func sameOutcomeInBothModes(_ scenario: Scenario) async throws {
+        for serving in Serving.allCases {
+            let registry = StubRegistry()
+            try scenario.register(registry)
+            let outcomes = try await serving.withClient(registry) { client in
+                var outcomes: [Outcome] = []
+                for request in scenario.requests {
+                    outcomes.append(await Outcome.of(request, on: client, keeping: scenario.headers))
+                }
+                return outcomes
+            }
+            #expect(outcomes == scenario.expected, "\(serving)")
+        }
+    }
+
+    @Test(arguments: Serving.allCases)
+    func delayIsObservedWithinTolerance(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(300))), for: .get("/slow"))
+        try registry.register(StubResponse(text: "soon", delay: .uniform(.milliseconds(100)...(.milliseconds(150)))), for: .get("/jitter"))
+        try await serving.withClient(registry) { client in
+            let clock = ContinuousClock()
+            let start = clock.now
+            #expect(try await client.send(Resource<String>.get("/slow")) == "late")
+            let elapsed = clock.now - start
+            #expect(elapsed >= .milliseconds(300) && elapsed < .milliseconds(1_300), "\(elapsed)")
+            let jitterStart = clock.now
+            _ = try await client.send(Resource<String>.get("/jitter"))
+            let jitter = clock.now - jitterStart
+            #expect(jitter >= .milliseconds(100) && jitter < .milliseconds(1_150), "\(jitter)")
+        }
+    }
+
+    @Test(arguments: Serving.allCases)
+    func timeoutFaultEndsInTheClientsTimeout(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse.fault(.timeout), for: .get("/hang"))
+        let outcome = try await serving.withClient(registry, configuration: .init(timeout: .milliseconds(300))) { client in
+            await Outcome.of(.get("/hang"), on: client, keeping: [])
+        }
+        #expect(outcome == .failure(.timedOut))
+    }
+
+    @Test(arguments: Serving.allCases)
+    func cancellingTheCallerCancelsTheDelay(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(delay: .fixed(.seconds(30))), for: .get("/slow"))
+        try await serving.withClient(registry) { client in
+            let request = Task { try await client.send(Resource<Void>.get("/slow")) }
+            for _ in 0..<500 where registry.journal.totalCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
+            let start = ContinuousClock.now
+            request.cancel()
+            let error = await #expect(throws: APIError.self) { try await request.value }
+            guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }
+            #expect(failure.category == .cancelled)
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    @Test(arguments: Serving.allCases)
+    func journalHoldsWhatArrived(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .created), for: .post("/orders"))
+        try await serving.withClient(registry) { client in
+            try await client.send(Resource<Void>.post("/orders", body: ["sku": "A-1"], headerFields: [.init("X-Trace")!: "t-9"]).header(.accept, "application/json"))
+        }
+        let entry = try #require(registry.journal.entries.last)
+        #expect(entry.request.method == .post)
+        #expect(entry.request.target == "/orders")
+        #expect(entry.request.headerFields[.init("X-Trace")!] == "t-9")
+        #expect(entry.request.headerFields[.contentType] == "application/json")
+        #expect(entry.request.bodyText == #"{"sku":"A-1"}"#)
+        #expect(entry.status == .created)
+    }
+
+    /// What a `RandomStub` with this seed draws, worked out the way the engine draws it.
+    static func seededDraws(seed: UInt64, faces: Int, count: Int) -> [String] {
+        let stub = RandomStub((0..<faces).map { StubResponse(text: "\($0)") }, seed: seed)
+        return (0..<count).map { _ in
+            guard case .response(let response) = stub.resolve(for: StubRequest(method: .get, target: "/")) else { return "" }
+            return String(decoding: response.body, as: UTF8.self)
+        }
+    }
+}
