@@ -1,7 +1,10 @@
 import Foundation
 
 /// A bare TCP client for sending what no HTTP library would: partial requests, garbage, repeats.
-final class RawConnection {
+///
+/// Reads block, so they run on a dispatch queue: blocking the few threads of Swift's cooperative
+/// pool would starve the very tasks the server needs to answer.
+final class RawConnection: @unchecked Sendable {
     private let socket: Int32
 
     init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Duration = .seconds(5)) throws {
@@ -27,7 +30,19 @@ final class RawConnection {
     }
 
     /// Reads until `text` has arrived, the peer closes, or the receive timeout passes.
-    func read(until text: String? = nil) -> String {
+    func read(until text: String? = nil) async -> String {
+        await offThePool { self.blockingRead(until: text) }
+    }
+
+    /// Whether the peer closes the connection (end of stream within the receive timeout).
+    func isClosedByPeer() async -> Bool {
+        await offThePool {
+            var byte: UInt8 = 0
+            return recv(self.socket, &byte, 1, 0) == 0
+        }
+    }
+
+    private func blockingRead(until text: String?) -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -38,10 +53,28 @@ final class RawConnection {
         }
         return String(decoding: received, as: UTF8.self)
     }
+}
 
-    /// Whether the peer has closed the connection (reads end of stream within the timeout).
-    var isClosedByPeer: Bool {
-        var byte: UInt8 = 0
-        return recv(socket, &byte, 1, 0) == 0
+/// Runs blocking work on a dispatch queue and awaits its result.
+func offThePool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+}
+
+/// Runs curl, when the machine has it, and returns what it printed.
+func curl(_ arguments: [String]) async throws -> String? {
+    let executable = URL(filePath: "/usr/bin/curl")
+    guard FileManager.default.isExecutableFile(atPath: executable.path) else { return nil }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["-s", "--max-time", "5"] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    return await offThePool {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 }

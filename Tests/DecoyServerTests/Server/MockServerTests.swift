@@ -1,0 +1,193 @@
+import Decoy
+import DecoyClient
+import DecoyServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+@Suite("MockServer")
+struct MockServerTests {
+    static func started(_ registry: StubRegistry = StubRegistry(), _ configuration: MockServer.Configuration = .init()) throws -> MockServer {
+        let server = MockServer(registry: registry, configuration: configuration)
+        try server.start()
+        return server
+    }
+
+    @Test func listensOnLoopbackAtAnEphemeralPortAndStopsIdempotently() throws {
+        let server = try Self.started()
+        #expect(server.isRunning)
+        #expect(server.port > 0)
+        #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
+        server.stop()
+        server.stop()
+        #expect(!server.isRunning)
+        #expect(throws: POSIXError.self) { try RawConnection(port: server.port) }
+    }
+
+    @Test func restartsAndManyRunSideBySide() async throws {
+        let servers = try (0..<8).map { index in
+            let registry = StubRegistry()
+            try registry.register(StubResponse(text: "server \(index)"), for: .get("/who"))
+            return try Self.started(registry)
+        }
+        defer { servers.forEach { $0.stop() } }
+        #expect(Set(servers.map(\.port)).count == 8)
+        for (index, server) in servers.enumerated() {
+            #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/who")) == "server \(index)")
+        }
+        servers[0].stop()
+        try servers[0].start()
+        #expect(try await APIClient(baseURL: servers[0].baseURL).send(Resource<String>.get("/who")) == "server 0")
+    }
+
+    @Test func aTakenPortIsAClearError() throws {
+        let first = try Self.started()
+        defer { first.stop() }
+        let second = MockServer(registry: StubRegistry(), configuration: .init(port: first.port))
+        let error = #expect(throws: MockServerError.self) { try second.start() }
+        #expect(error?.description == "cannot listen on 127.0.0.1 port \(first.port): is the port in use?")
+        #expect(throws: MockServerError.invalidHost("localhost")) { try MockServer(registry: StubRegistry(), configuration: .init(host: "localhost")).start() }
+    }
+
+    /// Driven by curl: swift-corelibs-foundation's URLSession refuses IPv6 literal URLs (`-1000`).
+    @Test func servesIPv6LoopbackWhenAsked() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "six"), for: .get("/v"))
+        let server = MockServer(registry: registry, configuration: .init(host: "::1"))
+        do { try server.start() } catch { return } // no IPv6 loopback on this machine
+        defer { server.stop() }
+        #expect(server.baseURL.absoluteString == "http://[::1]:\(server.port)")
+        guard let reply = try await curl(["-g", server.baseURL.absoluteString + "/v"]) else { return }
+        #expect(reply == "six")
+    }
+
+    @Test func keepsConnectionsAliveAndReadsRepeatedHeaders() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "one"), for: .get("/a"))
+        try registry.register(StubResponse(text: "two"), for: .get("/b"))
+        let server = try Self.started(registry)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /a HTTP/1.1\r\nHost: x\r\nX-Tag: first\r\nX-Tag: second\r\n\r\n")
+        let first = await connection.read(until: "one")
+        #expect(first.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(!first.lowercased().contains("connection: close"))
+        connection.send("GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await connection.read(until: "two").hasSuffix("two"))
+        #expect(registry.journal.entries.first?.request.headerFields[values: .init("X-Tag")!] == ["first", "second"])
+    }
+
+    @Test func readsAChunkedUploadWhole() async throws {
+        let registry = StubRegistry()
+        try registry.register(ClosureStub { StubResponse(text: "\($0.body.count) bytes: \($0.bodyText)") }, for: .post("/upload"))
+        let server = try Self.started(registry)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+        #expect(await connection.read(until: "world").hasSuffix("11 bytes: hello world"))
+    }
+
+    @Test func rawQueryAndEncodedPathArriveAsSent() async throws {
+        let registry = StubRegistry()
+        try registry.register(ClosureStub { StubResponse(text: "\($0.path)|\($0.query ?? "")|\($0.queryValues("q"))") }, for: .get("/people/{name}"))
+        let server = try Self.started(registry)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /people/Ada%20L?q=a%26b&q=c+d HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await connection.read(until: "]").hasSuffix(#"/people/Ada L|q=a%26b&q=c+d|["a&b", "c d"]"#))
+        #expect(registry.journal.entries.first?.request.target == "/people/Ada%20L?q=a%26b&q=c+d")
+    }
+
+    @Test func oversizedBodiesGet413AndTheServerGoesOn() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .created), for: .post("/upload"))
+        let server = try Self.started(registry, .init(maxBodySize: 1_000))
+        defer { server.stop() }
+        let declared = try RawConnection(port: server.port)
+        declared.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+        #expect(await declared.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
+        let chunked = try RawConnection(port: server.port)
+        let chunk = String(repeating: "x", count: 600)
+        chunked.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        #expect(await chunked.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
+        let client = APIClient(baseURL: server.baseURL)
+        try await client.send(Resource<Void>(method: .post, path: "/upload", body: .data(Data(count: 999), contentType: nil)))
+        #expect(registry.journal.totalCount == 1, "refused bodies never reach the engine")
+    }
+
+    @Test(arguments: [
+        "GARBAGE\r\n\r\n",
+        "GET /x HTTP/9.9\r\n\r\n",
+        "GET /x HTTP/1.1\r\nNo colon here\r\n\r\n",
+        "\u{1}\u{2}\u{3}\u{FF}\r\n\r\n",
+    ])
+    func garbageGets400OrACloseAndTheServerGoesOn(_ garbage: String) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
+        let server = try Self.started(registry)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send(garbage)
+        let reply = await connection.read()
+        #expect(reply.isEmpty || reply.hasPrefix("HTTP/1.1 400") || reply.hasPrefix("HTTP/1.1 505"), "\(reply)")
+        #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+    }
+
+    @Test func aClientThatStopsMidRequestIsTimedOut() async throws {
+        let server = try Self.started(StubRegistry(), .init(connectionTimeout: .seconds(1)))
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, receiveTimeout: .seconds(5))
+        connection.send("POST /slow-client HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part")
+        let start = ContinuousClock.now
+        #expect(await connection.isClosedByPeer())
+        #expect(ContinuousClock.now - start < .seconds(4))
+    }
+
+    @Test func tooManyConnectionsAreRefusedWithoutACrash() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
+        let server = try Self.started(registry, .init(connectionLimit: 4))
+        defer { server.stop() }
+        let held = try (0..<4).map { _ in try RawConnection(port: server.port, receiveTimeout: .seconds(2)) }
+        for connection in held {
+            connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = await connection.read(until: "fine")
+        }
+        let extra = try RawConnection(port: server.port, receiveTimeout: .seconds(2))
+        extra.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+        let reply = await extra.read(until: "fine")
+        #expect(!reply.contains("fine"))
+        withExtendedLifetime(held) {}
+    }
+
+    @Test func stoppingClosesHeldConnectionsAndFreesTheirWaits() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(delay: .fixed(.seconds(60))), for: .get("/slow"))
+        try registry.register(StubResponse.fault(.timeout), for: .get("/hang"))
+        let server = try Self.started(registry)
+        // A session per request: URLSession opens at most 6 connections to one host.
+        let requests = (0..<20).map { index in
+            Task { try await APIClient(baseURL: server.baseURL).send(Resource<Void>.get(index.isMultiple(of: 2) ? "/slow" : "/hang")) }
+        }
+        for _ in 0..<1_000 where server.heldConnectionCount < 20 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(server.heldConnectionCount == 20)
+        let start = ContinuousClock.now
+        server.stop()
+        for request in requests { _ = await request.result }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func curlGetsTheSameAnswerAsAnyClient() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .created, headerFields: [.init("X-From")!: "decoy"], json: #"{"ok":true}"#), for: .post("/things"))
+        let server = try Self.started(registry)
+        defer { server.stop() }
+        guard let text = try await curl(["-i", "-X", "POST", "-d", "a=1", server.baseURL.absoluteString + "/things"]) else { return }
+        #expect(text.hasPrefix("HTTP/1.1 201 Created"))
+        #expect(text.contains("X-From: decoy"))
+        #expect(text.hasSuffix(#"{"ok":true}"#))
+        #expect(registry.journal.entries.first?.request.bodyText == "a=1")
+    }
+}
