@@ -75,6 +75,8 @@ struct ParityTests {
         }
     }
 
+    /// The lower bound is the claim; the upper one only catches a wait that does not end, with room
+    /// for a loaded two-core machine where other tests keep the cooperative pool busy.
     @Test(arguments: Serving.allCases)
     func delayIsObservedWithinTolerance(_ serving: Serving) async throws {
         let registry = StubRegistry()
@@ -85,11 +87,11 @@ struct ParityTests {
             let start = clock.now
             #expect(try await client.send(Resource<String>.get("/slow")) == "late")
             let elapsed = clock.now - start
-            #expect(elapsed >= .milliseconds(300) && elapsed < .milliseconds(1_300), "\(elapsed)")
+            #expect(elapsed >= .milliseconds(300) && elapsed < .milliseconds(300) + .seconds(4), "\(elapsed)")
             let jitterStart = clock.now
             _ = try await client.send(Resource<String>.get("/jitter"))
             let jitter = clock.now - jitterStart
-            #expect(jitter >= .milliseconds(100) && jitter < .milliseconds(1_150), "\(jitter)")
+            #expect(jitter >= .milliseconds(100) && jitter < .milliseconds(150) + .seconds(4), "\(jitter)")
         }
     }
 
