@@ -8,11 +8,13 @@ let package = Package(
         .library(name: "DecoyClient", targets: ["DecoyClient"]),
         .library(name: "Decoy", targets: ["Decoy"]),
         .library(name: "DecoyServer", targets: ["DecoyServer"]),
+        .executable(name: "decoy", targets: ["DecoyCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
@@ -42,6 +44,14 @@ let package = Package(
             dependencies: [
                 "Decoy",
                 "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "DecoyCommand",
+            dependencies: [
+                "DecoyServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

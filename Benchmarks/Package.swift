@@ -21,6 +21,14 @@ let package = Package(
             path: "Benchmarks/InProcess",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ServerBench",
+            dependencies: [
+                .product(name: "Decoy", package: "Decoy"),
+                .product(name: "DecoyServer", package: "Decoy"),
+            ],
+            path: "Servers/ServerBench"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,7 @@
 /// routes, for one purpose only: finding the routes closest to a request that matched nothing.
 struct RouteTable {
     private var literals: [String: [RouteEntry]] = [:]
-    private var trie = TrieNode()
+    private let trie = TrieNode()
     private var expressions: [RouteEntry] = []
     private var segmentsByID: [UInt64: [PathSegment]] = [:]
     private var kindByID: [UInt64: Kind] = [:]
@@ -29,6 +29,7 @@ struct RouteTable {
                 kindByID[entry.id] = .literal(path)
             } else {
                 kindByID[entry.id] = .template
+                templateCount += 1
             }
             trie.insert(entry, along: segments[...], asTemplate: route.pattern.literalPath == nil)
             segmentsByID[entry.id] = segments
@@ -45,7 +46,7 @@ struct RouteTable {
             literals[path]?.removeAll { $0.id == id }
             if literals[path]?.isEmpty == true { literals[path] = nil }
         case .template:
-            break
+            templateCount -= 1
         }
         if let segments = segmentsByID.removeValue(forKey: id) {
             trie.remove(id, along: segments[...])
@@ -60,20 +61,32 @@ struct RouteTable {
         (literals.values.flatMap { $0 } + trie.allTemplates() + expressions).sorted { $0.id < $1.id }
     }
 
+    /// Template and expression routes need the path in segments; literal routes only its hash,
+    /// so a table without the former never splits it.
+    private var templateCount = 0
+
     func lookup(_ request: StubRequest) -> StubLookup {
-        let segments = request.pathSegments
-        var candidates = literals[request.path] ?? []
-        trie.collectTemplates(matching: segments[...], into: &candidates)
-        for entry in expressions where entry.route.pattern.matches(path: request.path, segments: segments) {
-            candidates.append(entry)
-        }
         var best: RouteEntry?
-        for entry in candidates where entry.route.mismatchBeyondPath(request) == nil {
-            if let current = best, !entry.outranks(current) { continue }
+        visitPathMatches(of: request) { entry in
+            guard entry.route.mismatchBeyondPath(request) == nil else { return }
+            if let current = best, !entry.outranks(current) { return }
             best = entry
         }
         if let best { return .matched(StubMatch(stub: best.stub, route: best.route.route)) }
-        return .unmatched(nearMisses(for: request, segments: segments, pathMatches: candidates))
+        var pathMatches: [RouteEntry] = []
+        visitPathMatches(of: request) { pathMatches.append($0) }
+        return .unmatched(nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches))
+    }
+
+    /// Calls `visit` with every route whose path fits the request's, without gathering them.
+    private func visitPathMatches(of request: StubRequest, _ visit: (RouteEntry) -> Void) {
+        literals[request.path]?.forEach(visit)
+        guard templateCount > 0 || !expressions.isEmpty else { return }
+        let segments = request.pathSegments
+        if templateCount > 0 { trie.visitTemplates(matching: segments[...], visit) }
+        for entry in expressions where entry.route.pattern.matches(path: request.path, segments: segments) {
+            visit(entry)
+        }
     }
 
     /// The closest routes, at most three: first those whose path fits, then the trie's neighbours.
@@ -93,11 +106,17 @@ struct RouteTable {
     }
 }
 
-/// A registered route and its stub.
-struct RouteEntry: Sendable {
+/// A registered route and its stub; a class, so that gathering candidates copies references only.
+final class RouteEntry: Sendable {
     let id: UInt64
     let route: CompiledRoute
     let stub: any Stub
+
+    init(id: UInt64, route: CompiledRoute, stub: any Stub) {
+        self.id = id
+        self.route = route
+        self.stub = stub
+    }
 
     /// Whether this entry wins over `other`: lower priority number, then registered later.
     func outranks(_ other: RouteEntry) -> Bool {

@@ -1,5 +1,8 @@
 /// A node of the segment trie: children by literal segment, one child for any single segment.
-struct TrieNode {
+///
+/// A class, so that walking down reads a reference instead of copying every buffer of a node;
+/// the registry's lock guards all access.
+final class TrieNode {
     private var literals: [String: TrieNode] = [:]
     private var anySegment: [TrieNode] = []
     /// Template routes ending here.
@@ -9,7 +12,7 @@ struct TrieNode {
     /// Literal routes ending here, kept only to find near misses.
     private var literalRoutes: [RouteEntry] = []
 
-    mutating func insert(_ entry: RouteEntry, along segments: ArraySlice<PathSegment>, asTemplate: Bool) {
+    func insert(_ entry: RouteEntry, along segments: ArraySlice<PathSegment>, asTemplate: Bool) {
         guard let segment = segments.first else {
             if asTemplate { templates.append(entry) } else { literalRoutes.append(entry) }
             return
@@ -18,14 +21,16 @@ struct TrieNode {
         case .rest:
             rests.append(entry)
         case .literal(let text):
-            literals[text, default: TrieNode()].insert(entry, along: segments.dropFirst(), asTemplate: asTemplate)
+            let child = literals[text] ?? TrieNode()
+            literals[text] = child
+            child.insert(entry, along: segments.dropFirst(), asTemplate: asTemplate)
         case .parameter, .wildcard:
             if anySegment.isEmpty { anySegment.append(TrieNode()) }
             anySegment[0].insert(entry, along: segments.dropFirst(), asTemplate: asTemplate)
         }
     }
 
-    mutating func remove(_ id: UInt64, along segments: ArraySlice<PathSegment>) {
+    func remove(_ id: UInt64, along segments: ArraySlice<PathSegment>) {
         guard let segment = segments.first else {
             templates.removeAll { $0.id == id }
             literalRoutes.removeAll { $0.id == id }
@@ -47,15 +52,15 @@ struct TrieNode {
         literals.isEmpty && anySegment.isEmpty && templates.isEmpty && rests.isEmpty && literalRoutes.isEmpty
     }
 
-    /// Appends the template routes whose path fits `segments`.
-    func collectTemplates(matching segments: ArraySlice<Substring>, into candidates: inout [RouteEntry]) {
-        candidates += rests
+    /// Calls `visit` with every template route whose path fits `segments`.
+    func visitTemplates(matching segments: ArraySlice<Substring>, _ visit: (RouteEntry) -> Void) {
+        rests.forEach(visit)
         guard let segment = segments.first else {
-            candidates += templates
+            templates.forEach(visit)
             return
         }
-        literals[String(segment)]?.collectTemplates(matching: segments.dropFirst(), into: &candidates)
-        anySegment.first?.collectTemplates(matching: segments.dropFirst(), into: &candidates)
+        literals[String(segment)]?.visitTemplates(matching: segments.dropFirst(), visit)
+        anySegment.first?.visitTemplates(matching: segments.dropFirst(), visit)
     }
 
     /// Up to `limit` routes near `segments`: from the deepest node the path reaches, and the one above it.

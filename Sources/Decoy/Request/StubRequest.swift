@@ -23,14 +23,15 @@ public struct StubRequest: Sendable {
         self.headerFields = headerFields
         self.body = body
         let rawPath: Substring
-        if let mark = target.firstIndex(of: "?") {
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = target[..<mark]
             query = String(target[target.index(after: mark)...])
         } else {
             rawPath = Substring(target)
             query = nil
         }
-        path = rawPath.contains("%") ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
+        // A byte scan: `contains` on a Substring would go through Foundation's string search.
+        path = rawPath.utf8.contains(UInt8(ascii: "%")) ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
     }
 
     /// Creates the request an `HTTPRequest` with `body` stands for.

@@ -6,25 +6,68 @@ public import HTTPTypes
 /// A response is itself the simplest ``Stub``: it answers every request the same way. The body
 /// is encoded once, when the response is made, never per request.
 public struct StubResponse: Stub {
+    private struct Fields {
+        var status: HTTPResponse.Status
+        var headerFields: HTTPFields
+        var body: Data
+        var delay: Delay
+        var fault: Fault?
+    }
+
+    /// One allocation for all the fields, so that handing a response along the request path
+    /// costs a single retain; servings cache their encoding of it in `cache`.
+    private final class Storage: Sendable {
+        let fields: Fields
+        let cache = ServingCache()
+
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    /// A changed response gets new storage, and with it an empty serving cache.
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+
     /// The status to answer with.
-    public var status: HTTPResponse.Status { didSet { cache = ServingCache() } }
+    public var status: HTTPResponse.Status {
+        get { storage.fields.status }
+        set { update { $0.status = newValue } }
+    }
+
     /// The header fields to answer with.
-    public var headerFields: HTTPFields { didSet { cache = ServingCache() } }
+    public var headerFields: HTTPFields {
+        get { storage.fields.headerFields }
+        set { update { $0.headerFields = newValue } }
+    }
+
     /// The body to answer with.
-    public var body: Data { didSet { cache = ServingCache() } }
+    public var body: Data {
+        get { storage.fields.body }
+        set { update { $0.body = newValue } }
+    }
+
     /// How long to wait before answering.
-    public var delay: Delay
+    public var delay: Delay {
+        get { storage.fields.delay }
+        set { update { $0.delay = newValue } }
+    }
+
     /// A fault to produce instead of the response.
-    public var fault: Fault? { didSet { cache = ServingCache() } }
-    /// Where servings keep their encoding of this response; replaced whenever the response changes.
-    public private(set) var cache = ServingCache()
+    public var fault: Fault? {
+        get { storage.fields.fault }
+        set { update { $0.fault = newValue } }
+    }
+
+    /// Where servings keep their encoding of this response; a changed response gets a new one.
+    public var cache: ServingCache { storage.cache }
 
     /// Creates a response with a raw body.
     public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Delay = .none) {
-        self.status = status
-        self.headerFields = headerFields
-        self.body = body
-        self.delay = delay
+        storage = Storage(Fields(status: status, headerFields: headerFields, body: body, delay: delay, fault: nil))
     }
 
     /// Creates a `text/plain` response.
