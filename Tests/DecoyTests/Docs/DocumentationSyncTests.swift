@@ -17,6 +17,7 @@ struct DocumentationSyncTests {
     @Test func docsHavePages() {
         #expect(Self.pages.contains("getting-started.md"))
         #expect(Self.pages.contains("client.md"))
+        #expect(Self.pages.contains("server.md"))
     }
 
     @Test(arguments: pages)

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Server benchmarks, each measured against a baseline in the same run, printed as medians and ratios.
+
+  server_bench.py SERVER_BENCH_BINARY DECOY_BINARY STUBS_DIR PEERS_DIR
+
+- throughput: wrk -t2 -c64 on a static 99-byte JSON stub, MockServer vs the raw libmicrohttpd C
+  server from PEERS_DIR/mhd_stub.c, alternated run by run (target >= 0.85 of raw);
+- peak memory (VmHWM) of MockServer under that load, journal on (target <= 50 MB);
+- 1,000 concurrent requests to a stub with a 1 s delay: answered, wall time, threads (<= 1.3 s);
+- stub-count scaling: first, last and unmatched path with 10,000 stubs vs 1 stub (>= 0.8);
+- startup: `decoy serve` process start to first answered request (<= 50 ms).
+Every load is bounded (wrk -d, counts, timeouts) and on 127.0.0.1.
+"""
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+RUNS = int(os.environ.get("RUNS", "3"))
+DURATION = os.environ.get("WRK_DURATION", "10s")
+SHORT = os.environ.get("WRK_SHORT_DURATION", "5s")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A server process on a free port, stopped by PID when done."""
+
+    def __init__(self, command, port, ready_path):
+        self.port = port
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                    s.sendall(f"GET {ready_path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+                    if s.recv(16).startswith(b"HTTP/1.1"):
+                        return
+            except OSError:
+                time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"{command[0]} did not start")
+
+    def status(self, field):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            return int(re.search(rf"^{field}:\s+(\d+)", f.read(), re.M).group(1))
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def wrk(url, duration):
+    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{duration}", "--latency", url], capture_output=True, text=True, timeout=120).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    return rps, int(errors.group(1)) if errors else 0
+
+
+def line(label, value, unit="", target=""):
+    print(f"  {label:<58} {value:>12} {unit:<6} {target}")
+
+
+def ratio_line(label, r, target, ok):
+    print(f"  {label:<58} {r:>12.2f} {'x':<6} {target} {'ok' if ok else 'MISSED'}")
+
+
+def throughput(bench, peers, workdir):
+    print(f"== Throughput: GET of a static 99-byte JSON stub, wrk -t2 -c64 -d{DURATION}, {RUNS} alternated runs")
+    raw_binary = os.path.join(workdir, "mhd_stub")
+    subprocess.run(["gcc", "-O2", "-o", raw_binary, os.path.join(peers, "mhd_stub.c"), "-lmicrohttpd"], check=True)
+    raw_port, decoy_port = free_port(), free_port()
+    raw = Server([raw_binary, str(raw_port), "pool", "2"], raw_port, "/stub")
+    decoy = Server([bench, str(decoy_port), "1"], decoy_port, "/stub/0")
+    raws, decoys = [], []
+    try:
+        wrk(f"http://127.0.0.1:{raw_port}/stub", "3s")
+        wrk(f"http://127.0.0.1:{decoy_port}/stub/0", "3s")
+        for _ in range(RUNS):
+            raws.append(wrk(f"http://127.0.0.1:{raw_port}/stub", DURATION)[0])
+            decoys.append(wrk(f"http://127.0.0.1:{decoy_port}/stub/0", DURATION)[0])
+        peak = decoy.status("VmHWM") / 1024
+    finally:
+        raw.stop()
+        decoy.stop()
+    ratios = [d / r for d, r in zip(decoys, raws)]
+    line("raw libmicrohttpd C server (median)", f"{statistics.median(raws):,.0f}", "req/s", f"[{min(raws):,.0f}..{max(raws):,.0f}]")
+    line("MockServer, journal on (median)", f"{statistics.median(decoys):,.0f}", "req/s", f"[{min(decoys):,.0f}..{max(decoys):,.0f}]")
+    ratio_line("MockServer / raw, median of per-run ratios", statistics.median(ratios), ">= 0.85", statistics.median(ratios) >= 0.85)
+    line("MockServer peak RSS under the load (VmHWM)", f"{peak:.1f}", "MB", "<= 50 MB " + ("ok" if peak <= 50 else "MISSED"))
+
+
+def delays(bench, peers):
+    print("== 1,000 concurrent requests (one connection each) to a stub with a 1 s delay")
+    port = free_port()
+    server = Server([bench, str(port), "1", "1000"], port, "/stub/0")
+    try:
+        before = server.status("Threads")
+        walls = []
+        for _ in range(RUNS):
+            out = subprocess.run([sys.executable, os.path.join(peers, "delay_client.py"), f"http://127.0.0.1:{port}/delay", "1000", "20"],
+                                 capture_output=True, text=True, timeout=60).stdout
+            result = json.loads(out)
+            walls.append(result["wall_s"])
+            if result["ok"] != 1000:
+                print(f"  only {result['ok']} of 1000 answered: {result}")
+        after = server.status("Threads")
+    finally:
+        server.stop()
+    wall = statistics.median(walls)
+    line("wall time, median of runs", f"{wall:.3f}", "s", f"[{min(walls):.3f}..{max(walls):.3f}] <= 1.3 s " + ("ok" if wall <= 1.3 else "MISSED"))
+    line("server threads before / after", f"{before} / {after}", "", "unchanged " + ("ok" if before == after else "MISSED"))
+
+
+def scaling(bench):
+    print(f"== Stub-count scaling, wrk -d{SHORT}: 10,000 stubs vs 1")
+    one_port, many_port = free_port(), free_port()
+    one = Server([bench, str(one_port), "1"], one_port, "/stub/0")
+    many = Server([bench, str(many_port), "10000"], many_port, "/stub/0")
+    results = {}
+    try:
+        for name, port, path in [("1 stub, matched", one_port, "/stub/0"), ("1 stub, unmatched", one_port, "/nostub/x"),
+                                 ("10,000, first registered", many_port, "/stub/0"), ("10,000, last registered", many_port, "/stub/9999"),
+                                 ("10,000, unmatched", many_port, "/nostub/x")]:
+            wrk(f"http://127.0.0.1:{port}{path}", "2s")
+            results[name] = statistics.median(wrk(f"http://127.0.0.1:{port}{path}", SHORT)[0] for _ in range(RUNS))
+    finally:
+        one.stop()
+        many.stop()
+    for name, rps in results.items():
+        line(name, f"{rps:,.0f}", "req/s")
+    for name, base in [("10,000, first registered", "1 stub, matched"), ("10,000, last registered", "1 stub, matched"),
+                       ("10,000, unmatched", "1 stub, unmatched")]:
+        r = results[name] / results[base]
+        ratio_line(f"{name} / {base}", r, ">= 0.8", r >= 0.8)
+
+
+def startup(decoy, stubs, peers, probe_path):
+    print("== Startup: `decoy serve` launch to first answered request (release build)")
+    times = []
+    for _ in range(5):
+        port = free_port()
+        out = subprocess.run([sys.executable, os.path.join(peers, "startup_probe.py"), f"http://127.0.0.1:{port}{probe_path}", "10", "--",
+                              decoy, "serve", stubs, "--port", str(port)], capture_output=True, text=True, timeout=60).stdout
+        times.append(json.loads(out)["first_200_ms"])
+    times = [t for t in times if t is not None]
+    if not times:
+        print("  decoy serve never answered 200")
+        return
+    median = statistics.median(times)
+    line("median of 5 launches", f"{median:.1f}", "ms", f"[{min(times):.1f}..{max(times):.1f}] <= 50 ms " + ("ok" if median <= 50 else "MISSED"))
+
+
+def main():
+    bench, decoy, stubs, peers = sys.argv[1:5]
+    probe_path = sys.argv[5] if len(sys.argv) > 5 else "/health"
+    with tempfile.TemporaryDirectory() as workdir:
+        throughput(bench, peers, workdir)
+        delays(bench, peers)
+        scaling(bench)
+        startup(decoy, stubs, peers, probe_path)
+
+
+if __name__ == "__main__":
+    main()

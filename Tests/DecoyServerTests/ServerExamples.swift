@@ -1,0 +1,56 @@
+// The examples of docs/server.md, verbatim; DocumentationSyncTests keeps them so.
+import Decoy
+import DecoyClient
+import DecoyServer
+import Foundation
+import Logging
+import Testing
+
+struct User: Codable, Sendable, Equatable {
+    let id: Int
+    let name: String
+}
+
+extension Resource where Value == User {
+    static func user(id: Int) -> Resource { .get("/users/\(id)") }
+}
+
+@Suite("The server, as documented")
+struct ServerExamples {
+    @Test func talksToARealServer() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: #"{"id": 42, "name": "Ada"}"#), for: .get("/users/{id}"))
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+
+        let client = APIClient(baseURL: server.baseURL)
+        let user = try await client.send(.user(id: 42))
+
+        #expect(user.name == "Ada")
+        try registry.verify(.get("/users/42"), count: .once)
+    }
+
+    @Test func configured() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .created), for: .post("/upload"))
+        let server = MockServer(registry: registry, configuration: .init(
+            host: "127.0.0.1",                 // or "::1"
+            port: 0,                           // 0: any free port
+            threadCount: 2,                    // threads that answer immediate stubs
+            maxBodySize: 1024 * 1024,          // larger bodies get 413
+            connectionLimit: 1_000,            // more connections are refused
+            connectionTimeout: .seconds(10),   // idle or too-slow clients are cut off
+            logger: Logger(label: "mock")      // a line per request at info
+        ))
+        try server.start()
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL)
+        try await client.send(Resource<Void>(method: .post, path: "/upload", body: .data(Data(count: 1024), contentType: nil)))
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(Resource<Void>(method: .post, path: "/upload", body: .data(Data(count: 1024 * 1024 + 1), contentType: nil)))
+        }
+        guard case .unacceptableStatus(let failure) = error else { Issue.record("expected 413"); return }
+        #expect(failure.status == .contentTooLarge)
+    }
+}
