@@ -60,7 +60,7 @@ struct RouteTable {
         (literals.values.flatMap { $0 } + trie.allTemplates() + expressions).sorted { $0.id < $1.id }
     }
 
-    func lookup(_ request: StubRequest) -> StubLookup {
+    func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
         let segments = request.pathSegments
         var candidates = literals[request.path] ?? []
         trie.collectTemplates(matching: segments[...], into: &candidates)
@@ -68,25 +68,25 @@ struct RouteTable {
             candidates.append(entry)
         }
         var best: RouteEntry?
-        for entry in candidates where entry.route.mismatchBeyondPath(request) == nil {
+        for entry in candidates where entry.route.mismatchBeyondPath(request, scenarios: scenarios) == nil {
             if let current = best, !entry.outranks(current) { continue }
             best = entry
         }
         if let best { return .matched(StubMatch(stub: best.stub, route: best.route.route)) }
-        return .unmatched(nearMisses(for: request, segments: segments, pathMatches: candidates))
+        return .unmatched(nearMisses(for: request, segments: segments, pathMatches: candidates, scenarios: scenarios))
     }
 
     /// The closest routes, at most three: first those whose path fits, then the trie's neighbours.
-    private func nearMisses(for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry]) -> [NearMiss] {
+    private func nearMisses(for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates) -> [NearMiss] {
         let limit = 3
         var misses = pathMatches.sorted { $0.outranks($1) }.prefix(limit).map { entry in
-            NearMiss(route: entry.route.route, reason: entry.route.mismatchBeyondPath(request) ?? "")
+            NearMiss(route: entry.route.route, reason: entry.route.mismatchBeyondPath(request, scenarios: scenarios) ?? "")
         }
         guard misses.count < limit else { return misses }
         let seen = Set(pathMatches.map(\.id))
         let neighbours = trie.neighbours(of: segments[...], limit: 16)
             .filter { !seen.contains($0.id) }
-            .map { (entry: $0, reason: $0.route.mismatch(request, segments: segments) ?? "") }
+            .map { (entry: $0, reason: $0.route.mismatch(request, segments: segments, scenarios: scenarios) ?? "") }
             .sorted { ($0.entry.route.route.method == request.method ? 0 : 1) < ($1.entry.route.route.method == request.method ? 0 : 1) }
         misses += neighbours.prefix(limit - misses.count).map { NearMiss(route: $0.entry.route.route, reason: $0.reason) }
         return misses
