@@ -20,6 +20,8 @@ public final class StubRegistry: StubProvider {
     public let random: RandomSource
     private let table = Mutex(RouteTable())
     private let scenarios = ScenarioStates()
+    /// The registrations that came from stub files, which a reload replaces.
+    private let fileStubIDs = Mutex<[UInt64]>([])
 
     /// Creates an empty registry.
     ///
@@ -56,6 +58,25 @@ public final class StubRegistry: StubProvider {
     @discardableResult
     public func register<Value>(_ stub: some Stub, for resource: Resource<Value>) throws(RouteError) -> StubHandle {
         try register(stub, for: Route(resource))
+    }
+
+    /// Registers `definitions` at once, so no request sees some of them and not others; when
+    /// `replacing`, the stubs earlier files gave are removed in the same step.
+    func registerFromFiles(_ definitions: [StubDefinition], replacing: Bool) -> [StubHandle] {
+        fileStubIDs.withLock { fileIDs in
+            table.withLock { table in
+                if replacing {
+                    for id in fileIDs { table.remove(id) }
+                    fileIDs = []
+                }
+                let handles = definitions.map { definition in
+                    let route = definition.route.route
+                    return StubHandle(id: table.insert(definition.route, stub: scenarioAware(definition.stub, for: route)), route: route)
+                }
+                fileIDs += handles.map(\.id)
+                return handles
+            }
+        }
     }
 
     /// Removes the registration `handle` names; removing twice does nothing.

@@ -37,18 +37,11 @@ enum JSONValue: Sendable, Hashable {
         case .bool(let value): value ? "true" : "false"
         case .number(let value):
             value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        case .string(let value): Self.quoted(value)
+        case .string(let value): value.jsonQuoted
         case .array(let values): "[" + values.map(\.json).joined(separator: ",") + "]"
         case .object(let members):
-            "{" + members.sorted { $0.key < $1.key }.map { Self.quoted($0.key) + ":" + $0.value.json }.joined(separator: ",") + "}"
+            "{" + members.sorted { $0.key < $1.key }.map { $0.key.jsonQuoted + ":" + $0.value.json }.joined(separator: ",") + "}"
         }
-    }
-
-    private static func quoted(_ string: String) -> String {
-        // JSONEncoder escapes exactly as JSON requires; encoding a String cannot fail.
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return String(decoding: try! encoder.encode(string), as: UTF8.self)
     }
 }
 
