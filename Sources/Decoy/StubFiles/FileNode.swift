@@ -24,10 +24,13 @@ struct FileNode {
         return nil
     }
 
-    /// The node as a message shows what was found: scalars as written, quoted strings quoted.
+    /// The node as a message shows what was found: numbers, flags and null as written, text quoted.
     var found: String {
         switch node {
-        case .scalar(let scalar): scalar.style == .plain ? (scalar.string.isEmpty ? "nothing" : scalar.string) : "\"\(scalar.string)\""
+        case .scalar(let scalar) where scalar.style == .plain && scalar.string.isEmpty: "nothing"
+        case .scalar(let scalar) where scalar.style == .plain && (Double(scalar.string) != nil || node.bool != nil || node.null != nil):
+            scalar.string
+        case .scalar(let scalar): "\"\(scalar.string)\""
         case .mapping: "an object"
         case .sequence: "a list"
         case .alias: "an alias"

@@ -42,7 +42,7 @@ struct ResponseDecoder {
         var fields = HTTPFields()
         var valid = true
         for (name, value) in object.members {
-            let values = value.list().map { $0.map { $0.text() } } ?? [value.text("a string or a list of strings")]
+            let values = if case .sequence = value.node { (value.list() ?? []).map { $0.text() } } else { [value.text("a string or a list of strings")] }
             guard let fieldName = HTTPField.Name(name) else {
                 value.error("\"\(name)\" is not a valid header name")
                 valid = false

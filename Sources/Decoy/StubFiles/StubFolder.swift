@@ -114,18 +114,3 @@ public struct StubFolder: Sendable {
         }
     }
 }
-
-extension DiagnosticLog {
-    /// Logs a parse error where the parser stopped.
-    func error(_ error: YamlError, isJSON: Bool) {
-        let language = isJSON ? "JSON" : "YAML"
-        switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _), .composer(let context, let problem, let mark, _):
-            self.error("not valid \(language): \(problem)" + (context.map { " \($0.text) at \($0.mark.line):\($0.mark.column)" } ?? ""), at: (mark.line, mark.column))
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            self.error("duplicate keys \(duplicates.joined(separator: ", "))", at: (context.mark.line, context.mark.column))
-        default:
-            self.error("not valid \(language): \(error)")
-        }
-    }
-}
