@@ -40,7 +40,15 @@ indirect enum CompiledValueMatcher: Sendable {
         case .equalToJSON(let expected, let comparison):
             values.contains { JSONValue(parsing: $0).map { comparison.matches($0, expected: expected) } ?? false }
         case .jsonPath(let path, let matcher):
-            values.contains { JSONValue(parsing: $0).map { matcher.accepts(path.select(in: $0).map(\.text)) } ?? false }
+            values.contains { JSONValue(parsing: $0).map { matcher.accepts(path.select(in: $0).map(matcher.render)) } ?? false }
+        }
+    }
+
+    /// A selected JSON value as this matcher reads it: JSON matchers take JSON, the others take strings bare.
+    private func render(_ value: JSONValue) -> String {
+        switch self {
+        case .equalToJSON, .jsonPath: value.json
+        default: value.text
         }
     }
 }
