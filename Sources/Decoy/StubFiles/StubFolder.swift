@@ -42,8 +42,8 @@ public struct StubFolder: Sendable {
             let log = DiagnosticLog(file: file)
             let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: bodyFiles, stubFile: file))
             definitions += Self.stubNodes(in: root + "/" + file, log: log).compactMap(decoder.decode)
-            errors += log.errors
-            warnings += log.warnings
+            errors += log.errors.sorted(by: Self.inFileOrder)
+            warnings += log.warnings.sorted(by: Self.inFileOrder)
         }
         errors += Self.duplicateIDs(in: definitions)
         return (definitions, StubFolderReport(stubs: definitions.map(\.loaded), errors: errors, warnings: warnings))
@@ -98,6 +98,11 @@ public struct StubFolder: Sendable {
             log.error("\(error)")
             return nil
         }
+    }
+
+    /// Problems are found field by field; they read best in the order of the file.
+    private static func inFileOrder(_ a: StubFileDiagnostic, _ b: StubFileDiagnostic) -> Bool {
+        (a.line ?? 0, a.column ?? 0) < (b.line ?? 0, b.column ?? 0)
     }
 
     /// An error for each stub whose `id` an earlier stub has.
