@@ -80,3 +80,43 @@ struct StubFileMatchingTests {
         try await testCase.run(in: serving)
     }
 }
+
+/// The example `stubs/` folder that `decoy serve` serves, exercised as a client would.
+@Suite("Stub files: the example folder")
+struct ExampleStubFolderTests {
+    static let json: HTTPFields = [.contentType: "application/json"]
+
+    static let cases: [StubFileCase] = [
+        .init("list users", fixture: nil, .get, "/users", text: #"[{"id":1,"name":"Ada Lovelace","email":"ada@example.com"},{"id":2,"name":"Grace Hopper","email":"grace@example.com"}]"#),
+        .init("second page is empty", fixture: nil, .get, "/users?page=2", text: "[]"),
+        .init("get a user", fixture: nil, .get, "/users/1", text: #"{"id":1,"name":"Ada Lovelace","email":"ada@example.com"}"#),
+        .init("unknown user", fixture: nil, .get, "/users/904", status: 404, text: #"{"error":"not_found","message":"No such user"}"#),
+        .init("create a user", fixture: nil, .post, "/users", headerFields: json, body: #"{"name": "Alan", "email": "alan@example.com"}"#, status: 201, text: #"{"id":3}"#),
+        .init("create a user without an email", fixture: nil, .post, "/users", headerFields: json, body: #"{"name": "Alan"}"#, status: 422, text: nil),
+        .init("order from a body file", fixture: nil, .get, "/orders/1001", text: nil),
+        .init("place an order", fixture: nil, .post, "/orders", body: #"{"quantity": 2, "sku": "A-1", "note": "gift"}"#, status: 201, text: #"{"id":1002,"status":"placed"}"#),
+        .init("order out of stock", fixture: nil, .post, "/orders", body: #"{"sku": "Z-9", "quantity": 1}"#, status: 422, text: nil),
+        .init("payments: fail, then succeed", fixture: nil, [
+            .init(method: .post, target: "/payments", status: 503),
+            .init(method: .post, target: "/payments", status: 502),
+            .init(method: .post, target: "/payments", status: 201, text: #"{"id":"pay_1","status":"captured"}"#),
+            .init(method: .post, target: "/payments", status: 201),
+        ]),
+        .init("health flaps", fixture: nil, [
+            .init(method: .get, target: "/health", status: 200, text: "ok"),
+            .init(method: .get, target: "/health", status: 503, text: "degraded"),
+        ]),
+        .init("me with a token", fixture: nil, .get, "/me", headerFields: [.authorization: "Bearer t0k3n"], text: #"{"id":1,"name":"Ada Lovelace"}"#),
+        .init("me without a token", fixture: nil, .get, "/me", status: 401, text: #"{"error":"unauthorized"}"#),
+        .init("cart fills", fixture: nil, [
+            .init(method: .get, target: "/cart", status: 200, text: #"{"items":[]}"#),
+            .init(method: .post, target: "/cart/items", status: 201, text: ""),
+            .init(method: .get, target: "/cart", status: 200, text: #"{"items":[{"sku":"A-1","quantity":1}]}"#),
+        ]),
+    ]
+
+    @Test(arguments: InProcessServing.allCases, cases)
+    func exampleCase(_ serving: InProcessServing, _ testCase: StubFileCase) async throws {
+        try await testCase.run(in: serving)
+    }
+}
