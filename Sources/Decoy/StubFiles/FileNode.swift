@@ -28,7 +28,7 @@ struct FileNode {
     var found: String {
         switch node {
         case .scalar(let scalar) where scalar.style == .plain && scalar.string.isEmpty: "nothing"
-        case .scalar(let scalar) where scalar.style == .plain && (Double(scalar.string) != nil || node.bool != nil || node.null != nil):
+        case .scalar(let scalar) where scalar.style == .plain && (Double(scalar.string) != nil || PlainScalar.flag(scalar.string) != nil || PlainScalar.isNull(scalar.string)):
             scalar.string
         case .scalar(let scalar): "\"\(scalar.string)\""
         case .mapping: "an object"
@@ -63,7 +63,7 @@ struct FileNode {
 
     /// `true` or `false`, written without quotes.
     func flag() -> Bool? {
-        guard plainScalar != nil, let value = node.bool else { return expected("true or false") }
+        guard let value = plainScalar.flatMap(PlainScalar.flag) else { return expected("true or false") }
         return value
     }
 

@@ -11,18 +11,18 @@ enum JSONText {
         case .sequence(let sequence):
             "[" + sequence.map(of).joined(separator: ",") + "]"
         case .scalar(let scalar):
-            scalar.style == .plain ? plain(scalar.string, node) : scalar.string.jsonQuoted
+            scalar.style == .plain ? plain(scalar.string) : scalar.string.jsonQuoted
         case .alias:
             "null"
         }
     }
 
     /// An unquoted scalar: JSON literals as written; YAML's other spellings of null, flags and numbers translated.
-    private static func plain(_ text: String, _ node: Node) -> String {
-        if text == "true" || text == "false" || text == "null" || isJSONNumber(text) { return text }
-        if text.isEmpty || node.null != nil { return "null" }
-        if let flag = node.bool { return flag ? "true" : "false" }
-        if let number = node.float, number.isFinite { return JSONValue.number(number).json }
+    private static func plain(_ text: String) -> String {
+        if isJSONNumber(text) { return text }
+        if PlainScalar.isNull(text) { return "null" }
+        if let flag = PlainScalar.flag(text) { return flag ? "true" : "false" }
+        if let number = Double(text), number.isFinite { return JSONValue.number(number).json }
         return text.jsonQuoted
     }
 

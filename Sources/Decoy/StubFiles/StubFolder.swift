@@ -51,13 +51,14 @@ public struct StubFolder: Sendable {
 
     /// The stub files under `root`, relative to it, sorted; hidden files and `__files/` left out.
     private static func stubFiles(in root: String) -> [String] {
-        let items = FileManager.default.enumerator(at: URL(filePath: root), includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        let items = FileManager.default.enumerator(atPath: root)
         var files: [String] = []
-        while let item = items?.nextObject() as? URL {
-            if item.lastPathComponent == "__files" {
+        while let item = items?.nextObject() as? String {
+            let name = item.split(separator: "/").last ?? ""
+            if name == "__files" || name.hasPrefix(".") {
                 items?.skipDescendants()
-            } else if fileExtensions.contains(item.pathExtension.lowercased()), (try? item.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-                files.append(String(item.path.dropFirst(root.count + 1)))
+            } else if let dot = name.lastIndex(of: "."), fileExtensions.contains(name[name.index(after: dot)...].lowercased()) {
+                files.append(item)
             }
         }
         return files.sorted()
@@ -77,16 +78,15 @@ public struct StubFolder: Sendable {
     /// The file's document; JSON is parsed as the YAML it also is, for the line and column of each node.
     private static func parse(_ path: String, log: DiagnosticLog) -> Node? {
         let isJSON = path.lowercased().hasSuffix(".json")
-        let text: String
-        do {
-            text = try String(contentsOf: URL(filePath: path), encoding: .utf8)
-        } catch {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(validating: data, as: UTF8.self) else {
             log.error("cannot be read as UTF-8 text")
             return nil
         }
         do {
             // A JSON tab is whitespace or escaped, never inside a string; YAML forbids it in indentation.
-            guard let root = try Yams.compose(yaml: isJSON ? text.replacingOccurrences(of: "\t", with: " ") : text) else {
+            let yaml = isJSON ? text.replacingOccurrences(of: "\t", with: " ") : text
+            // An explicit encoding spares Yams a look at the environment for each file.
+            guard let root = try Yams.compose(yaml: yaml, .basic, .default, .utf8) else {
                 log.error("the file is empty; expected a stub, a list of stubs or {\"mappings\": [...]}")
                 return nil
             }
