@@ -10,6 +10,15 @@ import Testing
 struct StubFolderLoadingTests {
     static let good = ["ok.yaml": "request: { urlPath: /ok }\nresponse: { body: from files }\n"]
     static let broken = ["ok.yaml": good["ok.yaml"]!, "bad.json": #"{"request": {"urlPath": "/bad"}, "response": {"status": "x"}}"#]
+    static let newFile = "request: { urlPath: /new }\nresponse: { body: new }\n"
+
+    /// A registry with a stub registered in code, then the stubs of `folder` loaded.
+    static func registryWithCodeAndFiles(from folder: borrowing ScratchFolder) throws -> StubRegistry {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "from code"), for: .get("/code"))
+        try registry.load(folder: folder.url)
+        return registry
+    }
 
     @Test func theExampleFolderLoadsCleanly() throws {
         let report = try StubRegistry().load(folder: StubFileFixtures.examples)
@@ -36,12 +45,10 @@ struct StubFolderLoadingTests {
     }
 
     @Test func reloadKeepsThePreviousStubsWhenTheFolderIsBroken() async throws {
-        let registry = StubRegistry()
-        try registry.register(StubResponse(text: "from code"), for: .get("/code"))
         let folder = try ScratchFolder(Self.good)
-        try registry.load(folder: folder.url)
+        let registry = try Self.registryWithCodeAndFiles(from: folder)
         try folder.write("bad.json", Self.broken["bad.json"]!)
-        try folder.write("new.yaml", "request: { urlPath: /new }\nresponse: { body: new }\n")
+        try folder.write("new.yaml", Self.newFile)
         let error = #expect(throws: StubFolderError.self) { try registry.reload(folder: folder.url) }
         #expect(error?.errors.map(\.file) == ["bad.json"])
         #expect(try await InProcessServing.transport.exchange(registry, .get, "/ok").text == "from files")
@@ -49,12 +56,10 @@ struct StubFolderLoadingTests {
     }
 
     @Test func reloadReplacesOnlyTheStubsFromFiles() async throws {
-        let registry = StubRegistry()
-        try registry.register(StubResponse(text: "from code"), for: .get("/code"))
         let folder = try ScratchFolder(Self.good)
-        try registry.load(folder: folder.url)
+        let registry = try Self.registryWithCodeAndFiles(from: folder)
         try FileManager.default.removeItem(at: folder.url.appending(path: "ok.yaml"))
-        try folder.write("new.yaml", "request: { urlPath: /new }\nresponse: { body: new }\n")
+        try folder.write("new.yaml", Self.newFile)
         let report = try registry.reload(folder: folder.url)
         #expect(report.stubs.map(\.route.path) == ["/new"])
         #expect(Set(registry.routes.map(\.path)) == ["/code", "/new"])
