@@ -53,7 +53,10 @@ struct RouteTable {
     }
 
     mutating func removeAll() {
+        // Numbers keep counting, so that no handle or reload from before names a later registration.
+        let next = nextID
         self = RouteTable()
+        nextID = next
     }
 
     var entries: [RouteEntry] {

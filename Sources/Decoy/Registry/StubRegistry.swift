@@ -86,7 +86,10 @@ public final class StubRegistry: StubProvider {
 
     /// Removes every registration; the journal stays.
     public func removeAll() {
-        table.withLock { $0.removeAll() }
+        fileStubIDs.withLock { fileIDs in
+            table.withLock { $0.removeAll() }
+            fileIDs = []
+        }
     }
 
     /// The registered routes, oldest first.

@@ -27,7 +27,7 @@ enum JSONText {
     }
 
     /// Whether `text` follows JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-    static func isJSONNumber(_ text: String) -> Bool {
+    private static func isJSONNumber(_ text: String) -> Bool {
         var bytes = text.utf8[...]
         func digits() -> Int {
             let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count

@@ -104,6 +104,7 @@ struct StubDecoder {
         }
         let otherwise = responses.decode(otherwiseNode)
         guard let conditions, let chosen, let otherwise else { return nil }
+        // The route only labels compile errors, and logInvalid reports those at their nodes instead.
         let compiled = conditions.compactMap { try? CompiledMatcher($0.matcher, route: Route(method: nil, path: "/")) }
         guard compiled.count == conditions.count else {
             DecodedRoute.logInvalid(conditions.map { ($0.matcher, $0.node) })

@@ -67,6 +67,31 @@ struct StubFolderLoadingTests {
         #expect(try await InProcessServing.transport.exchange(registry, .get, "/code").text == "from code")
     }
 
+    @Test func reloadAfterRemoveAllLeavesLaterCodeStubsAlone() async throws {
+        let folder = try ScratchFolder(Self.good)
+        let registry = try Self.registryWithCodeAndFiles(from: folder)
+        registry.removeAll()
+        try registry.register(StubResponse(text: "registered later"), for: .get("/later"))
+        try registry.reload(folder: folder.url)
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/later").text == "registered later")
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/ok").text == "from files")
+    }
+
+    @Test func responseFieldsMapOntoStubResponse() async throws {
+        let registry = StubRegistry()
+        try registry.load(folder: StubFileFixtures.folder("wiremock"))
+        func answer(_ target: String) async throws -> StubResponse {
+            try await registry.engine.answer(StubRequest(method: .get, target: target)).response
+        }
+        #expect(try await answer("/status").status == .init(code: 418, reasonPhrase: "Short and stout"))
+        #expect(try await answer("/status").status.reasonPhrase == "Short and stout")
+        #expect(try await answer("/response-headers").headerFields[values: .init("X-Multi")!] == ["1", "2"])
+        #expect(try await answer("/response-headers").headerFields[.contentType] == "text/plain")
+        #expect(try await answer("/json-body").headerFields[.contentType] == "application/json")
+        #expect(try await answer("/file").headerFields[.contentType] == "text/plain; charset=utf-8")
+        #expect(try await answer("/base64").headerFields[.contentType] == nil)
+    }
+
     @Test func duplicateIDsAreAnError() throws {
         let folder = try ScratchFolder([
             "a.json": #"{"id": "one", "request": {"urlPath": "/a"}, "response": {}}"#,
