@@ -8,7 +8,8 @@ import FoundationNetworking
 #endif
 
 /// In-process costs: a transport round trip (request in; status, header fields and body bytes
-/// out) through each serving, the client on top of it, and route lookup as routes grow.
+/// out) through each serving, the client on top of it, route lookup as routes grow, and
+/// loading a large stubs folder.
 /// Baselines measured in the same run: a transport that returns a prebuilt answer (a plain
 /// call) and lookup among 10 routes.
 let benchmarks: @Sendable () -> Void = {
@@ -68,6 +69,12 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+
+    // Generated once, outside the measurement; each iteration loads it into a fresh registry.
+    let stubsFolder = generatedStubsFolder(count: 10_000)
+    Benchmark("Load 10,000 stub files", configuration: .init(metrics: [.wallClock], warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 5)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try StubRegistry().load(folder: stubsFolder)) }
+    }
 }
 
 /// A transport that answers every request with the same prebuilt response: a plain call.
@@ -75,4 +82,37 @@ struct PrebuiltTransport: Transport {
     let answer: (HTTPResponse, Data)
 
     func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) { answer }
+}
+
+/// A folder of `count` stub files, a typical mix: JSON and YAML, exact paths and templates,
+/// header and body matchers, inline JSON bodies.
+func generatedStubsFolder(count: Int) -> URL {
+    let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-benchmark-stubs-\(count)")
+    try? FileManager.default.removeItem(at: folder)
+    for index in 0..<count {
+        let (name, text) = index.isMultiple(of: 2)
+            ? ("stub-\(index).json", """
+                {
+                  "name": "Get item \(index)",
+                  "request": { "method": "GET", "urlPath": "/items/\(index)", "headers": { "Accept": { "contains": "json" } } },
+                  "response": { "status": 200, "jsonBody": { "id": \(index), "name": "Item \(index)", "tags": ["a", "b"], "price": 12.5 } }
+                }
+                """)
+            : ("group-\(index % 100)/stub-\(index).yaml", """
+                name: Update item \(index)
+                request:
+                  method: PUT
+                  urlPathTemplate: /items/\(index)/parts/{part}
+                  bodyPatterns:
+                    - matchesJsonPath: $.quantity
+                response:
+                  status: 204
+                  headers:
+                    X-Item: "\(index)"
+                """)
+        let file = folder.appending(path: name)
+        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: file)
+    }
+    return folder
 }

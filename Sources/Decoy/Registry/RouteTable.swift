@@ -10,6 +10,9 @@ struct RouteTable {
     private var segmentsByID: [UInt64: [PathSegment]] = [:]
     private var kindByID: [UInt64: Kind] = [:]
     private var nextID: UInt64 = 0
+    /// Template and expression routes need the path in segments; literal routes only its hash,
+    /// so a table without the former never splits it.
+    private var templateCount = 0
 
     private enum Kind { case literal(String), template, expression }
 
@@ -54,28 +57,27 @@ struct RouteTable {
     }
 
     mutating func removeAll() {
+        // Numbers keep counting, so that no handle or reload from before names a later registration.
+        let next = nextID
         self = RouteTable()
+        nextID = next
     }
 
     var entries: [RouteEntry] {
         (literals.values.flatMap { $0 } + trie.allTemplates() + expressions).sorted { $0.id < $1.id }
     }
 
-    /// Template and expression routes need the path in segments; literal routes only its hash,
-    /// so a table without the former never splits it.
-    private var templateCount = 0
-
-    func lookup(_ request: StubRequest) -> StubLookup {
+    func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
         var best: RouteEntry?
         visitPathMatches(of: request) { entry in
-            guard entry.route.mismatchBeyondPath(request) == nil else { return }
+            guard entry.route.mismatchBeyondPath(request, scenarios: scenarios) == nil else { return }
             if let current = best, !entry.outranks(current) { return }
             best = entry
         }
         if let best { return .matched(StubMatch(stub: best.stub, route: best.route.route)) }
         var pathMatches: [RouteEntry] = []
         visitPathMatches(of: request) { pathMatches.append($0) }
-        return .unmatched(nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches))
+        return .unmatched(nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios))
     }
 
     /// Calls `visit` with every route whose path fits the request's, without gathering them.
@@ -90,16 +92,16 @@ struct RouteTable {
     }
 
     /// The closest routes, at most three: first those whose path fits, then the trie's neighbours.
-    private func nearMisses(for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry]) -> [NearMiss] {
+    private func nearMisses(for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates) -> [NearMiss] {
         let limit = 3
         var misses = pathMatches.sorted { $0.outranks($1) }.prefix(limit).map { entry in
-            NearMiss(route: entry.route.route, reason: entry.route.mismatchBeyondPath(request) ?? "")
+            NearMiss(route: entry.route.route, reason: entry.route.mismatchBeyondPath(request, scenarios: scenarios) ?? "")
         }
         guard misses.count < limit else { return misses }
         let seen = Set(pathMatches.map(\.id))
         let neighbours = trie.neighbours(of: segments[...], limit: 16)
             .filter { !seen.contains($0.id) }
-            .map { (entry: $0, reason: $0.route.mismatch(request, segments: segments) ?? "") }
+            .map { (entry: $0, reason: $0.route.mismatch(request, segments: segments, scenarios: scenarios) ?? "") }
             .sorted { ($0.entry.route.route.method == request.method ? 0 : 1) < ($1.entry.route.route.method == request.method ? 0 : 1) }
         misses += neighbours.prefix(limit - misses.count).map { NearMiss(route: $0.entry.route.route, reason: $0.reason) }
         return misses

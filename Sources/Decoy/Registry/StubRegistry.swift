@@ -19,6 +19,9 @@ public final class StubRegistry: StubProvider {
     /// Draws random delays.
     public let random: RandomSource
     private let table = Mutex(RouteTable())
+    private let scenarios = ScenarioStates()
+    /// The registrations that came from stub files, which a reload replaces.
+    private let fileStubIDs = Mutex<[UInt64]>([])
 
     /// Creates an empty registry.
     ///
@@ -41,14 +44,39 @@ public final class StubRegistry: StubProvider {
     @discardableResult
     public func register(_ stub: some Stub, for route: Route) throws(RouteError) -> StubHandle {
         let compiled = try CompiledRoute(route)
-        let id = table.withLock { $0.insert(compiled, stub: stub) }
+        let id = table.withLock { $0.insert(compiled, stub: scenarioAware(stub, for: route)) }
         return StubHandle(id: id, route: route)
+    }
+
+    /// `stub`, made to move its route's scenario on when it answers.
+    func scenarioAware(_ stub: any Stub, for route: Route) -> any Stub {
+        guard let scenario = route.scenario, let newState = scenario.newState else { return stub }
+        return ScenarioTransitionStub(stub: stub, scenario: scenario.name, newState: newState, states: scenarios)
     }
 
     /// Registers `stub` for the method, path and query of `resource`.
     @discardableResult
     public func register<Value>(_ stub: some Stub, for resource: Resource<Value>) throws(RouteError) -> StubHandle {
         try register(stub, for: Route(resource))
+    }
+
+    /// Registers `definitions` at once, so no request sees some of them and not others; when
+    /// `replacing`, the stubs earlier files gave are removed in the same step.
+    func registerFromFiles(_ definitions: [StubDefinition], replacing: Bool) -> [StubHandle] {
+        fileStubIDs.withLock { fileIDs in
+            table.withLock { table in
+                if replacing {
+                    for id in fileIDs { table.remove(id) }
+                    fileIDs = []
+                }
+                let handles = definitions.map { definition in
+                    let route = definition.route.route
+                    return StubHandle(id: table.insert(definition.route, stub: scenarioAware(definition.stub, for: route)), route: route)
+                }
+                fileIDs += handles.map(\.id)
+                return handles
+            }
+        }
     }
 
     /// Removes the registration `handle` names; removing twice does nothing.
@@ -58,7 +86,10 @@ public final class StubRegistry: StubProvider {
 
     /// Removes every registration; the journal stays.
     public func removeAll() {
-        table.withLock { $0.removeAll() }
+        fileStubIDs.withLock { fileIDs in
+            table.withLock { $0.removeAll() }
+            fileIDs = []
+        }
     }
 
     /// The registered routes, oldest first.
@@ -68,7 +99,22 @@ public final class StubRegistry: StubProvider {
 
     /// The stub for `request`, found without scanning every route.
     public func lookup(_ request: StubRequest) -> StubLookup {
-        table.withLock { $0.lookup(request) }
+        table.withLock { $0.lookup(request, scenarios: scenarios) }
+    }
+
+    /// The current state of the scenario `name`; ``Scenario/started`` until a route moves it.
+    public func scenarioState(_ name: String) -> String {
+        scenarios.state(of: name)
+    }
+
+    /// Moves the scenario `name` to `state`, as a test setting up a later step does.
+    public func setScenarioState(_ name: String, to state: String) {
+        scenarios.set(name, to: state)
+    }
+
+    /// Puts every scenario back in ``Scenario/started``.
+    public func resetScenarios() {
+        scenarios.reset()
     }
 
     /// Checks the journal: the number of requests matching `route` must satisfy `count`.
@@ -81,7 +127,7 @@ extension Route {
     /// The route a resource's requests take: its method, path and query items.
     public init<Value>(_ resource: Resource<Value>) {
         self.init(method: resource.method, path: resource.path, matchers: resource.query.map { item in
-            .query(item.name, item.value.map(ValueMatcher.equalTo) ?? .present)
+            .query(item.name, item.value.map { .equalTo($0) } ?? .present)
         })
     }
 }

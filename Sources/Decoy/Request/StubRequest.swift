@@ -53,6 +53,15 @@ public struct StubRequest: Sendable {
         queryItems.compactMap { $0.name == name ? ($0.value ?? "") : nil }
     }
 
+    /// Every value the `Cookie` header fields give for the cookie `name`.
+    public func cookieValues(_ name: String) -> [String] {
+        headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts[0].trimmingCharacters(in: .whitespaces) == name else { return nil }
+            return parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        }
+    }
+
     /// The body as UTF-8 text.
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 

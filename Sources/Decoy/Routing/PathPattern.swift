@@ -11,8 +11,10 @@ enum PathPattern: Sendable {
         switch route.pathSyntax {
         case .regularExpression:
             self = .expression(try CompiledExpression(route.path, orThrow: { RouteError(path: route.path, reason: $0) }))
-        case .template:
-            self = .segments(try Self.parseTemplate(route.path))
+        case .template, .exact:
+            guard route.path.hasPrefix("/") else { throw RouteError(path: route.path, reason: "a path must start with \"/\"") }
+            let parts = Self.segments(of: route.path)
+            self = .segments(route.pathSyntax == .exact ? parts.map { .literal(String($0)) } : try Self.parseTemplate(parts, of: route.path))
         }
     }
 
@@ -58,10 +60,8 @@ enum PathPattern: Sendable {
         return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
     }
 
-    private static func parseTemplate(_ path: String) throws(RouteError) -> [PathSegment] {
+    private static func parseTemplate(_ parts: [Substring], of path: String) throws(RouteError) -> [PathSegment] {
         func fail(_ reason: String) -> RouteError { RouteError(path: path, reason: reason) }
-        guard path.hasPrefix("/") else { throw fail("a path must start with \"/\"") }
-        let parts = segments(of: path)
         var parsed: [PathSegment] = []
         for (index, part) in parts.enumerated() {
             let opens = part.filter { $0 == "{" }.count

@@ -4,49 +4,47 @@ public import HTTPTypes
 public enum RequestMatcher: Sendable, Hashable {
     /// The query parameter with this name (any of its values) satisfies the matcher.
     case query(String, ValueMatcher)
-    /// The header field with this name (any of its values) satisfies the matcher.
+    /// The header field with this name, whatever its case (any of its values), satisfies the matcher.
     case header(HTTPField.Name, ValueMatcher)
+    /// The cookie with this name, from the `Cookie` header fields, satisfies the matcher.
+    case cookie(String, ValueMatcher)
     /// The body, as UTF-8 text, satisfies the matcher.
     case body(ValueMatcher)
+    /// The request target as sent, path and query, satisfies the matcher; WireMock's `url` and `urlPattern`.
+    case target(ValueMatcher)
 }
 
 extension RequestMatcher: CustomStringConvertible {
     /// The matcher as messages show it, such as `query "page" equal to "2"`.
-    public var description: String {
+    public var description: String { "\(subject) \(valueMatcher)" }
+}
+
+extension RequestMatcher {
+    var valueMatcher: ValueMatcher {
         switch self {
-        case .query(let name, let matcher): "query \"\(name)\" \(matcher)"
-        case .header(let name, let matcher): "header \"\(name)\" \(matcher)"
-        case .body(let matcher): "body \(matcher)"
+        case .query(_, let matcher), .header(_, let matcher), .cookie(_, let matcher), .body(let matcher), .target(let matcher): matcher
         }
     }
-}
 
-/// A condition on one text value: a query parameter, a header field or the body.
-public enum ValueMatcher: Sendable, Hashable {
-    /// Equal to the text.
-    case equalTo(String)
-    /// Contains the text.
-    case contains(String)
-    /// Matches the regular expression as a whole.
-    case matches(String)
-    /// Does not match the regular expression.
-    case doesNotMatch(String)
-    /// Present, with any value.
-    case present
-    /// Not present at all.
-    case absent
-}
-
-extension ValueMatcher: CustomStringConvertible {
-    /// The matcher as messages show it.
-    public var description: String {
+    /// What the matcher looks at, as messages name it.
+    var subject: String {
         switch self {
-        case .equalTo(let text): "equal to \"\(text)\""
-        case .contains(let text): "containing \"\(text)\""
-        case .matches(let pattern): "matching /\(pattern)/"
-        case .doesNotMatch(let pattern): "not matching /\(pattern)/"
-        case .present: "present"
-        case .absent: "absent"
+        case .query(let name, _): "query \"\(name)\""
+        case .header(let name, _): "header \"\(name)\""
+        case .cookie(let name, _): "cookie \"\(name)\""
+        case .body: "body"
+        case .target: "target"
+        }
+    }
+
+    /// The values the matcher tests in `request`; none when the part is missing.
+    func values(in request: StubRequest) -> [String] {
+        switch self {
+        case .query(let name, _): request.queryValues(name)
+        case .header(let name, _): request.headerFields[values: name]
+        case .cookie(let name, _): request.cookieValues(name)
+        case .body: request.body.isEmpty ? [] : [request.bodyText]
+        case .target: [request.target]
         }
     }
 }

@@ -8,6 +8,7 @@ public import HTTPTypes
 ///
 /// ```swift
 /// Route.get("/users/{id}")
+/// Route.get("/users").target(.equalTo("/users?page=2"))
 /// Route.post("/orders").header(.contentType, .contains("json")).body(.contains("\"sku\""))
 /// Route.get(matching: #"/reports/\d{4}"#)
 /// ```
@@ -18,6 +19,8 @@ public struct Route: Sendable, Hashable {
         case template
         /// A regular expression that must match the whole path.
         case regularExpression
+        /// Exactly the path as written, `{`, `}` and `*` included; WireMock's `urlPath`.
+        case exact
     }
 
     /// The method to match; `nil` matches any.
@@ -30,17 +33,23 @@ public struct Route: Sendable, Hashable {
     public var matchers: [RequestMatcher]
     /// Lower numbers win when several routes match; ties go to the most recently registered.
     public var priority: Int
+    /// The scenario state the route requires, and the state it moves the scenario to when it answers.
+    public var scenario: Scenario?
 
     /// The priority routes get unless given another; WireMock's default.
     public static let defaultPriority = 5
 
     /// Creates a route.
-    public init(method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax = .template, matchers: [RequestMatcher] = [], priority: Int = Route.defaultPriority) {
+    public init(
+        method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax = .template, matchers: [RequestMatcher] = [],
+        priority: Int = Route.defaultPriority, scenario: Scenario? = nil
+    ) {
         self.method = method
         self.path = path
         self.pathSyntax = pathSyntax
         self.matchers = matchers
         self.priority = priority
+        self.scenario = scenario
     }
 
     /// `GET` requests to `path`.
@@ -66,8 +75,20 @@ public struct Route: Sendable, Hashable {
     public func query(_ name: String, _ matcher: ValueMatcher) -> Route { adding(.query(name, matcher)) }
     /// A copy that also requires the header field `name` to satisfy `matcher`.
     public func header(_ name: HTTPField.Name, _ matcher: ValueMatcher) -> Route { adding(.header(name, matcher)) }
+    /// A copy that also requires the cookie `name` to satisfy `matcher`.
+    public func cookie(_ name: String, _ matcher: ValueMatcher) -> Route { adding(.cookie(name, matcher)) }
     /// A copy that also requires the body, as UTF-8 text, to satisfy `matcher`.
     public func body(_ matcher: ValueMatcher) -> Route { adding(.body(matcher)) }
+    /// A copy that also requires the request target, path and query as sent, to satisfy `matcher`.
+    public func target(_ matcher: ValueMatcher) -> Route { adding(.target(matcher)) }
+
+    /// A copy that answers only while the scenario `name` is in `requiredState` (any state when
+    /// `nil`) and, when it answers, moves the scenario to `newState`.
+    public func scenario(_ name: String, requiredState: String? = nil, newState: String? = nil) -> Route {
+        var copy = self
+        copy.scenario = Scenario(name: name, requiredState: requiredState, newState: newState)
+        return copy
+    }
 
     /// A copy with another priority.
     public func priority(_ priority: Int) -> Route {
@@ -86,7 +107,9 @@ public struct Route: Sendable, Hashable {
 extension Route: CustomStringConvertible {
     /// `METHOD path` followed by the matchers, as messages show a route.
     public var description: String {
-        let head = "\(method.map { "\($0)" } ?? "ANY") \(pathSyntax == .regularExpression ? "~\(path)" : path)"
-        return matchers.isEmpty ? head : "\(head) where \(matchers.map(\.description).joined(separator: ", "))"
+        var text = "\(method.map { "\($0)" } ?? "ANY") \(pathSyntax == .regularExpression ? "~\(path)" : path)"
+        if !matchers.isEmpty { text += " where \(matchers.map(\.description).joined(separator: ", "))" }
+        if let scenario { text += " \(scenario)" }
+        return text
     }
 }

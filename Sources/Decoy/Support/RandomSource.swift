@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A seeded random number generator shared safely between threads.
@@ -25,6 +26,13 @@ public final class RandomSource: Sendable {
     /// A random number in `0..<1`.
     func unitInterval() -> Double {
         state.withLock { Double.random(in: 0..<1, using: &$0) }
+    }
+
+    /// A number drawn from the standard normal distribution, by the Box–Muller transform.
+    func standardNormal() -> Double {
+        // 1 - u keeps the logarithm's argument in (0, 1], away from log(0).
+        let u = 1 - unitInterval(), v = unitInterval()
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
 }
 

@@ -1,0 +1,54 @@
+/// A ``ValueMatcher`` with its regular expression, JSON document or JSON path parsed once.
+indirect enum CompiledValueMatcher: Sendable {
+    case equalTo(String, caseInsensitive: Bool)
+    case contains(String)
+    case matches(CompiledExpression)
+    case doesNotMatch(CompiledExpression)
+    case present
+    case absent
+    case equalToJSON(JSONValue, JSONComparison)
+    case jsonPath(JSONPath, CompiledValueMatcher)
+
+    /// Compiles `matcher`; `fail` turns what is wrong with it into the error to throw.
+    init(_ matcher: ValueMatcher, fail: (String) -> RouteError) throws(RouteError) {
+        switch matcher {
+        case .equalTo(let text, let caseInsensitive): self = .equalTo(caseInsensitive ? text.lowercased() : text, caseInsensitive: caseInsensitive)
+        case .contains(let text): self = .contains(text)
+        case .matches(let pattern): self = .matches(try CompiledExpression(pattern, orThrow: fail))
+        case .doesNotMatch(let pattern): self = .doesNotMatch(try CompiledExpression(pattern, orThrow: fail))
+        case .present: self = .present
+        case .absent: self = .absent
+        case .equalToJSON(let text, let ignoreArrayOrder, let ignoreExtraElements):
+            guard let expected = JSONValue(parsing: text) else { throw fail("the expected document is not valid JSON") }
+            self = .equalToJSON(expected, JSONComparison(ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements))
+        case .matchesJSONPath(let expression, let matcher):
+            let path: JSONPath
+            do { path = try JSONPath(parsing: expression) } catch { throw fail("JSON path \"\(expression)\": \(error)") }
+            self = .jsonPath(path, try CompiledValueMatcher(matcher, fail: fail))
+        }
+    }
+
+    /// Whether `values`, all the request has of the part matched (none when it is missing), pass.
+    func accepts(_ values: [String]) -> Bool {
+        switch self {
+        case .present: !values.isEmpty
+        case .absent: values.isEmpty
+        case .equalTo(let text, let caseInsensitive): values.contains { (caseInsensitive ? $0.lowercased() : $0) == text }
+        case .contains(let text): values.contains { $0.contains(text) }
+        case .matches(let expression): values.contains { expression.matchesWhole($0) }
+        case .doesNotMatch(let expression): !values.contains { expression.matchesWhole($0) }
+        case .equalToJSON(let expected, let comparison):
+            values.contains { JSONValue(parsing: $0).map { comparison.matches($0, expected: expected) } ?? false }
+        case .jsonPath(let path, let matcher):
+            values.contains { JSONValue(parsing: $0).map { matcher.accepts(path.select(in: $0).map(matcher.render)) } ?? false }
+        }
+    }
+
+    /// A selected JSON value as this matcher reads it: JSON matchers take JSON, the others take strings bare.
+    private func render(_ value: JSONValue) -> String {
+        switch self {
+        case .equalToJSON, .jsonPath: value.json
+        default: value.text
+        }
+    }
+}

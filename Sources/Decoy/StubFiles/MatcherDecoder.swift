@@ -1,0 +1,62 @@
+/// Reads WireMock's matcher objects, such as `{"equalTo": "2"}` or `{"matchesJsonPath": "$.id"}`.
+enum MatcherDecoder {
+    /// The matchers, WireMock's names.
+    static let names = ["equalTo", "contains", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath"]
+    /// The options some matchers take, and which.
+    private static let options = ["caseInsensitive": "equalTo", "ignoreArrayOrder": "equalToJson", "ignoreExtraElements": "equalToJson"]
+
+    /// The matcher `node` describes, or `nil` after logging why there is none.
+    static func decode(_ node: FileNode) -> ValueMatcher? {
+        guard let object = node.object(known: nil, "a matcher object such as {\"equalTo\": \"text\"}") else { return nil }
+        return decode(object.members, in: node)
+    }
+
+    /// The matcher `members` describe, one matcher name and its options.
+    private static func decode(_ members: [(key: String, value: FileNode)], in node: FileNode) -> ValueMatcher? {
+        let operators = members.filter { options[$0.key] == nil }
+        guard let (name, value) = operators.first else {
+            node.error("expected a matcher: one of \(names.joined(separator: ", "))")
+            return nil
+        }
+        guard operators.count == 1 else {
+            node.error("give one matcher per object; found \(operators.map(\.key).joined(separator: " and "))")
+            return nil
+        }
+        for (option, value) in members where options[option].map({ $0 != name }) ?? false {
+            value.log.warning("ignored: \(option) applies only to \(options[option]!)", field: value.field, at: value.mark)
+        }
+        func flag(_ option: String) -> Bool { members.first { $0.key == option }?.value.flag() ?? false }
+        switch name {
+        case "equalTo": return value.text().map { .equalTo($0, caseInsensitive: flag("caseInsensitive")) }
+        case "contains": return value.text().map { .contains($0) }
+        case "matches": return value.text("a regular expression").map { .matches($0) }
+        case "doesNotMatch": return value.text("a regular expression").map { .doesNotMatch($0) }
+        case "absent": return value.flag().map { $0 ? .absent : .present }
+        case "equalToJson":
+            return jsonDocument(value).map { .equalToJSON($0, ignoreArrayOrder: flag("ignoreArrayOrder"), ignoreExtraElements: flag("ignoreExtraElements")) }
+        case "matchesJsonPath": return jsonPath(value)
+        default:
+            let suggestion = FieldNames.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? "; expected one of \(names.joined(separator: ", "))"
+            value.error("unknown matcher \"\(name)\"\(suggestion)")
+            return nil
+        }
+    }
+
+    /// `equalToJson` takes the document inline or as JSON text in a string.
+    private static func jsonDocument(_ node: FileNode) -> String? {
+        if case .scalar = node.node { return node.text("a JSON document") }
+        return JSONText.of(node.node)
+    }
+
+    /// `matchesJsonPath` takes a path, or an object with the `expression` and a matcher for what it selects.
+    private static func jsonPath(_ node: FileNode) -> ValueMatcher? {
+        if case .scalar = node.node { return node.text("a JSON path").map { .matchesJSONPath($0) } }
+        guard let object = node.object(known: nil, "a JSON path or an object with \"expression\" and a matcher") else { return nil }
+        guard let expression = object["expression"] else {
+            node.error("expected \"expression\", the JSON path, next to the matcher")
+            return nil
+        }
+        guard let path = expression.text("a JSON path"), let matcher = decode(object.members.filter { $0.key != "expression" }, in: node) else { return nil }
+        return .matchesJSONPath(path, matcher)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+
+/// Reads a stub's `response` into a ``StubResponse``, WireMock's way.
+struct ResponseDecoder {
+    /// The fields of a response.
+    static let fields = [
+        "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
+        "fixedDelayMilliseconds", "delayDistribution", "fault",
+    ]
+    private static let faults: [String: Fault] = [
+        "EMPTY_RESPONSE": .emptyResponse, "CONNECTION_RESET_BY_PEER": .connectionReset,
+        "MALFORMED_RESPONSE_CHUNK": .malformedResponse, "RANDOM_DATA_THEN_CLOSE": .randomDataThenClose,
+    ]
+
+    let bodyFiles: BodyFiles
+    /// The stub file, relative to the folder, for body files named next to it.
+    let stubFile: String
+
+    /// The response `node` describes, or `nil` after logging every problem in it.
+    func decode(_ node: FileNode) -> StubResponse? {
+        guard let object = node.object(known: Self.fields) else { return nil }
+        let status = object["status"].map { node in
+            node.integer(in: 100...599, "an integer 100…599").map { code in
+                HTTPResponse.Status(code: code, reasonPhrase: object["statusMessage"]?.text() ?? "")
+            }
+        } ?? HTTPResponse.Status.ok
+        let headerFields = object["headers"].map(headers) ?? [:]
+        let body = object.oneOf(["body", "jsonBody", "base64Body", "bodyFileName"]).map(body) ?? (Data(), nil)
+        let delay = delay(object)
+        let fault = object["fault"].map(fault) ?? .some(nil)
+        guard let status, var headerFields, let (body, contentType) = body, let delay, let fault else { return nil }
+        if let contentType, headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
+        var response = StubResponse(status: status, headerFields: headerFields, body: body, delay: delay)
+        response.fault = fault
+        return response
+    }
+
+    /// Header fields, each a string or a list of strings for a repeated field.
+    private func headers(_ node: FileNode) -> HTTPFields? {
+        guard let object = node.object(known: nil) else { return nil }
+        var fields = HTTPFields()
+        var valid = true
+        for (name, value) in object.members {
+            let values = if case .sequence = value.node { (value.list() ?? []).map { $0.text() } } else { [value.text("a string or a list of strings")] }
+            guard let fieldName = HTTPField.Name(name) else {
+                value.error("\"\(name)\" is not a valid header name")
+                valid = false
+                continue
+            }
+            for text in values {
+                guard let text else { valid = false; continue }
+                fields.append(HTTPField(name: fieldName, value: text))
+            }
+        }
+        return valid ? fields : nil
+    }
+
+    /// The body and, when the kind of body tells it, the content type it implies.
+    private func body(_ field: (key: String, value: FileNode)) -> (Data, String?)? {
+        let (key, node) = field
+        switch key {
+        case "jsonBody":
+            return (Data(JSONText.of(node.node).utf8), "application/json")
+        case "base64Body":
+            guard let text = node.text("base64 text"), let data = Data(base64Encoded: text) else { return node.expected("base64 text") }
+            return (data, nil)
+        case "bodyFileName":
+            guard let name = node.text("a file name"),
+                  let data = bodyFiles.body(named: name, forStubFile: stubFile, at: node) else { return nil }
+            return (data, MediaType.forExtension((name as NSString).pathExtension))
+        default:
+            return node.text().map { (Data($0.utf8), nil) }
+        }
+    }
+
+    /// `fixedDelayMilliseconds` or `delayDistribution`; `.none` when neither.
+    private func delay(_ object: FileObject) -> Delay? {
+        guard let (key, node) = object.oneOf(["fixedDelayMilliseconds", "delayDistribution"]) else { return Delay.none }
+        if key == "fixedDelayMilliseconds" {
+            return node.integer(in: 0...Int.max, "a whole number of milliseconds").map { .fixed(.milliseconds($0)) }
+        }
+        guard let distribution = node.object(known: ["type", "lower", "upper", "median", "sigma"]) else { return nil }
+        func milliseconds(_ name: String) -> Duration? {
+            guard let value = distribution[name] else {
+                node.error("this delay needs \"\(name)\", in milliseconds")
+                return nil
+            }
+            return value.integer(in: 0...Int.max, "a whole number of milliseconds").map { .milliseconds($0) }
+        }
+        guard let type = distribution["type"] else {
+            node.error("a delay distribution needs \"type\": uniform or lognormal")
+            return nil
+        }
+        switch type.text() {
+        case "uniform":
+            guard let lower = milliseconds("lower"), let upper = milliseconds("upper") else { return nil }
+            guard lower <= upper else {
+                node.error("\"lower\" is greater than \"upper\"")
+                return nil
+            }
+            return .uniform(lower...upper)
+        case "lognormal":
+            guard let median = milliseconds("median") else { return nil }
+            guard let sigma = distribution["sigma"] else {
+                node.error("a lognormal delay needs \"sigma\", a number")
+                return nil
+            }
+            return sigma.number().map { .lognormal(median: median, sigma: $0) }
+        default:
+            return type.expected("uniform or lognormal")
+        }
+    }
+
+    private func fault(_ node: FileNode) -> Fault?? {
+        guard let fault = node.text().flatMap({ Self.faults[$0] }) else {
+            return node.expected("one of \(Self.faults.keys.sorted().joined(separator: ", "))")
+        }
+        return .some(fault)
+    }
+}

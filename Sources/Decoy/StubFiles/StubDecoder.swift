@@ -1,0 +1,115 @@
+/// Reads one stub of a stub file: WireMock's mapping fields, plus Decoy's lists of responses
+/// and conditional responses.
+struct StubDecoder {
+    /// The fields of a stub.
+    static let fields = [
+        "id", "uuid", "name", "priority", "request", "response", "responses", "mode", "seed", "when", "else",
+        "scenarioName", "requiredScenarioState", "newScenarioState",
+    ] + ignoredFields
+    /// WireMock fields that change nothing in Decoy; WireMock writes them into recorded mappings.
+    private static let ignoredFields = ["persistent", "metadata", "insertionIndex"]
+    private static let modes = ["alternating", "random", "sequence"]
+
+    let responses: ResponseDecoder
+
+    /// The stub `node` describes, compiled; `nil` after logging every problem in it.
+    func decode(_ node: FileNode) -> StubDefinition? {
+        guard let object = node.object(known: Self.fields) else { return nil }
+        let id = object.oneOf(["id", "uuid"]).map { $0.value.text() } ?? .some(nil)
+        let name = object["name"].map { $0.text() } ?? .some(nil)
+        let priority = object["priority"].map { $0.integer() } ?? Route.defaultPriority
+        let scenario = scenario(object)
+        let decoded = object["request"].map(RequestDecoder.decode) ?? DecodedRoute(route: Route(method: nil, path: "/**"), pathNode: nil, matcherNodes: [])
+        let stub = stub(object)
+        guard let id, let name, let priority, let scenario, var decoded, let stub else { return nil }
+        decoded.route.priority = priority
+        decoded.route.scenario = scenario
+        guard let compiled = decoded.compiled() else { return nil }
+        let loaded = LoadedStub(file: node.log.file, line: node.mark?.line ?? 1, id: id, name: name, route: decoded.route, handle: nil)
+        return StubDefinition(route: compiled, stub: stub, loaded: loaded)
+    }
+
+    /// `scenarioName` with its states; `.some(nil)` when the stub is in no scenario.
+    private func scenario(_ object: FileObject) -> Scenario?? {
+        let required = object["requiredScenarioState"].map { $0.text() } ?? .some(nil)
+        let new = object["newScenarioState"].map { $0.text() } ?? .some(nil)
+        guard let nameNode = object["scenarioName"] else {
+            if let (key, node) = object.oneOf(["requiredScenarioState", "newScenarioState"]) {
+                node.error("\(key) needs scenarioName")
+                return .none
+            }
+            return .some(nil)
+        }
+        guard let name = nameNode.text(), let required, let new else { return .none }
+        return Scenario(name: name, requiredState: required, newState: new)
+    }
+
+    /// The stub kind the fields choose: a response, a list of responses with a mode, or a condition.
+    private func stub(_ object: FileObject) -> (any Stub)? {
+        let node = object.node
+        guard let (key, value) = object.oneOf(["response", "responses"]) else {
+            node.error("a stub needs \"response\" or \"responses\"")
+            return nil
+        }
+        if key == "responses" {
+            for (stray, strayNode) in object.members where stray == "when" || stray == "else" {
+                strayNode.error("\(stray) goes with \"response\", not \"responses\"")
+            }
+            return list(value, object)
+        }
+        for (stray, strayNode) in object.members where stray == "mode" || stray == "seed" {
+            strayNode.error("\(stray) goes with \"responses\", not \"response\"")
+        }
+        if let when = object["when"] { return conditional(when, then: value, object) }
+        if let otherwise = object["else"] {
+            otherwise.error("else needs \"when\"")
+            return nil
+        }
+        return responses.decode(value)
+    }
+
+    /// `responses` with its `mode` (and `seed`, for random): Decoy's alternating, random and sequence stubs.
+    private func list(_ node: FileNode, _ object: FileObject) -> (any Stub)? {
+        let decoded = node.list("a list of responses")?.map(responses.decode)
+        guard let modeNode = object["mode"] else {
+            node.error("responses needs \"mode\": \(Self.modes.joined(separator: ", "))")
+            return nil
+        }
+        let mode = modeNode.text().flatMap { Self.modes.contains($0) ? $0 : modeNode.expected(Self.modes.joined(separator: ", ")) }
+        let seed = object["seed"].map { seedNode in
+            if mode != "random" { seedNode.error("seed goes with mode random") }
+            return seedNode.integer(in: 0...Int.max, "a whole number").map { UInt64($0) }
+        }
+        guard let decoded, let mode, seed != .some(nil) else { return nil }
+        let stubs = decoded.compactMap { $0 }
+        guard stubs.count == decoded.count else { return nil }
+        guard let last = stubs.last else {
+            node.error("responses needs at least one response")
+            return nil
+        }
+        switch mode {
+        case "alternating": return AlternatingStub(stubs)
+        case "random": return RandomStub(stubs, seed: seed.flatMap { $0 })
+        default: return SequenceStub(first: stubs.dropLast(), then: last)
+        }
+    }
+
+    /// `when`, request matchers, choosing between `response` and `else`.
+    private func conditional(_ when: FileNode, then: FileNode, _ object: FileObject) -> (any Stub)? {
+        let conditions = when.object(known: RequestDecoder.matcherFields).map(RequestDecoder.matchers)
+        let chosen = responses.decode(then)
+        guard let otherwiseNode = object["else"] else {
+            when.error("when needs \"else\", the response when the conditions do not hold")
+            return nil
+        }
+        let otherwise = responses.decode(otherwiseNode)
+        guard let conditions, let chosen, let otherwise else { return nil }
+        // The route only labels compile errors, and logInvalid reports those at their nodes instead.
+        let compiled = conditions.compactMap { try? CompiledMatcher($0.matcher, route: Route(method: nil, path: "/")) }
+        guard compiled.count == conditions.count else {
+            DecodedRoute.logInvalid(conditions.map { ($0.matcher, $0.node) })
+            return nil
+        }
+        return ConditionalStub(when: { request in compiled.allSatisfy { $0.mismatch(in: request) == nil } }, then: chosen, else: otherwise)
+    }
+}

@@ -1,0 +1,84 @@
+// The examples of docs/stub-files.md, verbatim; DocumentationSyncTests keeps them so.
+import Decoy
+import DecoyClient
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Stub files, as documented")
+struct StubFileExamples {
+    let stubsFolder = StubFileFixtures.examples
+
+    @Test func loadsAFolder() throws {
+        let registry = StubRegistry()
+        let report = try registry.load(folder: stubsFolder)
+        for stub in report.stubs { print(stub) }          // users.yaml:21: GET /users/{id} "Get a user"
+        for warning in report.warnings { print(warning) }
+        #expect(report.stubs.count == 19)
+    }
+
+    @Test func checksAFolder() {
+        let report = StubFolder(url: stubsFolder).check()
+        if !report.isValid {
+            for error in report.errors { print(error) }   // users.yaml:12:5: response.status: expected …
+        }
+        #expect(report.isValid)
+    }
+
+    @Test func reportsEveryError() throws {
+        let folder = try ScratchFolder(["users.yaml": "request: { urlPath: /users }\nresponse: { status: ok }\n"])
+        let stubsFolder = folder.url
+        let registry = StubRegistry()
+        do {
+            try registry.load(folder: stubsFolder)
+        } catch {
+            print(error)   // The stubs folder has an error: users.yaml:2:21: response.status: …
+        }
+        #expect(registry.routes.isEmpty)
+        #expect(StubFolder(url: stubsFolder).check().errors.map(\.field) == ["response.status"])
+    }
+
+    @Test func reloads() throws {
+        let registry = StubRegistry()
+        try registry.load(folder: stubsFolder)
+        // After the files change: on error the stubs loaded before stay.
+        try registry.reload(folder: stubsFolder)
+        #expect(registry.routes.count == 19)
+    }
+
+    @Test func matchersFromSwift() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .created), for: Route.post("/orders").body(.equalToJSON(#"{"sku": "A-1", "quantity": 2}"#, ignoreExtraElements: true)))
+        try registry.register(StubResponse(json: "[]"), for: Route.post("/search").body(.matchesJSONPath("$.filters[*].field", .equalTo("status"))))
+        try registry.register(StubResponse(text: "welcome back"), for: Route.get("/home").cookie("session", .present).header(.accept, .equalTo("TEXT/PLAIN", caseInsensitive: true)))
+        try registry.register(StubResponse(json: "[]"), for: Route(method: .get, path: "/users", pathSyntax: .exact).target(.equalTo("/users?page=2")))
+
+        let serving = InProcessServing.transport
+        #expect(try await serving.exchange(registry, .post, "/orders", body: Data(#"{"quantity": 2, "sku": "A-1", "gift": true}"#.utf8)).status == 201)
+        #expect(try await serving.exchange(registry, .post, "/search", body: Data(#"{"filters": [{"field": "status"}]}"#.utf8)).status == 200)
+        #expect(try await serving.exchange(registry, .get, "/home", headerFields: [.cookie: "session=1", .accept: "text/plain"]).text == "welcome back")
+        #expect(try await serving.exchange(registry, .get, "/users?page=2").status == 200)
+        #expect(try await serving.exchange(registry, .get, "/users?page=3").status == 404)
+    }
+
+    @Test func scenariosFromSwift() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: #"{"items": []}"#), for: Route.get("/cart").scenario("cart", requiredState: Scenario.started))
+        try registry.register(StubResponse(status: .created), for: Route.post("/cart/items").scenario("cart", newState: "filled"))
+        try registry.register(StubResponse(json: #"{"items": [{"sku": "A-1"}]}"#), for: Route.get("/cart").scenario("cart", requiredState: "filled"))
+        // … requests move the scenario on; a test can also set or reset it:
+        registry.setScenarioState("cart", to: "filled")
+        registry.resetScenarios()
+
+        #expect(registry.scenarioState("cart") == "Started")
+        _ = try await InProcessServing.transport.exchange(registry, .post, "/cart/items")
+        #expect(try await InProcessServing.transport.exchange(registry, .get, "/cart").text == #"{"items": [{"sku": "A-1"}]}"#)
+    }
+
+    @Test func invalidMatchersAreRefusedAtRegistration() {
+        let error = #expect(throws: RouteError.self) {
+            try StubRegistry().register(StubResponse(), for: Route.post("/x").body(.matchesJSONPath("$..id")))
+        }
+        #expect(error?.description == #"invalid route path "/x": body with JSON path $..id: JSON path "$..id": recursive descent ".." is not supported"#)
+    }
+}
