@@ -20,30 +20,51 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port: UInt16 = 8080
 
-    @Flag(help: "Also log the near misses of unmatched requests.")
+    @Flag(help: "Reload the folder when its files change; a broken edit keeps the previous stubs serving.")
+    var watch = false
+
+    @Flag(help: "Also log why unmatched requests missed the closest stubs.")
     var verbose = false
 
     func run() async throws {
-        let logger = Self.logger(verbose: verbose)
+        let url = URL(filePath: folder, directoryHint: .isDirectory)
         let registry = StubRegistry()
-        try load(into: registry, logger: logger)
-        let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: logger))
+        do {
+            Self.show(try registry.load(folder: url), from: folder)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: Self.logger(verbose: verbose)))
         try server.start()
         print("Decoy is serving \(folder) on \(server.baseURL)")
+        let watcher = watch ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()
-        withExtendedLifetime(signals) {}
+        withExtendedLifetime((watcher, signals)) {}
         print("Decoy stopped.")
     }
 
-    private func load(into registry: StubRegistry, logger: Logger) throws {
-        // Filled in by the stub-file loader.
+    private static func reload(_ registry: StubRegistry, from url: URL, named folder: String) {
+        do {
+            let report = try registry.reload(folder: url)
+            print("Reloaded \(folder):")
+            show(report, from: folder)
+        } catch {
+            FileHandle.standardError.write(Data("Kept the previous stubs; \(error)\n".utf8))
+        }
+    }
+
+    private static func show(_ report: StubFolderReport, from folder: String) {
+        for stub in report.stubs { print("  \(stub)") }
+        for warning in report.warnings { print("  warning: \(warning)") }
+        print("\(report.stubs.count) stubs from \(folder)")
     }
 
     private static func logger(verbose: Bool) -> Logger {
         var logger = Logger(label: "decoy") { label in
             var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = .info
+            handler.logLevel = .trace
             return handler
         }
         logger.logLevel = verbose ? .debug : .info

@@ -96,6 +96,7 @@ final class Daemon: @unchecked Sendable {
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
         logger.info("\(exchange.method ?? .get) \(exchange.target) → \(outcome) \(answer.route.map { "(\($0))" } ?? "(unmatched)") \(String(format: "%.1f", milliseconds)) ms")
+        if answer.route == nil { logger.debug("\(String(decoding: answer.response.body, as: UTF8.self))") }
     }
 
     // MARK: libmicrohttpd callbacks
