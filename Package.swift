@@ -65,6 +65,7 @@ let package = Package(
             name: "DecoyTests",
             dependencies: [
                 "Decoy",
+                "DecoyServer",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             resources: [.copy("Fixtures")]

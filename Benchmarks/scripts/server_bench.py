@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Server benchmarks, each measured against a baseline in the same run, printed as medians and ratios.
 
-  server_bench.py SERVER_BENCH_BINARY DECOY_BINARY STUBS_DIR PEERS_DIR
+  server_bench.py SERVER_BENCH_BINARY DECOY_BINARY STUBS_DIR PEERS_DIR [PROBE_PATH [PHASE,...]]
 
 - throughput: wrk -t2 -c64 on a static 99-byte JSON stub, MockServer vs the raw libmicrohttpd C
   server from PEERS_DIR/mhd_stub.c, alternated run by run (target >= 0.85 of raw);
@@ -127,26 +127,29 @@ def delays(bench, peers):
 
 
 def scaling(bench):
-    print(f"== Stub-count scaling, wrk -d{SHORT}: 10,000 stubs vs 1")
+    print(f"== Stub-count scaling, wrk -d{SHORT}, {RUNS} runs, each run alternating the five targets: 10,000 stubs vs 1")
     one_port, many_port = free_port(), free_port()
     one = Server([bench, str(one_port), "1"], one_port, "/stub/0")
     many = Server([bench, str(many_port), "10000"], many_port, "/stub/0")
-    results = {}
+    targets = [("1 stub, matched", one_port, "/stub/0"), ("10,000, first registered", many_port, "/stub/0"),
+               ("10,000, last registered", many_port, "/stub/9999"), ("1 stub, unmatched", one_port, "/nostub/x"),
+               ("10,000, unmatched", many_port, "/nostub/x")]
+    results = {name: [] for name, _, _ in targets}
     try:
-        for name, port, path in [("1 stub, matched", one_port, "/stub/0"), ("1 stub, unmatched", one_port, "/nostub/x"),
-                                 ("10,000, first registered", many_port, "/stub/0"), ("10,000, last registered", many_port, "/stub/9999"),
-                                 ("10,000, unmatched", many_port, "/nostub/x")]:
+        for _, port, path in targets:
             wrk(f"http://127.0.0.1:{port}{path}", "2s")
-            results[name] = statistics.median(wrk(f"http://127.0.0.1:{port}{path}", SHORT)[0] for _ in range(RUNS))
+        for _ in range(RUNS):
+            for name, port, path in targets:
+                results[name].append(wrk(f"http://127.0.0.1:{port}{path}", SHORT)[0])
     finally:
         one.stop()
         many.stop()
-    for name, rps in results.items():
-        line(name, f"{rps:,.0f}", "req/s")
+    for name, runs in results.items():
+        line(name, f"{statistics.median(runs):,.0f}", "req/s", f"[{min(runs):,.0f}..{max(runs):,.0f}]")
     for name, base in [("10,000, first registered", "1 stub, matched"), ("10,000, last registered", "1 stub, matched"),
                        ("10,000, unmatched", "1 stub, unmatched")]:
-        r = results[name] / results[base]
-        ratio_line(f"{name} / {base}", r, ">= 0.8", r >= 0.8)
+        r = statistics.median(a / b for a, b in zip(results[name], results[base]))
+        ratio_line(f"{name} / {base}, median of per-run ratios", r, ">= 0.8", r >= 0.8)
 
 
 def startup(decoy, stubs, peers, probe_path):
@@ -169,10 +172,15 @@ def main():
     bench, decoy, stubs, peers = sys.argv[1:5]
     probe_path = sys.argv[5] if len(sys.argv) > 5 else "/health"
     with tempfile.TemporaryDirectory() as workdir:
-        throughput(bench, peers, workdir)
-        delays(bench, peers)
-        scaling(bench)
-        startup(decoy, stubs, peers, probe_path)
+        phases = sys.argv[6].split(",") if len(sys.argv) > 6 else ["throughput", "delays", "scaling", "startup"]
+        if "throughput" in phases:
+            throughput(bench, peers, workdir)
+        if "delays" in phases:
+            delays(bench, peers)
+        if "scaling" in phases:
+            scaling(bench)
+        if "startup" in phases:
+            startup(decoy, stubs, peers, probe_path)
 
 
 if __name__ == "__main__":

@@ -99,11 +99,12 @@ struct RouteTable {
         }
         guard misses.count < limit else { return misses }
         let seen = Set(pathMatches.map(\.id))
-        let neighbours = trie.neighbours(of: segments[...], limit: 16)
+        // Rank by the cheap test first; only the routes shown get a reason put into words.
+        let neighbours = trie.neighbours(of: segments[...], limit: 8)
             .filter { !seen.contains($0.id) }
-            .map { (entry: $0, reason: $0.route.mismatch(request, segments: segments, scenarios: scenarios) ?? "") }
-            .sorted { ($0.entry.route.route.method == request.method ? 0 : 1) < ($1.entry.route.route.method == request.method ? 0 : 1) }
-        misses += neighbours.prefix(limit - misses.count).map { NearMiss(route: $0.entry.route.route, reason: $0.reason) }
+            .sorted { ($0.route.route.method == request.method ? 0 : 1) < ($1.route.route.method == request.method ? 0 : 1) }
+            .prefix(limit - misses.count)
+        misses += neighbours.map { NearMiss(route: $0.route.route, reason: $0.route.mismatch(request, segments: segments, scenarios: scenarios) ?? "") }
         return misses
     }
 }

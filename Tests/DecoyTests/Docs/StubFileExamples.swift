@@ -53,7 +53,7 @@ struct StubFileExamples {
         try registry.register(StubResponse(text: "welcome back"), for: Route.get("/home").cookie("session", .present).header(.accept, .equalTo("TEXT/PLAIN", caseInsensitive: true)))
         try registry.register(StubResponse(json: "[]"), for: Route(method: .get, path: "/users", pathSyntax: .exact).target(.equalTo("/users?page=2")))
 
-        let serving = InProcessServing.transport
+        let serving = Serving.transport
         #expect(try await serving.exchange(registry, .post, "/orders", body: Data(#"{"quantity": 2, "sku": "A-1", "gift": true}"#.utf8)).status == 201)
         #expect(try await serving.exchange(registry, .post, "/search", body: Data(#"{"filters": [{"field": "status"}]}"#.utf8)).status == 200)
         #expect(try await serving.exchange(registry, .get, "/home", headerFields: [.cookie: "session=1", .accept: "text/plain"]).text == "welcome back")
@@ -71,8 +71,8 @@ struct StubFileExamples {
         registry.resetScenarios()
 
         #expect(registry.scenarioState("cart") == "Started")
-        _ = try await InProcessServing.transport.exchange(registry, .post, "/cart/items")
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/cart").text == #"{"items": [{"sku": "A-1"}]}"#)
+        _ = try await Serving.transport.exchange(registry, .post, "/cart/items")
+        #expect(try await Serving.transport.exchange(registry, .get, "/cart").text == #"{"items": [{"sku": "A-1"}]}"#)
     }
 
     @Test func invalidMatchersAreRefusedAtRegistration() {

@@ -17,25 +17,25 @@ struct RoutingTests {
             ("/users/me", "literal"), ("/users/42", "template"), ("/users/42/orders", "wildcard"),
             ("/files/a/b/c.txt", "rest"), ("/files", "rest"), ("/reports/2026", "expression"),
         ] {
-            #expect(try await InProcessServing.transport.exchange(registry, .get, target).text == expected, "\(target)")
+            #expect(try await Serving.transport.exchange(registry, .get, target).text == expected, "\(target)")
         }
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/reports/20x6").status == 404)
+        #expect(try await Serving.transport.exchange(registry, .get, "/reports/20x6").status == 404)
     }
 
     @Test func percentEncodedPathsMatchTheirDecodedTemplate() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "found"), for: .get("/people/Ada Lovelace"))
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/people/Ada%20Lovelace").text == "found")
+        #expect(try await Serving.transport.exchange(registry, .get, "/people/Ada%20Lovelace").text == "found")
     }
 
     @Test func priorityWinsThenTheMostRecent() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "old"), for: .get("/items/{id}"))
         try registry.register(StubResponse(text: "new"), for: .get("/items/{id}"))
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/items/1").text == "new")
+        #expect(try await Serving.transport.exchange(registry, .get, "/items/1").text == "new")
         try registry.register(StubResponse(text: "preferred"), for: Route.get("/items/*").priority(1))
         try registry.register(StubResponse(text: "newest, default priority"), for: .get("/items/1"))
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/items/1").text == "preferred")
+        #expect(try await Serving.transport.exchange(registry, .get, "/items/1").text == "preferred")
     }
 
     @Test func matchersOnQueryHeadersAndBody() async throws {
@@ -43,7 +43,7 @@ struct RoutingTests {
         try registry.register(StubResponse(text: "anonymous"), for: Route.get("/list").header(.authorization, .absent))
         try registry.register(StubResponse(text: "page 2"), for: Route.get("/list").query("page", .equalTo("2")))
         try registry.register(StubResponse(text: "json"), for: Route.post("/list").header(.contentType, .contains("json")).body(.matches(#"\{.*"sku".*\}"#)))
-        let serving = InProcessServing.transport
+        let serving = Serving.transport
         #expect(try await serving.exchange(registry, .get, "/list?page=2").text == "page 2")
         #expect(try await serving.exchange(registry, .get, "/list?page=3").text == "anonymous")
         #expect(try await serving.exchange(registry, .get, "/list?page=3", headerFields: [.authorization: "x"]).status == 404)
@@ -54,7 +54,7 @@ struct RoutingTests {
     @Test func registeringForAResourceUsesItsMethodPathAndQuery() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: "[]"), for: Resource<[Int]>.get("/search", query: ["q": "swift"]))
-        let client = InProcessServing.transport.client(registry)
+        let client = Serving.transport.client(registry)
         #expect(try await client.send(Resource<[Int]>.get("/search", query: ["q": "swift"])) == [])
         await #expect(throws: APIError.self) { try await client.send(Resource<[Int]>.get("/search", query: ["q": "rust"])) }
     }
@@ -66,12 +66,12 @@ struct RoutingTests {
         let expression = try registry.register(StubResponse(text: "expression"), for: .get(matching: "/z.*"))
         #expect(registry.routes.count == 3)
         registry.remove(literal)
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/a/b").text == "template")
+        #expect(try await Serving.transport.exchange(registry, .get, "/a/b").text == "template")
         registry.remove(template)
         registry.remove(template)
         registry.remove(expression)
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/a/b").status == 404)
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/zz").status == 404)
+        #expect(try await Serving.transport.exchange(registry, .get, "/a/b").status == 404)
+        #expect(try await Serving.transport.exchange(registry, .get, "/zz").status == 404)
         #expect(registry.routes.isEmpty)
     }
 
@@ -93,8 +93,8 @@ struct RoutingTests {
         #expect(error?.description == #"invalid route path "/(": "/(" is not a valid regular expression"#)
     }
 
-    @Test(arguments: InProcessServing.allCases)
-    func unmatchedRequestGets404NamingTheClosestRoutes(_ serving: InProcessServing) async throws {
+    @Test(arguments: Serving.allCases)
+    func unmatchedRequestGets404NamingTheClosestRoutes(_ serving: Serving) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(), for: .get("/users/{id}/orders"))
         try registry.register(StubResponse(), for: .post("/users/{id}/order"))
@@ -115,7 +115,7 @@ struct RoutingTests {
     }
 
     @Test func unmatchedWithNothingRegisteredSaysSo() async throws {
-        let exchange = try await InProcessServing.transport.exchange(StubRegistry(), .get, "/anything")
+        let exchange = try await Serving.transport.exchange(StubRegistry(), .get, "/anything")
         #expect(exchange.text == "No stub matches GET /anything.\nNo registered route comes close.\n")
     }
 
@@ -124,9 +124,9 @@ struct RoutingTests {
         for index in 0..<10_000 {
             try registry.register(StubResponse(text: "\(index)"), for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/{part}"))
         }
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/items/0").text == "0")
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/items/9999/x").text == "9999")
-        let miss = try await InProcessServing.transport.exchange(registry, .get, "/items/10001")
+        #expect(try await Serving.transport.exchange(registry, .get, "/items/0").text == "0")
+        #expect(try await Serving.transport.exchange(registry, .get, "/items/9999/x").text == "9999")
+        let miss = try await Serving.transport.exchange(registry, .get, "/items/10001")
         #expect(miss.status == 404)
         #expect(miss.text.contains("Closest routes:"))
     }

@@ -37,7 +37,7 @@ struct StubFileCase: Sendable, CustomTestStringConvertible {
     }
 
     /// Loads the fixture into a fresh registry and makes each exchange through `serving`.
-    func run(in serving: InProcessServing) async throws {
+    func run(in serving: Serving) async throws {
         let registry = StubRegistry()
         try registry.load(folder: fixture.map(StubFileFixtures.folder) ?? StubFileFixtures.examples)
         for (index, step) in steps.enumerated() {

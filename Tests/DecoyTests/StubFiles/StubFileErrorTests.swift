@@ -159,7 +159,7 @@ struct StubFileErrorTests {
         try folder.link("__files/alias.txt", to: "real.txt")
         let registry = StubRegistry()
         try registry.load(folder: folder.url)
-        #expect(try await InProcessServing.transport.exchange(registry, .get, "/file").text == "inside")
+        #expect(try await Serving.transport.exchange(registry, .get, "/file").text == "inside")
     }
 
     @Test func everyProblemInEveryFileIsReportedAtOnce() throws {

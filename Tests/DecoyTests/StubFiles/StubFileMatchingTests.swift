@@ -75,8 +75,8 @@ struct StubFileMatchingTests {
         .init("conditional: else", fixture: "decoy", .get, "/conditional?debug=true", headerFields: [.accept: "text/plain"], status: 400, text: "plain"),
     ]
 
-    @Test(arguments: InProcessServing.allCases, cases)
-    func stubFileCase(_ serving: InProcessServing, _ testCase: StubFileCase) async throws {
+    @Test(arguments: Serving.allCases, cases)
+    func stubFileCase(_ serving: Serving, _ testCase: StubFileCase) async throws {
         try await testCase.run(in: serving)
     }
 }
@@ -115,8 +115,8 @@ struct ExampleStubFolderTests {
         ]),
     ]
 
-    @Test(arguments: InProcessServing.allCases, cases)
-    func exampleCase(_ serving: InProcessServing, _ testCase: StubFileCase) async throws {
+    @Test(arguments: Serving.allCases, cases)
+    func exampleCase(_ serving: Serving, _ testCase: StubFileCase) async throws {
         try await testCase.run(in: serving)
     }
 }

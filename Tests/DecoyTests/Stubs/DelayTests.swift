@@ -7,8 +7,8 @@ import Testing
 
 @Suite("Delays, on a test clock")
 struct DelayTests {
-    @Test(arguments: InProcessServing.allCases)
-    func fixedDelayHoldsTheAnswerUntilTheClockPassesIt(_ serving: InProcessServing) async throws {
+    @Test(arguments: Serving.allCases)
+    func fixedDelayHoldsTheAnswerUntilTheClockPassesIt(_ serving: Serving) async throws {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(500))), for: .get("/slow"))
@@ -46,7 +46,7 @@ struct DelayTests {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         try registry.register(StubResponse(delay: .fixed(.seconds(60))), for: .get("/slow"))
-        let request = Task { try await InProcessServing.transport.exchange(registry, .get, "/slow") }
+        let request = Task { try await Serving.transport.exchange(registry, .get, "/slow") }
         try await waitUntilSleeping(clock)
         request.cancel()
         await #expect(throws: CancellationError.self) { try await request.value }

@@ -6,23 +6,32 @@ import FoundationNetworking
 #endif
 import Testing
 
-@Suite("Faults, in-process")
+@Suite("Faults")
 struct FaultTests {
-    @Test(arguments: InProcessServing.allCases, [
+    @Test(arguments: Serving.allCases, [
         (Fault.connectionReset, TransportFailure.Category.connectionLost),
         (.emptyResponse, .badResponse),
         (.malformedResponse, .badResponse),
         (.randomDataThenClose, .badResponse),
-        (.transportError(.cannotConnectToHost), .cannotConnect),
     ])
-    func faultSurfacesAsTheSameTransportCategory(_ serving: InProcessServing, _ fault: (Fault, TransportFailure.Category)) async throws {
+    func faultSurfacesAsTheSameTransportCategory(_ serving: Serving, _ fault: (Fault, TransportFailure.Category)) async throws {
+        try await expect(fault.0, in: serving, toFailAs: fault.1)
+    }
+
+    /// No server can make a client raise an arbitrary error: this fault is for in-process servings.
+    @Test(arguments: [Serving.transport, .urlProtocol])
+    func transportErrorIsThrownInProcess(_ serving: Serving) async throws {
+        try await expect(.transportError(.cannotConnectToHost), in: serving, toFailAs: .cannotConnect)
+    }
+
+    private func expect(_ fault: Fault, in serving: Serving, toFailAs category: TransportFailure.Category) async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse.fault(fault.0), for: .get("/broken"))
+        try registry.register(StubResponse.fault(fault), for: .get("/broken"))
         let error = await #expect(throws: APIError.self) {
             try await serving.client(registry).send(Resource<Void>.get("/broken"))
         }
         guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
-        #expect(failure.category == fault.1)
-        #expect(registry.journal.entries.last?.fault == fault.0)
+        #expect(failure.category == category)
+        #expect(registry.journal.entries.last?.fault == fault)
     }
 }

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyClient
+import DecoyServer
 import Foundation
 import HTTPTypes
 import Testing
@@ -7,12 +8,15 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The two in-process servings; stub tests run against both.
-enum InProcessServing: String, CaseIterable, CustomTestStringConvertible {
+/// The ways to serve a registry; stub tests run against each, so that every stub kind, stub
+/// file field and matcher gives the same answer in-process and over the wire.
+enum Serving: String, CaseIterable, CustomTestStringConvertible {
     /// `StubTransport`, the engine plugged into `APIClient`'s transport slot.
     case transport
     /// Plain `URLSession` answered by `StubURLProtocol`.
     case urlProtocol
+    /// Plain `URLSession` against a `MockServer` on an ephemeral port.
+    case server
 
     var testDescription: String { rawValue }
 
@@ -23,12 +27,16 @@ enum InProcessServing: String, CaseIterable, CustomTestStringConvertible {
             let request = HTTPRequest(method: method, scheme: "https", authority: "api.test", path: target, headerFields: headerFields)
             let (response, data) = try await StubTransport(registry).send(request, body: body)
             return Exchange(status: response.status.code, headerFields: response.headerFields, body: data)
-        case .urlProtocol:
-            var request = URLRequest(url: URL(string: "https://api.test\(target)")!)
+        case .urlProtocol, .server:
+            let server = self == .server ? MockServer(registry: registry) : nil
+            try server?.start()
+            defer { server?.stop() }
+            var request = URLRequest(url: URL(string: "\(server?.baseURL.absoluteString ?? "https://api.test")\(target)")!)
             request.httpMethod = method.rawValue
             for field in headerFields { request.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
             request.httpBody = body
-            let (data, response) = try await URLSession.stubbed(by: registry).data(for: request)
+            let session = server == nil ? URLSession.stubbed(by: registry) : URLSession(configuration: .ephemeral)
+            let (data, response) = try await session.data(for: request)
             let http = response as! HTTPURLResponse
             var fields = HTTPFields()
             for case let (name as String, value as String) in http.allHeaderFields {
@@ -40,11 +48,26 @@ enum InProcessServing: String, CaseIterable, CustomTestStringConvertible {
 
     /// An `APIClient` whose requests this serving answers.
     func client(_ registry: StubRegistry, configuration: APIClient.Configuration = .init()) -> APIClient {
-        let transport: any Transport = switch self {
-        case .transport: StubTransport(registry)
-        case .urlProtocol: URLSessionTransport(session: .stubbed(by: registry))
+        switch self {
+        case .transport:
+            return APIClient(baseURL: URL(string: "https://api.test")!, configuration: configuration, transport: StubTransport(registry))
+        case .urlProtocol:
+            return APIClient(baseURL: URL(string: "https://api.test")!, configuration: configuration, transport: URLSessionTransport(session: .stubbed(by: registry)))
+        case .server:
+            let server = MockServer(registry: registry)
+            try! server.start()
+            return APIClient(baseURL: server.baseURL, configuration: configuration, transport: ServedTransport(server: server))
         }
-        return APIClient(baseURL: URL(string: "https://api.test")!, configuration: configuration, transport: transport)
+    }
+}
+
+/// A `URLSessionTransport` that keeps its server running for as long as a client uses it.
+private struct ServedTransport: Transport {
+    let server: MockServer
+    let base = URLSessionTransport()
+
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        try await base.send(request, body: body)
     }
 }
 
