@@ -33,6 +33,11 @@ def main(path):
         verdict = "" if passes is None else ("  ok" if passes(ratio) else "  MISSED")
         failed |= passes is not None and not passes(ratio)
         print(f"{what:<64} {ratio:8.2f}x  {target}{verdict}")
+    load = median.get("Load_10,000_stub_files")
+    if load is not None:
+        ok = load <= 1_000_000
+        failed |= not ok
+        print(f"{'load 10,000 stub files (median)':<64} {load / 1000:8.0f} ms  <= 1000 ms  {'ok' if ok else 'MISSED'}")
     return 1 if failed else 0
 
 

@@ -72,7 +72,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Generated once, outside the measurement; each iteration loads it into a fresh registry.
     let stubsFolder = generatedStubsFolder(count: 10_000)
-    Benchmark("Load 10,000 stub files", configuration: .init(metrics: [.wallClock], warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 5)) { benchmark in
+    Benchmark("Load 10,000 stub files", configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 5)) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try StubRegistry().load(folder: stubsFolder)) }
     }
 }
