@@ -29,6 +29,8 @@ def main(path):
     print()
     failed = False
     for what, top, bottom, target, passes in RATIOS:
+        if top not in median or bottom not in median:
+            continue
         ratio = median[top] / median[bottom]
         verdict = "" if passes is None else ("  ok" if passes(ratio) else "  MISSED")
         failed |= passes is not None and not passes(ratio)
