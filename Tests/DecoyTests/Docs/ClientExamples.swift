@@ -131,6 +131,37 @@ struct ClientExamples {
         #expect(registry.journal.entries.map(\.status) == [.unprocessableContent])
     }
 
+    @Test func pipeline() async throws {
+        let token = "t0k3n"
+        let mocks = StubRegistry()
+        try mocks.register(StubResponse(json: #"{"beta": true}"#), for: .get("/flags"))
+        let live = StubRegistry()
+        try live.register(SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: "[]")), for: .get("/orders"))
+        try live.register(StubResponse(status: .forbidden), for: .get("/admin"))
+        let transport = StubTransport(live)
+        let client = APIClient(
+            baseURL: URL(string: "https://api.example.com")!,
+            configuration: .init(
+                redaction: LogRedaction(parameters: ["password", "api_key"]),
+                interceptors: [
+                    RequestAdapter { request, _ in request.headerFields[.authorization] = "Bearer \(token)" },
+                    StubInterceptor(mocks),
+                ],
+                retry: RetryPolicy(maxAttempts: 3, backoff: .exponential(initial: .milliseconds(100), multiplier: 2, maximum: .seconds(2)))
+            ),
+            transport: transport
+        )
+        let failures = client.failureStream()
+
+        #expect(try await client.send(Resource<[String: Bool]>.get("/flags")) == ["beta": true])
+        #expect(try await client.send(Resource<[Order]>.get("/orders")) == [])
+        #expect(live.journal.totalCount == 2, "503, then retried")
+        try live.verify(Route.get("/orders").header(.authorization, .equalTo("Bearer t0k3n")), count: .exactly(2))
+        _ = try? await client.send(Resource<Void>.get("/admin"))
+        var iterator = failures.makeAsyncIterator()
+        #expect(await iterator.next()?.request.path == "/admin")
+    }
+
     @Test func customTransport() async throws {
         let registry = try Self.ordersRegistry()
         let seen = Mutex<[String]>([])
