@@ -131,7 +131,7 @@ struct APIClientTests {
         try registry.register(StubResponse(delay: .fixed(.seconds(30))), for: .get("/slow"))
         let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(registry))
         let task = Task { try await client.send(Resource<Void>.get("/slow")) }
-        while registry.journal.totalCount == 0 { await Task.yield() }
+        for _ in 0..<1_000 where registry.journal.totalCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         task.cancel()
         let error = await #expect(throws: APIError.self) { try await task.value }
         guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }

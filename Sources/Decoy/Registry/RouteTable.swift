@@ -16,9 +16,6 @@ struct RouteTable {
 
     private enum Kind { case literal(String), template, expression }
 
-    /// How many routes are registered.
-    var count: Int { kindByID.count }
-
     mutating func insert(_ route: CompiledRoute, stub: any Stub) -> UInt64 {
         nextID += 1
         let entry = RouteEntry(id: nextID, route: route, stub: stub)

@@ -21,6 +21,8 @@ final class Daemon: @unchecked Sendable {
         self.engine = engine
         self.configuration = configuration
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
+        // Turbo skips the shutdown() before close(), without which a reset fault reaches the
+        // client as an orderly close instead of a reset.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         pointer = decoy_start_daemon(
