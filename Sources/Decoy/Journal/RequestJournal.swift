@@ -30,8 +30,17 @@ public final class RequestJournal: Sendable {
 
     /// The entries kept that match `route`, oldest first.
     public func entries(matching route: Route) throws(RouteError) -> [JournalEntry] {
-        let compiled = try CompiledRoute(route)
-        return entries.filter { compiled.mismatch($0.request, segments: $0.request.pathSegments) == nil }
+        entries(matching: try RequestPattern(route))
+    }
+
+    /// The entries kept whose request fits `pattern`, oldest first.
+    public func entries(matching pattern: RequestPattern) -> [JournalEntry] {
+        entries.filter { pattern.matches($0.request) }
+    }
+
+    /// The entries kept that satisfy `isIncluded`, oldest first.
+    public func entries(where isIncluded: (JournalEntry) -> Bool) -> [JournalEntry] {
+        entries.filter(isIncluded)
     }
 
     /// The entries of requests that no stub matched, oldest first.
@@ -40,8 +49,8 @@ public final class RequestJournal: Sendable {
     /// Checks that the number of kept requests matching `route` satisfies `count`.
     public func verify(_ route: Route, count: CallCount = .atLeast(1)) throws {
         let all = entries
-        let compiled = try CompiledRoute(route)
-        let matching = all.count { compiled.mismatch($0.request, segments: $0.request.pathSegments) == nil }
+        let pattern = try RequestPattern(route)
+        let matching = all.count { pattern.matches($0.request) }
         guard count.accepts(matching) else {
             throw VerificationError(route: route, expected: count, actual: matching, received: all)
         }

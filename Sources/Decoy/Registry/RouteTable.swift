@@ -16,9 +16,11 @@ struct RouteTable {
 
     private enum Kind { case literal(String), template, expression }
 
-    mutating func insert(_ route: CompiledRoute, stub: any Stub) -> UInt64 {
-        nextID += 1
-        let entry = RouteEntry(id: nextID, route: route, stub: stub)
+    /// Adds a route under a new number, or under `number` when one restored keeps its old rank.
+    mutating func insert(_ route: CompiledRoute, stub: any Stub, number: UInt64? = nil) -> UInt64 {
+        let id = number ?? nextID + 1
+        nextID = max(nextID, id)
+        let entry = RouteEntry(id: id, route: route, stub: stub)
         switch route.pattern {
         case .expression:
             expressions.append(entry)

@@ -1,4 +1,5 @@
 public import DecoyClient
+import Foundation
 import Synchronization
 
 /// The default ``StubProvider``: stubs registered for routes or resources, with a journal.
@@ -18,10 +19,8 @@ public final class StubRegistry: StubProvider {
     public let clock: any Clock<Duration>
     /// Draws random delays.
     public let random: RandomSource
-    private let table = Mutex(RouteTable())
-    private let scenarios = ScenarioStates()
-    /// The registrations that came from stub files, which a reload replaces.
-    private let fileStubIDs = Mutex<[UInt64]>([])
+    let contents = Mutex(RegistryContents())
+    let scenarios = ScenarioStates()
 
     /// Creates an empty registry.
     ///
@@ -44,8 +43,10 @@ public final class StubRegistry: StubProvider {
     @discardableResult
     public func register(_ stub: some Stub, for route: Route) throws(RouteError) -> StubHandle {
         let compiled = try CompiledRoute(route)
-        let id = table.withLock { $0.insert(compiled, stub: scenarioAware(stub, for: route)) }
-        return StubHandle(id: id, route: route)
+        let id = UUID().uuidString.lowercased()
+        return contents.withLock { contents in
+            contents.insert(compiled, stub: scenarioAware(stub, for: route), id: id, origin: .code, json: StubMappingJSON.forCode(route, id: id))
+        }.handle
     }
 
     /// `stub`, made to move its route's scenario on when it answers.
@@ -60,46 +61,24 @@ public final class StubRegistry: StubProvider {
         try register(stub, for: Route(resource))
     }
 
-    /// Registers `definitions` at once, so no request sees some of them and not others; when
-    /// `replacing`, the stubs earlier files gave are removed in the same step.
-    func registerFromFiles(_ definitions: [StubDefinition], replacing: Bool) -> [StubHandle] {
-        fileStubIDs.withLock { fileIDs in
-            table.withLock { table in
-                if replacing {
-                    for id in fileIDs { table.remove(id) }
-                    fileIDs = []
-                }
-                let handles = definitions.map { definition in
-                    let route = definition.route.route
-                    return StubHandle(id: table.insert(definition.route, stub: scenarioAware(definition.stub, for: route)), route: route)
-                }
-                fileIDs += handles.map(\.id)
-                return handles
-            }
-        }
-    }
-
     /// Removes the registration `handle` names; removing twice does nothing.
     public func remove(_ handle: StubHandle) {
-        table.withLock { $0.remove(handle.id) }
+        _ = contents.withLock { $0.remove(handle.id, restorable: false) }
     }
 
     /// Removes every registration; the journal stays.
     public func removeAll() {
-        fileStubIDs.withLock { fileIDs in
-            table.withLock { $0.removeAll() }
-            fileIDs = []
-        }
+        contents.withLock { $0.removeAll(restorable: false) }
     }
 
     /// The registered routes, oldest first.
     public var routes: [Route] {
-        table.withLock { $0.entries.map(\.route.route) }
+        contents.withLock { $0.table.entries.map(\.route.route) }
     }
 
     /// The stub for `request`, found without scanning every route.
     public func lookup(_ request: StubRequest) -> StubLookup {
-        table.withLock { $0.lookup(request, scenarios: scenarios) }
+        contents.withLock { $0.table.lookup(request, scenarios: scenarios) }
     }
 
     /// The current state of the scenario `name`; ``Scenario/started`` until a route moves it.

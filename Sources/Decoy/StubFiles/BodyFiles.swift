@@ -7,17 +7,22 @@ import Foundation
 /// link leads out of the folder is refused before anything is read. Each file is read once
 /// per load, however many stubs name it.
 final class BodyFiles {
-    /// The stubs folder, its symbolic links resolved.
-    private let root: String
+    /// The stubs folder, its symbolic links resolved; `nil` when there is none, as for a stub
+    /// sent to the admin API of a server that loaded no folder.
+    private let root: String?
     private var bodies: [String: Data] = [:]
 
-    init(root: String) { self.root = root }
+    init(root: String?) { self.root = root }
 
     /// The contents of the file `name`, for the stub file at `stubFile` (relative to the
     /// folder); `nil` after logging why there is none at `node`.
     func body(named name: String, forStubFile stubFile: String, at node: FileNode) -> Data? {
         guard !name.hasPrefix("/") else {
             node.error("\"\(name)\" is an absolute path; name the file relative to __files/ or to the stub file")
+            return nil
+        }
+        guard let root else {
+            node.error("there is no stubs folder to find \"\(name)\" in; send the body inline, or load a stubs folder")
             return nil
         }
         let stubFolder = stubFile.split(separator: "/").dropLast().joined(separator: "/")

@@ -7,7 +7,7 @@ enum JSONText {
     static func of(_ node: Node) -> String {
         switch node {
         case .mapping(let mapping):
-            "{" + mapping.map { (key, value) in (key.string ?? "").jsonQuoted + ":" + of(value) }.joined(separator: ",") + "}"
+            "{" + members(of: node, excluding: []) + "}"
         case .sequence(let sequence):
             "[" + sequence.map(of).joined(separator: ",") + "]"
         case .scalar(let scalar):
@@ -15,6 +15,13 @@ enum JSONText {
         case .alias:
             "null"
         }
+    }
+
+    /// The members of an object node, without braces, leaving out `excluded` names.
+    static func members(of node: Node, excluding excluded: Set<String>) -> String {
+        guard case .mapping(let mapping) = node else { return "" }
+        return mapping.filter { !excluded.contains($0.key.string ?? "") }
+            .map { (key, value) in (key.string ?? "").jsonQuoted + ":" + of(value) }.joined(separator: ",")
     }
 
     /// An unquoted scalar: JSON literals as written; YAML's other spellings of null, flags and numbers translated.

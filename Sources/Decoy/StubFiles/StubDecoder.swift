@@ -26,7 +26,7 @@ struct StubDecoder {
         decoded.route.scenario = scenario
         guard let compiled = decoded.compiled() else { return nil }
         let loaded = LoadedStub(file: node.log.file, line: node.mark?.line ?? 1, id: id, name: name, route: decoded.route, handle: nil)
-        return StubDefinition(route: compiled, stub: stub, loaded: loaded)
+        return StubDefinition(route: compiled, stub: stub, loaded: loaded, members: JSONText.members(of: node.node, excluding: ["id", "uuid"]))
     }
 
     /// `scenarioName` with its states; `.some(nil)` when the stub is in no scenario.

@@ -66,7 +66,11 @@ public struct StubFolder: Sendable {
 
     /// The stubs of one file: its root object, the elements of its root list, or WireMock's `mappings`.
     private static func stubNodes(in path: String, log: DiagnosticLog) -> [FileNode] {
-        guard let root = parse(path, log: log) else { return [] }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            log.error("cannot be read")
+            return []
+        }
+        guard let root = parse(data, isJSON: path.lowercased().hasSuffix(".json"), log: log) else { return [] }
         let file = FileNode(node: root, field: "", log: log)
         if case .mapping(let mapping) = root, let mappings = mapping["mappings"] {
             return file.member("mappings", mappings).list("a list of stubs") ?? []
@@ -75,10 +79,9 @@ public struct StubFolder: Sendable {
         return [file]
     }
 
-    /// The file's document; JSON is parsed as the YAML it also is, for the line and column of each node.
-    private static func parse(_ path: String, log: DiagnosticLog) -> Node? {
-        let isJSON = path.lowercased().hasSuffix(".json")
-        guard let data = FileManager.default.contents(atPath: path), let text = String(validating: data, as: UTF8.self) else {
+    /// The document in `data`; JSON is parsed as the YAML it also is, for the line and column of each node.
+    static func parse(_ data: Data, isJSON: Bool, log: DiagnosticLog) -> Node? {
+        guard let text = String(validating: data, as: UTF8.self) else {
             log.error("cannot be read as UTF-8 text")
             return nil
         }

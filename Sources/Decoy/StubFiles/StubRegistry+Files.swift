@@ -27,7 +27,18 @@ extension StubRegistry {
     private func register(_ folder: StubFolder, replacing: Bool) throws(StubFolderError) -> StubFolderReport {
         let (definitions, report) = folder.compile()
         guard report.isValid else { throw StubFolderError(errors: report.errors, warnings: report.warnings) }
-        let handles = registerFromFiles(definitions, replacing: replacing)
+        let ids = definitions.map { $0.loaded.id ?? UUID().uuidString.lowercased() }
+        // At once, so that no request sees some of the folder's stubs and not others.
+        let handles = contents.withLock { contents in
+            if replacing { contents.removeFileStubs() }
+            contents.folder = folder.url
+            return zip(definitions, ids).map { definition, id in
+                contents.insert(
+                    definition.route, stub: scenarioAware(definition.stub, for: definition.route.route), id: id,
+                    origin: .file(definition.loaded), json: definition.json(id: id)
+                ).handle
+            }
+        }
         let stubs = zip(report.stubs, handles).map { $0.registered(as: $1) }
         return StubFolderReport(stubs: stubs, errors: [], warnings: report.warnings)
     }

@@ -1,0 +1,78 @@
+import Foundation
+
+/// What a registry holds behind its one lock: the route table lookups read, each registration's
+/// mapping, and the registrations from code and files that the admin API took away, which a
+/// reset brings back.
+struct RegistryContents {
+    struct Record {
+        let route: CompiledRoute
+        let stub: any Stub
+        let mapping: StubMapping
+    }
+
+    private(set) var table = RouteTable()
+    private var records: [UInt64: Record] = [:]
+    private var numbersByID: [String: UInt64] = [:]
+    /// Removed or replaced through the admin API, by registration number; a reset restores them.
+    private var removedBaseline: [UInt64: Record] = [:]
+    /// The stubs folder loaded last, where `bodyFileName`s of stubs added later are looked up.
+    var folder: URL?
+
+    /// The mappings, newest first.
+    var mappings: [StubMapping] {
+        records.sorted { $0.key > $1.key }.map(\.value.mapping)
+    }
+
+    func mapping(id: String) -> StubMapping? {
+        numbersByID[id].flatMap { records[$0]?.mapping }
+    }
+
+    /// Registers `stub`; a registration with the same id is replaced, restorably when it is from code or a file.
+    mutating func insert(_ route: CompiledRoute, stub: any Stub, id: String, origin: StubMapping.Origin, json: String, number: UInt64? = nil) -> StubMapping {
+        if let existing = numbersByID[id] { remove(existing, restorable: true) }
+        let number = table.insert(route, stub: stub, number: number)
+        let mapping = StubMapping(id: id, handle: StubHandle(id: number, route: route.route), origin: origin, json: json)
+        records[number] = Record(route: route, stub: stub, mapping: mapping)
+        numbersByID[id] = number
+        return mapping
+    }
+
+    /// Removes a registration; when `restorable`, one from code or a file comes back on ``restoreBaseline()``.
+    @discardableResult
+    mutating func remove(_ number: UInt64, restorable: Bool) -> StubMapping? {
+        guard let record = records.removeValue(forKey: number) else {
+            if !restorable { removedBaseline[number] = nil }
+            return nil
+        }
+        table.remove(number)
+        numbersByID[record.mapping.id] = nil
+        if restorable, record.mapping.origin != .adminAPI { removedBaseline[number] = record }
+        return record.mapping
+    }
+
+    mutating func removeAll(restorable: Bool) {
+        for number in Array(records.keys) { remove(number, restorable: restorable) }
+        if !restorable { removedBaseline = [:] }
+    }
+
+    /// Removes what the admin API added and brings back what it removed, each at its old rank.
+    mutating func restoreBaseline() {
+        for (number, record) in records where record.mapping.origin == .adminAPI { remove(number, restorable: false) }
+        for (number, record) in removedBaseline.sorted(by: { $0.key < $1.key }) {
+            _ = insert(record.route, stub: record.stub, id: record.mapping.id, origin: record.mapping.origin, json: record.mapping.json, number: number)
+        }
+        removedBaseline = [:]
+    }
+
+    /// Removes every registration that came from stub files, for a reload.
+    mutating func removeFileStubs() {
+        for (number, record) in records where record.mapping.origin.isFile { remove(number, restorable: false) }
+        removedBaseline = removedBaseline.filter { !$0.value.mapping.origin.isFile }
+    }
+}
+
+extension StubMapping.Origin {
+    var isFile: Bool {
+        if case .file = self { true } else { false }
+    }
+}

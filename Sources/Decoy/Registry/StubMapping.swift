@@ -1,0 +1,29 @@
+/// One registration of a registry, as the admin API lists it: an id, the route, where it came
+/// from, and its stub-file document.
+public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
+    /// Where a registration came from.
+    public enum Origin: Sendable, Hashable {
+        /// Registered in code, with ``StubRegistry/register(_:for:)-(_,Route)``.
+        case code
+        /// Loaded from a stub file.
+        case file(LoadedStub)
+        /// Added through the admin API, or ``StubRegistry/addMapping(_:)``.
+        case adminAPI
+    }
+
+    /// The id: the stub file's `id` or `uuid` when it has one, otherwise a new UUID.
+    public let id: String
+    /// The registration, for removing it in code.
+    public let handle: StubHandle
+    /// Where it came from.
+    public let origin: Origin
+    /// The mapping as WireMock's admin API gives it: the stub-file document with its `id`, or for a
+    /// stub registered in code, its route and a note that the response lives in code.
+    public let json: String
+
+    /// The route the stub answers.
+    public var route: Route { handle.route }
+
+    /// `id: route`.
+    public var description: String { "\(id): \(route)" }
+}
