@@ -26,29 +26,44 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Also log why unmatched requests missed the closest stubs.")
     var verbose = false
 
+    @Flag(help: "Turn off the admin API under /__admin.")
+    var noAdmin = false
+
+    @Option(help: "Require this bearer token for the admin API.")
+    var adminToken: String?
+
+    @Option(help: "The most requests the journal keeps; older ones are dropped, the total still counts them.")
+    var journalLimit = 10_000
+
+    func validate() throws {
+        if noAdmin, adminToken != nil { throw ValidationError("--admin-token needs the admin API; drop --no-admin.") }
+        if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
+    }
+
     func run() async throws {
         let url = URL(filePath: folder, directoryHint: .isDirectory)
-        let registry = StubRegistry()
+        let registry = StubRegistry(journalLimit: journalLimit)
         do {
             Self.show(try registry.load(folder: url), from: folder)
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: Self.logger(verbose: verbose)))
+        let access: MockServer.AdminAccess = noAdmin ? .off : adminToken.map { .token($0) } ?? .open
+        let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: Self.logger(verbose: verbose), adminAccess: access))
         try server.start()
-        print("Decoy is serving \(folder) on \(server.baseURL)")
+        Self.say("Decoy is serving \(folder) on \(server.baseURL)")
         let watcher = watch ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()
         withExtendedLifetime((watcher, signals)) {}
-        print("Decoy stopped.")
+        Self.say("Decoy stopped.")
     }
 
     private static func reload(_ registry: StubRegistry, from url: URL, named folder: String) {
         do {
             let report = try registry.reload(folder: url)
-            print("Reloaded \(folder):")
+            say("Reloaded \(folder):")
             show(report, from: folder)
         } catch {
             FileHandle.standardError.write(Data("Kept the previous stubs; \(error)\n".utf8))
@@ -56,9 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private static func show(_ report: StubFolderReport, from folder: String) {
-        for stub in report.stubs { print("  \(stub)") }
-        for warning in report.warnings { print("  warning: \(warning)") }
-        print("\(report.stubs.count) stubs from \(folder)")
+        for stub in report.stubs { say("  \(stub)") }
+        for warning in report.warnings { say("  warning: \(warning)") }
+        say("\(report.stubs.count) stubs from \(folder)")
     }
 
     private static func logger(verbose: Bool) -> Logger {
@@ -69,5 +84,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         logger.logLevel = verbose ? .debug : .info
         return logger
+    }
+
+    /// Writes a line at once: `print` buffers when the output is a file or pipe, and scripts that
+    /// wait for the URL line would wait for ever.
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

@@ -13,13 +13,16 @@ final class Daemon: @unchecked Sendable {
     let engine: StubEngine
     let configuration: MockServer.Configuration
     let suspended = SuspendedExchanges()
+    private let admin: AdminAPI
     private(set) var pointer: OpaquePointer?
     private(set) var port: UInt16 = 0
+    private(set) var baseURL = ""
     private let tooLarge = PreparedResponse.text(.contentTooLarge, "The request body is larger than this server accepts.\n")
 
     init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
         self.engine = engine
         self.configuration = configuration
+        admin = AdminAPI(engine: engine, access: configuration.adminAccess)
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
         // Turbo skips the shutdown() before close(), without which a reset fault reaches the
         // client as an orderly close instead of a reset.
@@ -34,6 +37,7 @@ final class Daemon: @unchecked Sendable {
         )
         guard let pointer else { throw .cannotListen(host: configuration.host, port: configuration.port) }
         port = decoy_daemon_port(pointer)
+        baseURL = MockServer.baseURL(host: configuration.host, port: port)
     }
 
     /// Closes every held connection, then stops the daemon; in-flight immediate answers finish first.
@@ -67,6 +71,11 @@ final class Daemon: @unchecked Sendable {
             exchange.answer = nil
             return deliver(answer, for: exchange)
         }
+        if admin.handles(exchange.target) {
+            let response = admin.answer(exchange.request, baseURL: baseURL)
+            log(response, by: "(admin API)", for: exchange)
+            return PreparedResponse(response).queue(on: exchange.connection)
+        }
         switch engine.prepare(exchange.request) {
         case .ready(let answer):
             return deliver(answer, for: exchange)
@@ -93,12 +102,17 @@ final class Daemon: @unchecked Sendable {
     }
 
     private func log(_ answer: StubAnswer, for exchange: Exchange) {
+        log(answer.response, by: answer.route.map { "(\($0))" } ?? "(unmatched)", for: exchange)
+        if answer.route == nil { configuration.logger?.debug("\(String(decoding: answer.response.body, as: UTF8.self))") }
+    }
+
+    /// `METHOD target → outcome (what answered) time`.
+    private func log(_ response: StubResponse, by source: String, for exchange: Exchange) {
         guard let logger = configuration.logger, let started = exchange.started else { return }
-        let outcome = answer.response.fault.map { "fault \($0)" } ?? "\(answer.response.status.code)"
+        let outcome = response.fault.map { "fault \($0)" } ?? "\(response.status.code)"
         let elapsed = ContinuousClock.now - started
         let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("\(exchange.method ?? .get) \(exchange.target) → \(outcome) \(answer.route.map { "(\($0))" } ?? "(unmatched)") \(String(format: "%.1f", milliseconds)) ms")
-        if answer.route == nil { logger.debug("\(String(decoding: answer.response.body, as: UTF8.self))") }
+        logger.info("\(exchange.method ?? .get) \(exchange.target) → \(outcome) \(source) \(String(format: "%.1f", milliseconds)) ms")
     }
 
     // MARK: libmicrohttpd callbacks

@@ -24,6 +24,8 @@ extension MockServer {
         public var faultTimeoutHold: Duration
         /// Receives a line per answered request at `info`; `nil` logs nothing.
         public var logger: Logger?
+        /// Who may use the admin API under `/__admin`; open by default, as the server listens on loopback.
+        public var adminAccess: AdminAccess
 
         /// Creates a configuration: 127.0.0.1 on a free port, with limits for a test server.
         public init(
@@ -36,7 +38,8 @@ extension MockServer {
             connectionTimeout: Duration = .seconds(30),
             headerMemoryLimit: Int = 32 * 1024,
             faultTimeoutHold: Duration = .seconds(120),
-            logger: Logger? = nil
+            logger: Logger? = nil,
+            adminAccess: AdminAccess = .open
         ) {
             self.host = host
             self.port = port
@@ -48,6 +51,7 @@ extension MockServer {
             self.headerMemoryLimit = headerMemoryLimit
             self.faultTimeoutHold = faultTimeoutHold
             self.logger = logger
+            self.adminAccess = adminAccess
         }
     }
 }

@@ -87,8 +87,11 @@ public final class MockServer: Sendable {
 
     /// `http://host:port`, the URL to give a client.
     public var baseURL: URL {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return URL(string: "http://\(host):\(port)")!
+        URL(string: Self.baseURL(host: configuration.host, port: port))!
+    }
+
+    static func baseURL(host: String, port: UInt16) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
     /// Connections held open while their answer is awaited.

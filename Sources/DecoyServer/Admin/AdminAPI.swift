@@ -1,0 +1,166 @@
+import Decoy
+import Foundation
+import HTTPTypes
+
+/// The admin API under `/__admin`: WireMock's endpoints for stubs, the journal, scenarios and
+/// resets, so that WireMock's own client libraries can drive a ``MockServer``.
+///
+/// It answers on the server thread without touching the engine: admin requests are neither
+/// matched against stubs nor journaled. See `docs/admin-api.md`.
+struct AdminAPI: Sendable {
+    static let prefix = "/__admin"
+
+    let engine: StubEngine
+    let access: MockServer.AdminAccess
+    let started = Date()
+
+    /// The stubs the mapping endpoints manage; only a ``StubRegistry`` has them.
+    private var registry: StubRegistry? { engine.provider as? StubRegistry }
+
+    /// Whether `target` is for the admin API rather than the stubs.
+    func handles(_ target: String) -> Bool {
+        guard access != .off, target.utf8.starts(with: Self.prefix.utf8) else { return false }
+        let rest = target.utf8.dropFirst(Self.prefix.utf8.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: "/") || rest.first == UInt8(ascii: "?")
+    }
+
+    func answer(_ request: StubRequest, baseURL: String) -> StubResponse {
+        if case .token(let token) = access, request.headerFields[.authorization] != "Bearer \(token)" {
+            return AdminReply.error(.unauthorized, "The admin API needs the header Authorization: Bearer <token>.")
+        }
+        let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
+        switch (request.method, path.joined(separator: "/")) {
+        case (.get, "health"): return health()
+        case (.get, "mappings"): return withRegistry { mappings($0, request) }
+        case (.post, "mappings"): return withRegistry { add($0, request.body) }
+        case (.delete, "mappings"): return withRegistry { $0.removeAllMappings(); return AdminReply.ok }
+        case (.post, "mappings/reset"): return withRegistry { $0.resetMappings(); return AdminReply.ok }
+        case (.get, "requests"): return requests(request, baseURL: baseURL)
+        case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
+        case (.post, "requests/count"): return matching(request.body) { AdminReply.json("{\"count\":\($0.count)}") }
+        case (.post, "requests/find"): return matching(request.body) { found($0, baseURL: baseURL) }
+        case (.get, "requests/unmatched"): return found(engine.journal.unmatchedEntries, baseURL: baseURL)
+        case (.post, "reset"): return withRegistry { $0.reset(); return AdminReply.ok }
+        case (.get, "scenarios"): return withRegistry(scenarios)
+        case (.post, "scenarios/reset"): return withRegistry { $0.resetScenarios(); return AdminReply.ok }
+        case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
+            return withRegistry { mapping($0, id: path[1], request) }
+        default:
+            return path.first.map(Self.endpointNames.contains) == true
+                ? AdminReply.error(.methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
+                : AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
+        }
+    }
+
+    private static let endpointNames: Set = ["health", "mappings", "requests", "reset", "scenarios"]
+
+    private func withRegistry(_ body: (StubRegistry) -> StubResponse) -> StubResponse {
+        guard let registry else {
+            return AdminReply.error(.notImplemented, "This server serves a custom StubProvider, whose stubs the admin API cannot list or change.")
+        }
+        return body(registry)
+    }
+
+    private func health() -> StubResponse {
+        let uptime = Int(Date().timeIntervalSince(started))
+        return AdminReply.json(#"{"status":"healthy","message":"Decoy is ok","uptimeInSeconds":\#(uptime),"timestamp":"\#(Date().formatted(.iso8601))"}"#)
+    }
+
+    // MARK: Mappings
+
+    /// Newest first, with WireMock's `limit` and `offset`.
+    private func mappings(_ registry: StubRegistry, _ request: StubRequest) -> StubResponse {
+        let all = registry.mappings
+        let offset = request.queryValues("offset").first.flatMap(Int.init).map { max(0, $0) } ?? 0
+        let limit = request.queryValues("limit").first.flatMap(Int.init).map { max(0, $0) } ?? all.count
+        let page = all.dropFirst(offset).prefix(limit)
+        return AdminReply.json("{\"mappings\":[\(page.map(\.json).joined(separator: ","))],\"meta\":{\"total\":\(all.count)}}")
+    }
+
+    private func add(_ registry: StubRegistry, _ body: Data) -> StubResponse {
+        do {
+            return AdminReply.json(try registry.addMapping(body).json, status: .created)
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    /// `GET`, `PUT` or `DELETE` of the mapping `id`.
+    private func mapping(_ registry: StubRegistry, id: String, _ request: StubRequest) -> StubResponse {
+        do {
+            let mapping = switch request.method {
+            case .get: registry.mapping(id: id)
+            case .put: try registry.replaceMapping(id: id, with: request.body)
+            default: registry.removeMapping(id: id)
+            }
+            guard let mapping else { return AdminReply.error(.notFound, "No stub mapping has the id \"\(id)\".") }
+            return request.method == .delete ? AdminReply.ok : AdminReply.json(mapping.json)
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    // MARK: Requests
+
+    /// Newest first, with WireMock's `limit` and `since` (an ISO 8601 time).
+    private func requests(_ request: StubRequest, baseURL: String) -> StubResponse {
+        var entries = engine.journal.entries.reversed() as [JournalEntry]
+        if let since = request.queryValues("since").first {
+            guard let date = Self.date(since) else {
+                return AdminReply.error(.badRequest, "since: expected an ISO 8601 time such as 2026-11-21T10:00:00Z, found \"\(since)\".")
+            }
+            entries = entries.filter { $0.date > date }
+        }
+        if let limit = request.queryValues("limit").first {
+            guard let count = Int(limit), count >= 0 else { return AdminReply.error(.badRequest, "limit: expected a whole number, found \"\(limit)\".") }
+            entries = Array(entries.prefix(count))
+        }
+        return AdminReply.encoded(RequestsPage(requests: entries.map { ServeEvent($0, baseURL: baseURL) }, meta: .init(total: engine.journal.totalCount)))
+    }
+
+    private struct RequestsPage: Encodable {
+        struct Meta: Encodable { let total: Int }
+        let requests: [ServeEvent]
+        let meta: Meta
+        let requestJournalDisabled = false
+    }
+
+    private struct FoundRequests: Encodable {
+        let requests: [ServedRequest]
+    }
+
+    private func found(_ entries: [JournalEntry], baseURL: String) -> StubResponse {
+        AdminReply.encoded(FoundRequests(requests: entries.map { ServedRequest($0, baseURL: baseURL) }))
+    }
+
+    /// The kept entries matching the request pattern in `body`, oldest first.
+    private func matching(_ body: Data, _ reply: ([JournalEntry]) -> StubResponse) -> StubResponse {
+        do {
+            return reply(engine.journal.entries(matching: try RequestPattern(json: body.isEmpty ? Data("{}".utf8) : body, source: "request body")))
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    private static func date(_ text: String) -> Date? {
+        (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+
+    // MARK: Scenarios
+
+    private func scenarios(_ registry: StubRegistry) -> StubResponse {
+        AdminReply.encoded(Scenarios(scenarios: registry.scenarioSummaries.map {
+            Scenarios.Entry(id: $0.name, name: $0.name, state: $0.state, possibleStates: $0.possibleStates)
+        }))
+    }
+
+    private struct Scenarios: Encodable {
+        struct Entry: Encodable {
+            let id: String
+            let name: String
+            let state: String
+            let possibleStates: [String]
+        }
+        let scenarios: [Entry]
+    }
+}
