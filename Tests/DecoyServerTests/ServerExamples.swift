@@ -53,4 +53,33 @@ struct ServerExamples {
         guard case .unacceptableStatus(let failure) = error else { Issue.record("expected 413"); return }
         #expect(failure.status == .contentTooLarge)
     }
+
+    @Test func adminAPIInSwift() async throws {
+        let registry = StubRegistry()
+        let server = MockServer(registry: registry, configuration: .init(adminAccess: .token("s3cret")))
+        try server.start()
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL)
+
+        try await sendFlagsRequest(client, registry)
+
+        let mapping = try registry.addMapping(Data(#"{"request": {"urlPath": "/flags"}, "response": {"jsonBody": {"newCheckout": true}}}"#.utf8))
+        let pattern = try RequestPattern(json: Data(#"{"method": "GET", "urlPath": "/flags"}"#.utf8))
+        let flagRequests = registry.journal.entries(matching: pattern)
+        registry.removeMapping(id: mapping.id)
+        registry.reset()   // stubs back to files and code, journal and scenarios cleared
+
+        #expect(flagRequests.count == 1)
+        #expect(registry.mappings.map(\.origin) == [.code], "the stub from code stays")
+        #expect(registry.journal.entries.isEmpty)
+        let refused = await #expect(throws: APIError.self) { try await client.send(Resource<Void>.get("/__admin/health")) }
+        guard case .unacceptableStatus(let failure) = refused else { Issue.record("expected 401"); return }
+        #expect(failure.status == .unauthorized)
+    }
+
+    /// A request the journal search of the admin example finds: sent before the example's mapping, to an earlier one.
+    private func sendFlagsRequest(_ client: APIClient, _ registry: StubRegistry) async throws {
+        try registry.register(StubResponse(json: #"{"newCheckout": false}"#), for: .get("/flags"))
+        #expect(try await client.send(Resource<[String: Bool]>.get("/flags")) == ["newCheckout": false])
+    }
 }
