@@ -3,26 +3,45 @@ public import HTTPTypes
 
 /// A request as the stub engine sees it, whichever way it arrived: in-process or over the wire.
 public struct StubRequest: Sendable {
+    /// One allocation for every field, so that handing a request along the engine, into the
+    /// journal and out of it costs one retain and one release, not one per field.
+    private final class Storage: Sendable {
+        let method: HTTPRequest.Method
+        let target: String
+        let path: String
+        let query: String?
+        let headerFields: HTTPFields
+        let body: Data
+
+        init(method: HTTPRequest.Method, target: String, path: String, query: String?, headerFields: HTTPFields, body: Data) {
+            self.method = method
+            self.target = target
+            self.path = path
+            self.query = query
+            self.headerFields = headerFields
+            self.body = body
+        }
+    }
+
+    private let storage: Storage
+
     /// The request method.
-    public let method: HTTPRequest.Method
+    public var method: HTTPRequest.Method { storage.method }
     /// The request target exactly as sent: the path, then `?` and the query when there is one.
-    public let target: String
+    public var target: String { storage.target }
     /// The path, percent-decoded, without the query.
-    public let path: String
+    public var path: String { storage.path }
     /// The raw query, without the leading `?`; `nil` when the target has none.
-    public let query: String?
+    public var query: String? { storage.query }
     /// Every header field, repeated ones included.
-    public let headerFields: HTTPFields
+    public var headerFields: HTTPFields { storage.headerFields }
     /// The complete body; empty when there is none.
-    public let body: Data
+    public var body: Data { storage.body }
 
     /// Creates a request from its parts; `target` is the path and query as they appear on the wire.
     public init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields = [:], body: Data = Data()) {
-        self.method = method
-        self.target = target
-        self.headerFields = headerFields
-        self.body = body
         let rawPath: Substring
+        let query: String?
         if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = target[..<mark]
             query = String(target[target.index(after: mark)...])
@@ -31,7 +50,8 @@ public struct StubRequest: Sendable {
             query = nil
         }
         // A byte scan: `contains` on a Substring would go through Foundation's string search.
-        path = rawPath.utf8.contains(UInt8(ascii: "%")) ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
+        let path = rawPath.utf8.contains(UInt8(ascii: "%")) ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
+        storage = Storage(method: method, target: target, path: path, query: query, headerFields: headerFields, body: body)
     }
 
     /// Creates the request an `HTTPRequest` with `body` stands for.

@@ -102,6 +102,7 @@ final class Daemon: @unchecked Sendable {
     }
 
     private func log(_ answer: StubAnswer, for exchange: Exchange) {
+        guard configuration.logger != nil else { return }
         log(answer.response, by: answer.route.map { "(\($0))" } ?? "(unmatched)", for: exchange)
         if answer.route == nil { configuration.logger?.debug("\(String(decoding: answer.response.body, as: UTF8.self))") }
     }
