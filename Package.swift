@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DecoyServerTests",
-            dependencies: ["DecoyServer", "Decoy"]
+            dependencies: ["DecoyServer", "Decoy", "DecoyTesting"]
         ),
         .testTarget(
             name: "DecoyTestingTests",
