@@ -15,7 +15,8 @@ struct ReceivedRequests {
 
     init(_ journal: RequestJournal) {
         entries = journal.entries
-        total = max(journal.totalCount, entries.count)
+        // From the entries rather than `totalCount`, which a request arriving meanwhile could move on.
+        total = entries.last?.sequence ?? 0
     }
 
     /// `2. POST /users → 201` for each of `listed`, up to ``listedLimit``, then how many more.
