@@ -23,6 +23,7 @@ struct CountExpectationTests {
         registry.expectNoRequests(to: .get("/users/{id}"))
     }
 
+    /// docs/testing.md shows this failure.
     @Test func tooFewShowsTheNearestMissesAndWhatDiffered() throws {
         let registry = try StubRegistry.having(received: Self.mixed)
         let message = """
