@@ -5,7 +5,7 @@
 /// @Test(arguments: ServingMode.allCases)
 /// func loadsAUser(_ mode: ServingMode) async throws { … }
 /// ```
-public enum ServingMode: String, CaseIterable, Sendable {
+public enum ServingMode: CaseIterable, Sendable {
     /// `StubTransport`: the engine plugged into the client; no socket is opened.
     case inProcess
     /// `URLSessionTransport` against a fresh `MockServer` on 127.0.0.1 and an ephemeral port.
