@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DecoyClient", targets: ["DecoyClient"]),
         .library(name: "Decoy", targets: ["Decoy"]),
         .library(name: "DecoyServer", targets: ["DecoyServer"]),
+        .library(name: "DecoyTesting", targets: ["DecoyTesting"]),
         .executable(name: "decoy", targets: ["DecoyCommand"]),
     ],
     dependencies: [
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     ],
     targets: [
         .target(
@@ -49,6 +51,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "DecoyTesting",
+            dependencies: [
+                "Decoy",
+                "DecoyClient",
+                "DecoyServer",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // Without it, failures reach neither XCTest nor Swift Testing on Linux; linked here,
+                // a test target that uses DecoyTesting needs nothing else.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
         .executableTarget(
             name: "DecoyCommand",
             dependencies: [
@@ -72,7 +86,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DecoyServerTests",
-            dependencies: ["DecoyServer", "Decoy"]
+            dependencies: ["DecoyServer", "Decoy", "DecoyTesting"]
+        ),
+        .testTarget(
+            name: "DecoyTestingTests",
+            dependencies: ["DecoyTesting", "Decoy", "DecoyClient", "DecoyServer"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,7 +6,7 @@ import Yams
 enum JSONText {
     static func of(_ node: Node) -> String {
         switch node {
-        case .mapping(let mapping):
+        case .mapping:
             "{" + members(of: node, excluding: []) + "}"
         case .sequence(let sequence):
             "[" + sequence.map(of).joined(separator: ",") + "]"

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyTesting
 import Foundation
 import Synchronization
 import Testing
@@ -61,28 +62,28 @@ struct ParityTests {
 
     @Test(arguments: scenarios)
     func sameOutcomeInBothModes(_ scenario: Scenario) async throws {
-        for serving in Serving.allCases {
+        for mode in ServingMode.allCases {
             let registry = StubRegistry()
             try scenario.register(registry)
-            let outcomes = try await serving.withClient(registry) { client in
+            let outcomes = try await withStubbedClient(mode, registry: registry) { client, _ in
                 var outcomes: [Outcome] = []
                 for request in scenario.requests {
                     outcomes.append(await Outcome.of(request, on: client, keeping: scenario.headers))
                 }
                 return outcomes
             }
-            #expect(outcomes == scenario.expected, "\(serving)")
+            #expect(outcomes == scenario.expected, "\(mode)")
         }
     }
 
     /// The lower bound is the claim; the upper one only catches a wait that does not end, with room
     /// for a loaded two-core machine where other tests keep the cooperative pool busy.
-    @Test(arguments: Serving.allCases)
-    func delayIsObservedWithinTolerance(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func delayIsObservedWithinTolerance(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(300))), for: .get("/slow"))
         try registry.register(StubResponse(text: "soon", delay: .uniform(.milliseconds(100)...(.milliseconds(150)))), for: .get("/jitter"))
-        try await serving.withClient(registry) { client in
+        try await withStubbedClient(mode, registry: registry) { client, _ in
             let clock = ContinuousClock()
             let start = clock.now
             #expect(try await client.send(Resource<String>.get("/slow")) == "late")
@@ -95,21 +96,21 @@ struct ParityTests {
         }
     }
 
-    @Test(arguments: Serving.allCases)
-    func timeoutFaultEndsInTheClientsTimeout(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func timeoutFaultEndsInTheClientsTimeout(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse.fault(.timeout), for: .get("/hang"))
-        let outcome = try await serving.withClient(registry, configuration: .init(timeout: .milliseconds(300))) { client in
+        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(timeout: .milliseconds(300))) { client, _ in
             await Outcome.of(.get("/hang"), on: client, keeping: [])
         }
         #expect(outcome == .failure(.timedOut))
     }
 
-    @Test(arguments: Serving.allCases)
-    func cancellingTheCallerCancelsTheDelay(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func cancellingTheCallerCancelsTheDelay(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(delay: .fixed(.seconds(30))), for: .get("/slow"))
-        try await serving.withClient(registry) { client in
+        try await withStubbedClient(mode, registry: registry) { client, _ in
             let request = Task { try await client.send(Resource<Void>.get("/slow")) }
             for _ in 0..<500 where registry.journal.totalCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
             let start = ContinuousClock.now
@@ -121,11 +122,11 @@ struct ParityTests {
         }
     }
 
-    @Test(arguments: Serving.allCases)
-    func journalHoldsWhatArrived(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func journalHoldsWhatArrived(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created), for: .post("/orders"))
-        try await serving.withClient(registry) { client in
+        try await withStubbedClient(mode, registry: registry) { client, _ in
             try await client.send(Resource<Void>.post("/orders", body: ["sku": "A-1"], headerFields: [.init("X-Trace")!: "t-9"]).header(.accept, "application/json"))
         }
         let entry = try #require(registry.journal.entries.last)

@@ -18,6 +18,7 @@ struct DocumentationSyncTests {
         #expect(Self.pages.contains("getting-started.md"))
         #expect(Self.pages.contains("client.md"))
         #expect(Self.pages.contains("server.md"))
+        #expect(Self.pages.contains("testing.md"))
     }
 
     @Test(arguments: pages)

@@ -1,36 +1,6 @@
-import Decoy
 import DecoyClient
-import DecoyServer
 import Foundation
 import HTTPTypes
-import Testing
-
-/// The two ways to serve a registry; parity tests run the same scenario through both.
-enum Serving: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    /// `APIClient` + `StubTransport`: the engine in-process.
-    case inProcess
-    /// `APIClient` + `URLSessionTransport` against a `MockServer` on an ephemeral port.
-    case server
-
-    var testDescription: String { rawValue }
-
-    /// Runs `body` with a client served this way from `registry`, tearing the server down after.
-    func withClient<Result>(
-        _ registry: StubRegistry,
-        configuration: APIClient.Configuration = .init(),
-        _ body: (APIClient) async throws -> Result
-    ) async throws -> Result {
-        switch self {
-        case .inProcess:
-            return try await body(APIClient(baseURL: URL(string: "http://127.0.0.1:1")!, configuration: configuration, transport: StubTransport(registry)))
-        case .server:
-            let server = MockServer(registry: registry)
-            try server.start()
-            defer { server.stop() }
-            return try await body(APIClient(baseURL: server.baseURL, configuration: configuration))
-        }
-    }
-}
 
 /// What a client saw of one request: a response, or a failure's category.
 enum Outcome: Equatable, CustomStringConvertible, Sendable {

@@ -1,0 +1,28 @@
+public import Decoy
+public import DecoyServer
+
+/// Anything that records the requests it receives: a registry, an engine, a mock server, or a
+/// journal itself. The `expect…` assertions are defined once, here, for all of them.
+///
+/// ```swift
+/// registry.expect(.post("/users"), count: .once)
+/// server.expectNoUnmatchedRequests()
+/// ```
+public protocol RequestRecording {
+    /// The journal the assertions read.
+    var journal: RequestJournal { get }
+}
+
+extension RequestJournal: RequestRecording {
+    /// The journal itself.
+    public var journal: RequestJournal { self }
+}
+
+extension StubRegistry: RequestRecording {}
+
+extension StubEngine: RequestRecording {}
+
+extension MockServer: RequestRecording {
+    /// The journal of the engine the server answers from.
+    public var journal: RequestJournal { engine.journal }
+}

@@ -1,0 +1,13 @@
+/// The two ways a test can reach its stubs. The same stubs give the same answers in both, so a
+/// test written once can run in both: in-process for speed, over a socket for the real thing.
+///
+/// ```swift
+/// @Test(arguments: ServingMode.allCases)
+/// func loadsAUser(_ mode: ServingMode) async throws { … }
+/// ```
+public enum ServingMode: CaseIterable, Sendable {
+    /// `StubTransport`: the engine plugged into the client; no socket is opened.
+    case inProcess
+    /// `URLSessionTransport` against a fresh `MockServer` on 127.0.0.1 and an ephemeral port.
+    case server
+}
