@@ -7,8 +7,9 @@ import Logging
 /// A running libmicrohttpd daemon and the request handling it calls back into.
 ///
 /// Immediate answers are queued right on the daemon's thread from a response prepared once per
-/// stub; anything that waits (a delay, an async stub, a held fault) suspends the connection and
-/// is resumed from the task that awaited it, so no server thread is ever held.
+/// stub; anything that waits (a delay, an async stub, a held fault, the next piece of a throttled
+/// body) suspends the connection and is resumed from the task that awaited it, so no server
+/// thread is ever held.
 final class Daemon: @unchecked Sendable {
     let engine: StubEngine
     let configuration: MockServer.Configuration
@@ -71,21 +72,25 @@ final class Daemon: @unchecked Sendable {
         case .ready(let answer):
             return deliver(answer, for: exchange)
         case .pending(let wait):
-            suspended.suspend(exchange) { try? await wait() }
+            suspended.suspend(exchange) { (try? await wait()).map { .answer($0) } ?? .close }
             return .YES
         }
     }
 
     private func deliver(_ answer: StubAnswer, for exchange: Exchange) -> MHD_Result {
         log(answer, for: exchange)
-        guard let fault = answer.response.fault else {
-            return answer.response.cache.value(PreparedResponse.self) { PreparedResponse(answer.response) }.queue(on: exchange.connection)
+        let response = answer.response
+        guard let fault = response.fault else {
+            if response.throttle != .none, exchange.method != .head, !response.body.isEmpty {
+                return DribbledResponse.queue(response, on: exchange, suspended: suspended, clock: engine.clock)
+            }
+            return response.cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
         }
         if fault == .timeout {
             let hold = configuration.faultTimeoutHold
             suspended.suspend(exchange) {
                 try? await Task.sleep(for: hold)
-                return nil
+                return .close
             }
             return .YES
         }

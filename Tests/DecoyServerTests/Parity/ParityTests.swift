@@ -95,6 +95,20 @@ struct ParityTests {
         }
     }
 
+    @Test(arguments: Serving.allCases, [Throttle.chunks(count: 4, over: .milliseconds(400)), .bytesPerSecond(1_000)])
+    func throttledBodyTakesItsTimeAndArrivesWhole(_ serving: Serving, _ throttle: Throttle) async throws {
+        let registry = StubRegistry()
+        let body = String(repeating: "0123456789", count: 40)
+        try registry.register(StubResponse(text: body).throttled(throttle), for: .get("/dribble"))
+        try await serving.withClient(registry) { client in
+            let start = ContinuousClock.now
+            let received = try await client.send(Resource<String>.get("/dribble"))
+            let elapsed = ContinuousClock.now - start
+            #expect(received == body)
+            #expect(elapsed >= .milliseconds(400) && elapsed < .milliseconds(400) + .seconds(4), "\(elapsed)")
+        }
+    }
+
     @Test(arguments: Serving.allCases)
     func timeoutFaultEndsInTheClientsTimeout(_ serving: Serving) async throws {
         let registry = StubRegistry()

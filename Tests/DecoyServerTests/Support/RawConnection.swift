@@ -42,6 +42,20 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Reads until the peer closes or the receive timeout passes, noting when each read returned,
+    /// counted from the call, and how many bytes it brought.
+    func readArrivals() async -> [(at: Duration, count: Int)] {
+        await offThePool {
+            let start = ContinuousClock.now
+            var arrivals: [(at: Duration, count: Int)] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while case let count = recv(self.socket, &buffer, buffer.count, 0), count > 0 {
+                arrivals.append((ContinuousClock.now - start, count))
+            }
+            return arrivals
+        }
+    }
+
     private func blockingRead(until text: String?) -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
