@@ -25,6 +25,42 @@ struct DelayTests {
         #expect(try await request.value.text == "late")
     }
 
+    @Test(arguments: Serving.allCases)
+    func defaultDelayHoldsStubsWithoutADelayOfTheirOwn(_ serving: Serving) async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock, defaultDelay: .fixed(.seconds(1)))
+        try registry.register(StubResponse(text: "default"), for: .get("/default"))
+        try registry.register(StubResponse(text: "own", delay: .fixed(.zero)), for: .get("/own"))
+        #expect(try await serving.exchange(registry, .get, "/own").text == "own")
+        #expect(try await serving.exchange(registry, .get, "/unmatched").status == 404)
+        let finished = Mutex(false)
+        let request = Task {
+            let exchange = try await serving.exchange(registry, .get, "/default")
+            finished.withLock { $0 = true }
+            return exchange
+        }
+        try await waitUntilSleeping(clock)
+        await clock.advance(by: .milliseconds(999))
+        #expect(!finished.withLock { $0 })
+        await clock.advance(by: .milliseconds(1))
+        #expect(try await request.value.text == "default")
+    }
+
+    @Test func aRandomDefaultDelayReplaysWithTheSeed() async throws {
+        func draws() async throws -> [Duration] {
+            let registry = StubRegistry(clock: ImmediateClock(), seed: 7, defaultDelay: .lognormal(median: .milliseconds(80), sigma: 0.5))
+            try registry.register(StubResponse(), for: .get("/any"))
+            var delays: [Duration] = []
+            for _ in 0..<20 {
+                delays.append(try await registry.engine.answer(StubRequest(method: .get, target: "/any")).delay)
+            }
+            return delays
+        }
+        let first = try await draws()
+        #expect(try await draws() == first)
+        #expect(Set(first).count == 20)
+    }
+
     @Test func uniformDelayIsDrawnFromTheRangeWithTheRegistrySeed() async throws {
         let range = Duration.milliseconds(100)...Duration.milliseconds(200)
         func draws(seed: UInt64) async throws -> [Duration] {
