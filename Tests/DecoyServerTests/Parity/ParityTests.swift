@@ -36,6 +36,9 @@ struct ParityTests {
         Scenario(name: "sequence", register: { try $0.register(SequenceStub(first: [StubResponse.fault(.connectionReset), StubResponse(status: .badGateway)], then: StubResponse(text: "ok")), for: .get("/seq")) },
                  requests: Array(repeating: .get("/seq"), count: 4), headers: [],
                  expected: [.failure(.connectionLost), .response(status: 502, headers: [:], body: ""), .response(status: 200, headers: [:], body: "ok"), .response(status: 200, headers: [:], body: "ok")]),
+        Scenario(name: "failure rate with a seed", register: { try $0.register(Self.flaky(), for: .get("/flaky")) },
+                 requests: Array(repeating: .get("/flaky"), count: 10), headers: [],
+                 expected: Self.seededFailures(count: 10)),
         Scenario(name: "HEAD", register: { try $0.register(StubResponse(headerFields: [.init("X-Size")!: "4"], text: "body"), for: .any("/thing")) },
                  requests: [Resource(method: .head, path: "/thing")], headers: ["X-Size"],
                  expected: [.response(status: 200, headers: ["X-Size": "4"], body: "")]),
@@ -81,8 +84,9 @@ struct ParityTests {
     /// for a loaded two-core machine where other tests keep the cooperative pool busy.
     @Test(arguments: Serving.allCases)
     func delayIsObservedWithinTolerance(_ serving: Serving) async throws {
-        let registry = StubRegistry()
+        let registry = StubRegistry(seed: 1, defaultDelay: .lognormal(median: .milliseconds(100), sigma: 0.1))
         try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(300))), for: .get("/slow"))
+        try registry.register(StubResponse(text: "default"), for: .get("/default"))
         try registry.register(StubResponse(text: "soon", delay: .uniform(.milliseconds(100)...(.milliseconds(150)))), for: .get("/jitter"))
         try await serving.withClient(registry) { client in
             let clock = ContinuousClock()
@@ -94,6 +98,11 @@ struct ParityTests {
             _ = try await client.send(Resource<String>.get("/jitter"))
             let jitter = clock.now - jitterStart
             #expect(jitter >= .milliseconds(100) && jitter < .milliseconds(150) + .seconds(4), "\(jitter)")
+            let defaultStart = clock.now
+            _ = try await client.send(Resource<String>.get("/default"))
+            let byDefault = clock.now - defaultStart
+            // The seed fixes the draw; 60 ms lies five sigmas below the median.
+            #expect(byDefault >= .milliseconds(60) && byDefault < .milliseconds(200) + .seconds(4), "\(byDefault)")
         }
     }
 
@@ -174,6 +183,20 @@ struct ParityTests {
         #expect(entry.request.headerFields[.contentType] == "application/json")
         #expect(entry.request.bodyText == #"{"sku":"A-1"}"#)
         #expect(entry.status == .created)
+    }
+
+    /// Half of its calls reset, the seed deciding which.
+    static func flaky() -> FailingStub {
+        FailingStub(failing: 0.5, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(text: "ok"), seed: 5)
+    }
+
+    /// What a fresh ``flaky()`` answers to `count` calls, worked out without any serving.
+    static func seededFailures(count: Int) -> [Outcome] {
+        let stub = flaky()
+        return (0..<count).map { _ in
+            guard case .response(let response) = stub.resolve(for: StubRequest(method: .get, target: "/")) else { return .failure(.other) }
+            return response.fault == nil ? .response(status: 200, headers: [:], body: "ok") : .failure(.connectionLost)
+        }
     }
 
     /// What a `RandomStub` with this seed draws, worked out the way the engine draws it.
