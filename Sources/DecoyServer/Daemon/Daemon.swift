@@ -3,6 +3,7 @@ import Decoy
 import Foundation
 import HTTPTypes
 import Logging
+import Synchronization
 
 /// A running libmicrohttpd daemon and the request handling it calls back into.
 ///
@@ -17,6 +18,9 @@ final class Daemon: @unchecked Sendable {
     private(set) var pointer: OpaquePointer?
     private(set) var port: UInt16 = 0
     private let tooLarge = PreparedResponse.text(.contentTooLarge, "The request body is larger than this server accepts.\n")
+    private let overLimit = PreparedResponse.text(.serviceUnavailable, "The server has as many connections open as it accepts.\n")
+    /// Connections open now, counted so that those over the limit get `503` rather than silence.
+    private let openConnections = Atomic<Int>(0)
 
     init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
         self.engine = engine
@@ -28,13 +32,19 @@ final class Daemon: @unchecked Sendable {
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         pointer = decoy_start_daemon(
             flags, address.pointer, UInt32(max(1, configuration.threadCount)),
-            UInt32(configuration.connectionLimit), UInt32(configuration.listenBacklog),
+            UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)), UInt32(configuration.listenBacklog),
             UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
-            Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted,
+            Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
             Unmanaged.passUnretained(self).toOpaque()
         )
         guard let pointer else { throw .cannotListen(host: configuration.host, port: configuration.port) }
         port = decoy_daemon_port(pointer)
+    }
+
+    /// libmicrohttpd at its limit stops accepting and clients wait in silence; it is let accept
+    /// this many more, which the handler answers `503` and closes.
+    private static func overLimitHeadroom(_ limit: Int) -> Int {
+        max(16, limit / 8)
     }
 
     /// Closes every held connection, then stops the daemon; in-flight immediate answers finish first.
@@ -53,6 +63,10 @@ final class Daemon: @unchecked Sendable {
             if configuration.logger != nil { exchange.started = .now }
             if let length = exchange.headerFields[.contentLength].flatMap(Int.init), length > configuration.maxBodySize {
                 return tooLarge.queue(on: exchange.connection)
+            }
+            // Answered on the first call, so libmicrohttpd closes the connection after it.
+            if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
+                return overLimit.queue(on: exchange.connection)
             }
             // Answering only on a later call keeps the connection alive.
             return .YES
@@ -119,6 +133,12 @@ final class Daemon: @unchecked Sendable {
         let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
         let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
         return daemon.handle(exchange, method: method, upload: upload, uploadSize: uploadSize)
+    }
+
+    private static let connectionChanged: MHD_NotifyConnectionCallback = { context, _, _, change in
+        guard let context else { return }
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        daemon.openConnections.add(change == .CONNECTION_NOTIFY_STARTED ? 1 : -1, ordering: .relaxed)
     }
 
     private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
