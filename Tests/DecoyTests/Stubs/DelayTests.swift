@@ -12,17 +12,8 @@ struct DelayTests {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(500))), for: .get("/slow"))
-        let finished = Mutex(false)
-        let request = Task {
-            let exchange = try await serving.exchange(registry, .get, "/slow")
-            finished.withLock { $0 = true }
-            return exchange
-        }
-        try await waitUntilSleeping(clock)
-        await clock.advance(by: .milliseconds(499))
-        #expect(!finished.withLock { $0 })
-        await clock.advance(by: .milliseconds(1))
-        #expect(try await request.value.text == "late")
+        let answer = try await exchange(serving, registry, "/slow", advancing: clock, by: [.milliseconds(499), .milliseconds(1)])
+        #expect(answer.text == "late")
     }
 
     @Test(arguments: Serving.allCases)
@@ -33,17 +24,8 @@ struct DelayTests {
         try registry.register(StubResponse(text: "own", delay: .fixed(.zero)), for: .get("/own"))
         #expect(try await serving.exchange(registry, .get, "/own").text == "own")
         #expect(try await serving.exchange(registry, .get, "/unmatched").status == 404)
-        let finished = Mutex(false)
-        let request = Task {
-            let exchange = try await serving.exchange(registry, .get, "/default")
-            finished.withLock { $0 = true }
-            return exchange
-        }
-        try await waitUntilSleeping(clock)
-        await clock.advance(by: .milliseconds(999))
-        #expect(!finished.withLock { $0 })
-        await clock.advance(by: .milliseconds(1))
-        #expect(try await request.value.text == "default")
+        let answer = try await exchange(serving, registry, "/default", advancing: clock, by: [.milliseconds(999), .milliseconds(1)])
+        #expect(answer.text == "default")
     }
 
     @Test func aRandomDefaultDelayReplaysWithTheSeed() async throws {
@@ -105,6 +87,23 @@ struct DelayTests {
         guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
         #expect(failure.category == .timedOut)
     }
+}
+
+/// Requests `target` through `serving`, then advances `clock` by each of `steps` in turn once
+/// something sleeps on it, expecting no answer before the last step; returns the answer.
+func exchange(_ serving: Serving, _ registry: StubRegistry, _ target: String, advancing clock: TestClock<Duration>, by steps: [Duration]) async throws -> Exchange {
+    let finished = Mutex(false)
+    let request = Task {
+        let exchange = try await serving.exchange(registry, .get, target)
+        finished.withLock { $0 = true }
+        return exchange
+    }
+    for step in steps {
+        try await waitUntilSleeping(clock)
+        #expect(!finished.withLock { $0 }, "answered before the clock passed \(step)")
+        await clock.advance(by: step)
+    }
+    return try await request.value
 }
 
 /// Waits, boundedly, until something sleeps on `clock`, so that advancing it wakes that sleeper.

@@ -1,7 +1,6 @@
 import Clocks
 import Decoy
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Throttled bodies, on a test clock")
@@ -12,18 +11,8 @@ struct ThrottleTests {
         let registry = StubRegistry(clock: clock)
         let body = String(repeating: "abcdefghij", count: 10)
         try registry.register(StubResponse(text: body).throttled(.chunks(count: 4, over: .seconds(2))), for: .get("/slow"))
-        let finished = Mutex(false)
-        let request = Task {
-            let exchange = try await serving.exchange(registry, .get, "/slow")
-            finished.withLock { $0 = true }
-            return exchange
-        }
-        for _ in 0..<4 {
-            try await waitUntilSleeping(clock)
-            #expect(!finished.withLock { $0 })
-            await clock.advance(by: .milliseconds(500))
-        }
-        #expect(try await request.value.text == body)
+        let answer = try await exchange(serving, registry, "/slow", advancing: clock, by: Array(repeating: .milliseconds(500), count: 4))
+        #expect(answer.text == body)
     }
 
     @Test func chunksSplitTheBodyEvenlyOverTheDuration() {
