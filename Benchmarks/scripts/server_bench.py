@@ -7,6 +7,8 @@
   server from PEERS_DIR/mhd_stub.c, alternated run by run (target >= 0.85 of raw);
 - peak memory (VmHWM) of MockServer under that load, journal on (target <= 50 MB);
 - 1,000 concurrent requests to a stub with a 1 s delay: answered, wall time, threads (<= 1.3 s);
+- 10,000 connections held at once by a stub with a 10 s delay: all answered, server memory per
+  held connection (VmRSS while held minus before, over 10,000), threads before, while held and after;
 - stub-count scaling: first, last and unmatched path with 10,000 stubs vs 1 stub (>= 0.8);
 - startup: `decoy serve` process start to first answered request (<= 50 ms).
 Every load is bounded (wrk -d, counts, timeouts) and on 127.0.0.1.
@@ -126,6 +128,49 @@ def delays(bench, peers):
     line("server threads before / after", f"{before} / {after}", "", "unchanged " + ("ok" if before == after else "MISSED"))
 
 
+def held(bench):
+    count, delay_ms = 10_000, 10_000
+    print(f"== {count:,} connections held at once by a stub with a {delay_ms // 1000} s delay, {RUNS} runs")
+    port = free_port()
+    server = Server([bench, str(port), "1", str(delay_ms)], port, "/stub/0")
+    per_connection, walls, threads = [], [], []
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET /tick HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            s.recv(16)
+        for _ in range(RUNS):
+            before_rss, before_threads = server.status("VmRSS"), server.status("Threads")
+            client = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "held_client.py"),
+                                       f"http://127.0.0.1:{port}/delay", str(count), "60"], stdout=subprocess.PIPE, text=True)
+            held_rss, held_threads = None, None
+            for output in client.stdout:
+                if output.strip() == "sent":
+                    # Every request is written; a moment for the server to read the last ones.
+                    time.sleep(1)
+                    held_rss, held_threads = server.status("VmRSS"), server.status("Threads")
+                else:
+                    result = json.loads(output)
+            client.wait(90)
+            if result["ok"] != count:
+                print(f"  only {result['ok']} of {count:,} answered: {result}")
+            if held_rss is not None:
+                per_connection.append((held_rss - before_rss) * 1024 / count)
+                threads.append((before_threads, held_threads, server.status("Threads")))
+            walls.append(result["wall_s"])
+            line("answered", f"{result['ok']:,}", "", f"of {count:,}, every request written after {result['sent_s']} s")
+    finally:
+        server.stop()
+    if not per_connection:
+        return
+    # The first run grows the heap from a fresh server; later ones reuse what it grew, so it is the honest cost.
+    line("server memory per held connection, first run (VmRSS delta / count)", f"{per_connection[0]:,.0f}", "bytes",
+         "later runs: " + ", ".join(f"{b:,.0f}" for b in per_connection[1:]))
+    line("wall time, median of runs", f"{statistics.median(walls):.2f}", "s", f"[{min(walls):.2f}..{max(walls):.2f}] (delay {delay_ms / 1000:.0f} s)")
+    unchanged = all(b == h == a for b, h, a in threads)
+    line("server threads before / while held / after, each run", " ".join(f"{b}/{h}/{a}" for b, h, a in threads), "",
+         "unchanged " + ("ok" if unchanged else "MISSED"))
+
+
 def scaling(bench):
     print(f"== Stub-count scaling, wrk -d{SHORT}, {RUNS} runs, each run alternating the five targets: 10,000 stubs vs 1")
     one_port, many_port = free_port(), free_port()
@@ -172,11 +217,13 @@ def main():
     bench, decoy, stubs, peers = sys.argv[1:5]
     probe_path = sys.argv[5] if len(sys.argv) > 5 else "/health"
     with tempfile.TemporaryDirectory() as workdir:
-        phases = sys.argv[6].split(",") if len(sys.argv) > 6 else ["throughput", "delays", "scaling", "startup"]
+        phases = sys.argv[6].split(",") if len(sys.argv) > 6 else ["throughput", "delays", "held", "scaling", "startup"]
         if "throughput" in phases:
             throughput(bench, peers, workdir)
         if "delays" in phases:
             delays(bench, peers)
+        if "held" in phases:
+            held(bench)
         if "scaling" in phases:
             scaling(bench)
         if "startup" in phases:

@@ -16,7 +16,8 @@ static inline struct MHD_Daemon *decoy_start_daemon(
     unsigned int flags, const struct sockaddr *address, unsigned int thread_pool_size,
     unsigned int connection_limit, unsigned int listen_backlog, unsigned int connection_timeout_seconds,
     size_t connection_memory_limit, MHD_AccessHandlerCallback handler,
-    MHD_RequestCompletedCallback completed, decoy_uri_log_callback uri_log, void *context)
+    MHD_RequestCompletedCallback completed, decoy_uri_log_callback uri_log,
+    MHD_NotifyConnectionCallback notify_connection, void *context)
 {
     return MHD_start_daemon(
         flags, 0, NULL, NULL, handler, context,
@@ -28,6 +29,7 @@ static inline struct MHD_Daemon *decoy_start_daemon(
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
+        MHD_OPTION_NOTIFY_CONNECTION, notify_connection, context,
         MHD_OPTION_END);
 }
 

@@ -20,6 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port: UInt16 = 8080
 
+    @Option(help: DelayOption.help, transform: DelayOption.parse)
+    var delay: Delay = .none
+
+    @Option(help: "Seeds random delays, to replay a run.")
+    var seed: UInt64?
+
     @Flag(help: "Reload the folder when its files change; a broken edit keeps the previous stubs serving.")
     var watch = false
 
@@ -42,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = URL(filePath: folder, directoryHint: .isDirectory)
-        let registry = StubRegistry(journalLimit: journalLimit)
+        let registry = StubRegistry(journalLimit: journalLimit, seed: seed, defaultDelay: delay)
         do {
             Self.show(try registry.load(folder: url), from: folder)
         } catch {

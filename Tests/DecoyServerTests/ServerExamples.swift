@@ -39,7 +39,7 @@ struct ServerExamples {
             port: 0,                           // 0: any free port
             threadCount: 2,                    // threads that answer immediate stubs
             maxBodySize: 1024 * 1024,          // larger bodies get 413
-            connectionLimit: 1_000,            // more connections are refused
+            connectionLimit: 1_000,            // more connections get 503 and are closed
             connectionTimeout: .seconds(10),   // idle or too-slow clients are cut off
             logger: Logger(label: "mock")      // a line per request at info
         ))

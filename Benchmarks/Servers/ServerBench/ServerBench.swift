@@ -5,7 +5,8 @@ import Foundation
 /// A MockServer for load tests: `ServerBench PORT STUBS [DELAY_MS]`.
 ///
 /// Registers `/stub/0` … `/stub/{STUBS-1}`, in that order, each answering the 99-byte JSON body
-/// the peer servers in shared/bench answer with, and `/delay` answering it after DELAY_MS.
+/// the peer servers in shared/bench answer with, `/delay` answering it after DELAY_MS, and
+/// `/tick` after 1 ms, to start the task pool before a benchmark counts threads.
 /// The journal is on, as in a test. Prints its URL, then serves until SIGTERM or SIGINT.
 @main
 struct ServerBench {
@@ -22,6 +23,7 @@ struct ServerBench {
         }
         let delay = arguments.count > 2 ? arguments[2] : 1_000
         try registry.register(StubResponse(json: body, delay: .fixed(.milliseconds(delay))), for: .get("/delay"))
+        try registry.register(StubResponse(json: body, delay: .fixed(.milliseconds(1))), for: .get("/tick"))
         let server = MockServer(registry: registry, configuration: .init(port: UInt16(arguments[0])))
         try server.start()
         FileHandle.standardOutput.write(Data("\(server.baseURL)\n".utf8))

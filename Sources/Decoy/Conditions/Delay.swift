@@ -2,7 +2,8 @@ import Foundation
 
 /// How long a stub waits before it answers.
 public enum Delay: Sendable, Hashable {
-    /// Answer at once.
+    /// No delay of its own: answer at once, or after the engine's default delay when it has one.
+    /// `.fixed(.zero)` answers at once whatever the default.
     case none
     /// Always wait this long.
     case fixed(Duration)

@@ -8,9 +8,15 @@ import FoundationNetworking
 /// Each serving realises a fault its own way (the server breaks the connection, the in-process
 /// transports throw), so that the client sees the same error in both.
 public enum Fault: Sendable, Hashable {
-    /// The connection is reset before a response is sent.
+    /// The connection is reset before a response is sent; the server sends a status line first,
+    /// so that no client mistakes it for a stale keep-alive connection and silently retries.
     case connectionReset
     /// The connection is closed without a single byte of response.
+    ///
+    /// A client may take this for a keep-alive connection the server had already closed, and
+    /// send the request again on a new one, as libcurl under `URLSession` on Linux does: the
+    /// client still fails, but the stub is reached twice. Put the fault first on its
+    /// connection (or use a fresh session) where the count matters.
     case emptyResponse
     /// A response that is not valid HTTP is sent, then the connection is closed.
     case malformedResponse

@@ -14,13 +14,19 @@ public struct StubEngine: Sendable {
     public let clock: any Clock<Duration>
     /// Draws random delays.
     public let random: RandomSource
+    /// The delay of every stub answer whose response has ``Delay/none``, like WireMock's global delay.
+    public let defaultDelay: Delay
 
     /// Creates an engine over `provider`.
-    public init(provider: any StubProvider, journal: RequestJournal = RequestJournal(), clock: any Clock<Duration> = ContinuousClock(), random: RandomSource = RandomSource()) {
+    public init(
+        provider: any StubProvider, journal: RequestJournal = RequestJournal(), clock: any Clock<Duration> = ContinuousClock(),
+        random: RandomSource = RandomSource(), defaultDelay: Delay = .none
+    ) {
         self.provider = provider
         self.journal = journal
         self.clock = clock
         self.random = random
+        self.defaultDelay = defaultDelay
     }
 
     /// Decides as much as it can without waiting: a matched static stub without delay is ready at once.
@@ -56,7 +62,7 @@ public struct StubEngine: Sendable {
 
     private func respond(_ request: StubRequest, with response: StubResponse, route: Route?) -> PreparedAnswer {
         journal.record(request, route: route, response: response)
-        let delay = response.delay.sample(from: random)
+        let delay = (response.delay == .none ? defaultDelay : response.delay).sample(from: random)
         let answer = StubAnswer(response: response, route: route, delay: delay)
         guard delay > .zero else { return .ready(answer) }
         return .pending { [clock] in

@@ -27,7 +27,10 @@ public struct StubTransport: Transport {
         let response = answer.response
         try await engine.waitOut(response.fault)
         if let fault = response.fault { throw fault.inProcessError }
-        return (HTTPResponse(status: response.status, headerFields: response.headerFields), request.method == .head ? Data() : response.body)
+        let body = request.method == .head ? Data() : response.body
+        // The whole body is returned at once, so the pieces only pace it.
+        try await engine.dribble(body, response.throttle) { _ in }
+        return (HTTPResponse(status: response.status, headerFields: response.headerFields), body)
     }
 }
 

@@ -33,10 +33,21 @@ public final class StubURLProtocol: URLProtocol {
         let loader = Loader(urlProtocol: self)
         let task = Task {
             do {
-                let answer = try await engine.answer(stubRequest)
-                try await engine.waitOut(answer.response.fault)
+                let response = try await engine.answer(stubRequest).response
+                try await engine.waitOut(response.fault)
                 try Task.checkCancellation()
-                loader.deliver(answer.response, url: url, isHead: stubRequest.method == .head)
+                if let fault = response.fault { return loader.fail(with: fault.inProcessError) }
+                loader.receive(response, url: url)
+                let body = stubRequest.method == .head ? Data() : response.body
+                #if canImport(FoundationNetworking)
+                // swift-corelibs-foundation keeps only the last piece a protocol loads for a task
+                // with a completion handler, so the paced body is loaded whole at its end.
+                try await engine.dribble(body, response.throttle) { _ in }
+                if !body.isEmpty { loader.load(body) }
+                #else
+                try await engine.dribble(body, response.throttle) { loader.load($0) }
+                #endif
+                loader.finish()
             } catch {
                 // Cancelled: the session has already stopped listening.
             }
@@ -80,20 +91,25 @@ public final class StubURLProtocol: URLProtocol {
 private struct Loader: @unchecked Sendable {
     let urlProtocol: StubURLProtocol
 
-    func deliver(_ response: StubResponse, url: URL, isHead: Bool) {
-        let client = urlProtocol.client
-        if let fault = response.fault {
-            client?.urlProtocol(urlProtocol, didFailWithError: fault.inProcessError)
-            return
-        }
+    func fail(with error: URLError) {
+        urlProtocol.client?.urlProtocol(urlProtocol, didFailWithError: error)
+    }
+
+    func receive(_ response: StubResponse, url: URL) {
         var fields: [String: String] = [:]
         for field in response.headerFields {
             fields[field.name.rawName] = fields[field.name.rawName].map { "\($0), \(field.value)" } ?? field.value
         }
         let head = HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields)!
-        client?.urlProtocol(urlProtocol, didReceive: head, cacheStoragePolicy: .notAllowed)
-        if !isHead, !response.body.isEmpty { client?.urlProtocol(urlProtocol, didLoad: response.body) }
-        client?.urlProtocolDidFinishLoading(urlProtocol)
+        urlProtocol.client?.urlProtocol(urlProtocol, didReceive: head, cacheStoragePolicy: .notAllowed)
+    }
+
+    func load(_ data: Data) {
+        urlProtocol.client?.urlProtocol(urlProtocol, didLoad: data)
+    }
+
+    func finish() {
+        urlProtocol.client?.urlProtocolDidFinishLoading(urlProtocol)
     }
 }
 

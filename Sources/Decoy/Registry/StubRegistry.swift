@@ -19,6 +19,8 @@ public final class StubRegistry: StubProvider {
     public let clock: any Clock<Duration>
     /// Draws random delays.
     public let random: RandomSource
+    /// The delay of every stub whose response sets none.
+    public let defaultDelay: Delay
     let contents = Mutex(RegistryContents())
     let scenarios = ScenarioStates()
 
@@ -28,15 +30,18 @@ public final class StubRegistry: StubProvider {
     ///   - clock: measures stub delays; pass a test clock to control them.
     ///   - journalLimit: the most requests the journal keeps.
     ///   - seed: seeds random delays, for reproducible runs.
-    public init(clock: any Clock<Duration> = ContinuousClock(), journalLimit: Int = 10_000, seed: UInt64? = nil) {
+    ///   - defaultDelay: the delay of every stub whose response has ``Delay/none``, to make a whole
+    ///     suite run against a slow API; unmatched requests are answered at once.
+    public init(clock: any Clock<Duration> = ContinuousClock(), journalLimit: Int = 10_000, seed: UInt64? = nil, defaultDelay: Delay = .none) {
         self.clock = clock
         self.journal = RequestJournal(limit: journalLimit)
         self.random = RandomSource(seed: seed)
+        self.defaultDelay = defaultDelay
     }
 
     /// The engine that serves this registry's stubs and records into its journal.
     public var engine: StubEngine {
-        StubEngine(provider: self, journal: journal, clock: clock, random: random)
+        StubEngine(provider: self, journal: journal, clock: clock, random: random, defaultDelay: defaultDelay)
     }
 
     /// Registers `stub` for `route`; among routes that match, the lowest priority number wins, then the newest.

@@ -8,7 +8,6 @@ enum FieldNames {
         "formParameters": "match the body instead",
         "multipartPatterns": "match the body instead",
         "pathParameters": "path parameters match any segment",
-        "chunkedDribbleDelay": "use fixedDelayMilliseconds or delayDistribution instead",
         "proxyBaseUrl": "proxying is not supported",
         "postServeActions": "post-serve actions are not supported",
         "serveEventListeners": "serve event listeners are not supported",

@@ -6,7 +6,7 @@ struct ResponseDecoder {
     /// The fields of a response.
     static let fields = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-        "fixedDelayMilliseconds", "delayDistribution", "fault",
+        "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
     ]
     private static let faults: [String: Fault] = [
         "EMPTY_RESPONSE": .emptyResponse, "CONNECTION_RESET_BY_PEER": .connectionReset,
@@ -28,10 +28,12 @@ struct ResponseDecoder {
         let headerFields = object["headers"].map(headers) ?? [:]
         let body = object.oneOf(["body", "jsonBody", "base64Body", "bodyFileName"]).map(body) ?? (Data(), nil)
         let delay = delay(object)
+        let throttle = throttle(object)
         let fault = object["fault"].map(fault) ?? .some(nil)
-        guard let status, var headerFields, let (body, contentType) = body, let delay, let fault else { return nil }
+        guard let status, var headerFields, let (body, contentType) = body, let delay, let throttle, let fault else { return nil }
         if let contentType, headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
         var response = StubResponse(status: status, headerFields: headerFields, body: body, delay: delay)
+        response.throttle = throttle
         response.fault = fault
         return response
     }
@@ -110,6 +112,23 @@ struct ResponseDecoder {
         default:
             return type.expected("uniform or lognormal")
         }
+    }
+
+    /// WireMock's `chunkedDribbleDelay` or Decoy's `bytesPerSecond`; `.none` when neither.
+    private func throttle(_ object: FileObject) -> Throttle? {
+        guard let (key, node) = object.oneOf(["chunkedDribbleDelay", "bytesPerSecond"]) else { return Throttle.none }
+        if key == "bytesPerSecond" {
+            return node.integer(in: 1...Int.max, "a whole number of bytes above 0").map { .bytesPerSecond($0) }
+        }
+        guard let dribble = node.object(known: ["numberOfChunks", "totalDuration"]) else { return nil }
+        guard let countNode = dribble["numberOfChunks"], let durationNode = dribble["totalDuration"] else {
+            node.error("chunkedDribbleDelay needs \"numberOfChunks\" and \"totalDuration\", in milliseconds")
+            return nil
+        }
+        let count = countNode.integer(in: 1...Int.max, "a whole number above 0")
+        let duration = durationNode.integer(in: 0...Int.max, "a whole number of milliseconds")
+        guard let count, let duration else { return nil }
+        return .chunks(count: count, over: .milliseconds(duration))
     }
 
     private func fault(_ node: FileNode) -> Fault?? {

@@ -1,9 +1,9 @@
-/// Reads one stub of a stub file: WireMock's mapping fields, plus Decoy's lists of responses
-/// and conditional responses.
+/// Reads one stub of a stub file: WireMock's mapping fields, plus Decoy's lists of responses,
+/// conditional responses and failure rates.
 struct StubDecoder {
     /// The fields of a stub.
     static let fields = [
-        "id", "uuid", "name", "priority", "request", "response", "responses", "mode", "seed", "when", "else",
+        "id", "uuid", "name", "priority", "request", "response", "responses", "mode", "seed", "when", "else", "failureRate", "failure",
         "scenarioName", "requiredScenarioState", "newScenarioState",
     ] + ignoredFields
     /// WireMock fields that change nothing in Decoy; WireMock writes them into recorded mappings.
@@ -20,7 +20,7 @@ struct StubDecoder {
         let priority = object["priority"].map { $0.integer() } ?? Route.defaultPriority
         let scenario = scenario(object)
         let decoded = object["request"].map(RequestDecoder.decode) ?? DecodedRoute(route: Route(method: nil, path: "/**"), pathNode: nil, matcherNodes: [])
-        let stub = stub(object)
+        let stub = failing(object, otherwise: stub(object))
         guard let id, let name, let priority, let scenario, var decoded, let stub else { return nil }
         decoded.route.priority = priority
         decoded.route.scenario = scenario
@@ -57,9 +57,7 @@ struct StubDecoder {
             }
             return list(value, object)
         }
-        for (stray, strayNode) in object.members where stray == "mode" || stray == "seed" {
-            strayNode.error("\(stray) goes with \"responses\", not \"response\"")
-        }
+        if let mode = object["mode"] { mode.error("mode goes with \"responses\", not \"response\"") }
         if let when = object["when"] { return conditional(when, then: value, object) }
         if let otherwise = object["else"] {
             otherwise.error("else needs \"when\"")
@@ -76,11 +74,8 @@ struct StubDecoder {
             return nil
         }
         let mode = modeNode.text().flatMap { Self.modes.contains($0) ? $0 : modeNode.expected(Self.modes.joined(separator: ", ")) }
-        let seed = object["seed"].map { seedNode in
-            if mode != "random" { seedNode.error("seed goes with mode random") }
-            return seedNode.integer(in: 0...Int.max, "a whole number").map { UInt64($0) }
-        }
-        guard let decoded, let mode, seed != .some(nil) else { return nil }
+        let seed = seed(object)
+        guard let decoded, let mode, let seed else { return nil }
         let stubs = decoded.compactMap { $0 }
         guard stubs.count == decoded.count else { return nil }
         guard let last = stubs.last else {
@@ -89,9 +84,33 @@ struct StubDecoder {
         }
         switch mode {
         case "alternating": return AlternatingStub(stubs)
-        case "random": return RandomStub(stubs, seed: seed.flatMap { $0 })
+        case "random": return RandomStub(stubs, seed: seed)
         default: return SequenceStub(first: stubs.dropLast(), then: last)
         }
+    }
+
+    /// `seed`, for a random mode or a failure rate; `.some(nil)` when there is none.
+    private func seed(_ object: FileObject) -> UInt64?? {
+        guard let node = object["seed"] else { return .some(nil) }
+        return node.integer(in: 0...Int.max, "a whole number").map { UInt64($0) }
+    }
+
+    /// `failureRate` with its `failure` response around the stub the other fields make: Decoy's
+    /// ``FailingStub``. A `seed` that neither this nor a random mode uses is an error.
+    private func failing(_ object: FileObject, otherwise stub: (any Stub)?) -> (any Stub)? {
+        guard let rateNode = object["failureRate"] else {
+            if let failure = object["failure"] { failure.error("failure needs \"failureRate\"") }
+            if let seed = object["seed"], object["responses"] == nil || object["mode"]?.text() != "random" { seed.error("seed goes with mode random or failureRate") }
+            return object["failure"] == nil ? stub : nil
+        }
+        let rate = rateNode.number("a fraction from 0 to 1").flatMap { (0...1).contains($0) ? $0 : rateNode.expected("a fraction from 0 to 1") }
+        guard let failureNode = object["failure"] else {
+            rateNode.error("failureRate needs \"failure\", the response of a failing call")
+            return nil
+        }
+        let failure = responses.decode(failureNode)
+        guard let stub, let rate, let failure, let seed = seed(object) else { return nil }
+        return FailingStub(failing: rate, with: failure, otherwise: stub, seed: seed)
     }
 
     /// `when`, request matchers, choosing between `response` and `else`.

@@ -1,7 +1,7 @@
 public import Foundation
 public import HTTPTypes
 
-/// A fixed answer: status, header fields, body, and optionally a delay or a fault.
+/// A fixed answer: status, header fields, body, and optionally a delay, a throttle or a fault.
 ///
 /// A response is itself the simplest ``Stub``: it answers every request the same way. The body
 /// is encoded once, when the response is made, never per request.
@@ -11,6 +11,7 @@ public struct StubResponse: Stub {
         var headerFields: HTTPFields
         var body: Data
         var delay: Delay
+        var throttle: Throttle = .none
         var fault: Fault?
     }
 
@@ -50,10 +51,16 @@ public struct StubResponse: Stub {
         set { update { $0.body = newValue } }
     }
 
-    /// How long to wait before answering.
+    /// How long to wait before answering; ``Delay/none`` leaves it to the engine's default delay.
     public var delay: Delay {
         get { storage.fields.delay }
         set { update { $0.delay = newValue } }
+    }
+
+    /// How fast the body arrives once the head is sent.
+    public var throttle: Throttle {
+        get { storage.fields.throttle }
+        set { update { $0.throttle = newValue } }
     }
 
     /// A fault to produce instead of the response.
@@ -105,6 +112,13 @@ public struct StubResponse: Stub {
     public func delayed(_ delay: Delay) -> StubResponse {
         var copy = self
         copy.delay = delay
+        return copy
+    }
+
+    /// A copy whose body arrives as `throttle` says.
+    public func throttled(_ throttle: Throttle) -> StubResponse {
+        var copy = self
+        copy.throttle = throttle
         return copy
     }
 

@@ -3,12 +3,14 @@ import Decoy
 import Foundation
 import HTTPTypes
 import Logging
+import Synchronization
 
 /// A running libmicrohttpd daemon and the request handling it calls back into.
 ///
 /// Immediate answers are queued right on the daemon's thread from a response prepared once per
-/// stub; anything that waits (a delay, an async stub, a held fault) suspends the connection and
-/// is resumed from the task that awaited it, so no server thread is ever held.
+/// stub; anything that waits (a delay, an async stub, a held fault, the next piece of a throttled
+/// body) suspends the connection and is resumed from the task that awaited it, so no server
+/// thread is ever held.
 final class Daemon: @unchecked Sendable {
     let engine: StubEngine
     let configuration: MockServer.Configuration
@@ -18,6 +20,9 @@ final class Daemon: @unchecked Sendable {
     private(set) var port: UInt16 = 0
     private(set) var baseURL = ""
     private let tooLarge = PreparedResponse.text(.contentTooLarge, "The request body is larger than this server accepts.\n")
+    private let overLimit = PreparedResponse.text(.serviceUnavailable, "The server has as many connections open as it accepts.\n")
+    /// Connections open now, counted so that those over the limit get `503` rather than silence.
+    private let openConnections = Atomic<Int>(0)
 
     init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
         self.engine = engine
@@ -30,14 +35,20 @@ final class Daemon: @unchecked Sendable {
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         pointer = decoy_start_daemon(
             flags, address.pointer, UInt32(max(1, configuration.threadCount)),
-            UInt32(configuration.connectionLimit), UInt32(configuration.listenBacklog),
+            UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)), UInt32(configuration.listenBacklog),
             UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
-            Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted,
+            Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
             Unmanaged.passUnretained(self).toOpaque()
         )
         guard let pointer else { throw .cannotListen(host: configuration.host, port: configuration.port) }
         port = decoy_daemon_port(pointer)
         baseURL = MockServer.baseURL(host: configuration.host, port: port)
+    }
+
+    /// libmicrohttpd at its limit stops accepting and clients wait in silence; it is let accept
+    /// this many more, which the handler answers `503` and closes.
+    private static func overLimitHeadroom(_ limit: Int) -> Int {
+        max(16, limit / 8)
     }
 
     /// Closes every held connection, then stops the daemon; in-flight immediate answers finish first.
@@ -56,6 +67,10 @@ final class Daemon: @unchecked Sendable {
             if configuration.logger != nil { exchange.started = .now }
             if let length = exchange.headerFields[.contentLength].flatMap(Int.init), length > configuration.maxBodySize {
                 return tooLarge.queue(on: exchange.connection)
+            }
+            // Answered on the first call, so libmicrohttpd closes the connection after it.
+            if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
+                return overLimit.queue(on: exchange.connection)
             }
             // Answering only on a later call keeps the connection alive.
             return .YES
@@ -80,21 +95,25 @@ final class Daemon: @unchecked Sendable {
         case .ready(let answer):
             return deliver(answer, for: exchange)
         case .pending(let wait):
-            suspended.suspend(exchange) { try? await wait() }
+            suspended.suspend(exchange) { (try? await wait()).map { .answer($0) } ?? .close }
             return .YES
         }
     }
 
     private func deliver(_ answer: StubAnswer, for exchange: Exchange) -> MHD_Result {
         log(answer, for: exchange)
-        guard let fault = answer.response.fault else {
-            return answer.response.cache.value(PreparedResponse.self) { PreparedResponse(answer.response) }.queue(on: exchange.connection)
+        let response = answer.response
+        guard let fault = response.fault else {
+            if response.throttle != .none, exchange.method != .head, !response.body.isEmpty {
+                return DribbledResponse.queue(response, on: exchange, suspended: suspended, clock: engine.clock)
+            }
+            return response.cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
         }
         if fault == .timeout {
             let hold = configuration.faultTimeoutHold
             suspended.suspend(exchange) {
                 try? await Task.sleep(for: hold)
-                return nil
+                return .close
             }
             return .YES
         }
@@ -129,6 +148,12 @@ final class Daemon: @unchecked Sendable {
         let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
         let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
         return daemon.handle(exchange, method: method, upload: upload, uploadSize: uploadSize)
+    }
+
+    private static let connectionChanged: MHD_NotifyConnectionCallback = { context, _, _, change in
+        guard let context else { return }
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        daemon.openConnections.add(change == .CONNECTION_NOTIFY_STARTED ? 1 : -1, ordering: .relaxed)
     }
 
     private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in

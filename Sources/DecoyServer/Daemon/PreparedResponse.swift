@@ -13,7 +13,12 @@ final class PreparedResponse: @unchecked Sendable {
         pointer = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
-        for field in response.headerFields where !Self.setByTheServer.contains(field.name) {
+        Self.add(response.headerFields, to: pointer)
+    }
+
+    /// Adds `fields` to a libmicrohttpd response, leaving out those it writes itself.
+    static func add(_ fields: HTTPFields, to pointer: OpaquePointer) {
+        for field in fields where !setByTheServer.contains(field.name) {
             MHD_add_response_header(pointer, field.name.rawName, field.value)
         }
     }

@@ -18,15 +18,25 @@ final class SuspendedExchanges: Sendable {
         var entries: [ObjectIdentifier: Entry] = [:]
     }
 
+    /// What a resumed connection does next.
+    enum Resumption: Sendable {
+        /// Answer with this.
+        case answer(StubAnswer)
+        /// Carry on with what it was doing: send the next piece of a throttled body.
+        case proceed
+        /// Close the connection without an answer.
+        case close
+    }
+
     private let state = Mutex(State())
 
     /// How many connections are suspended now.
     var count: Int { state.withLock { $0.entries.count } }
 
-    /// Suspends the exchange's connection until `work` gives its answer; `nil` closes the connection.
+    /// Suspends the exchange's connection until `work` tells how to resume it.
     ///
-    /// Call it from the connection's handler.
-    func suspend(_ exchange: Exchange, until work: @escaping @Sendable () async -> StubAnswer?) {
+    /// Call it from the connection's handler or its response's content reader.
+    func suspend(_ exchange: Exchange, until work: @escaping @Sendable () async -> Resumption) {
         MHD_suspend_connection(exchange.connection)
         let id = ObjectIdentifier(exchange)
         state.withLock { state in
@@ -36,18 +46,20 @@ final class SuspendedExchanges: Sendable {
                 return
             }
             let task = Task { [self] in
-                let answer = await work()
-                resume(id, with: answer)
+                resume(id, with: await work())
             }
             state.entries[id] = Entry(exchange: exchange, task: task)
         }
     }
 
-    private func resume(_ id: ObjectIdentifier, with answer: StubAnswer?) {
+    private func resume(_ id: ObjectIdentifier, with resumption: Resumption) {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: id) else { return }
-            entry.exchange.answer = answer
-            entry.exchange.isClosing = answer == nil
+            switch resumption {
+            case .answer(let answer): entry.exchange.answer = answer
+            case .proceed: break
+            case .close: entry.exchange.isClosing = true
+            }
             MHD_resume_connection(entry.exchange.connection)
         }
     }

@@ -11,7 +11,8 @@ extension MockServer {
         public var threadCount: Int
         /// The largest request body accepted; a larger one is answered `413 Content Too Large`.
         public var maxBodySize: Int
-        /// The most connections open at once; more are refused.
+        /// The most connections open at once; more are answered `503 Service Unavailable` and
+        /// closed, and past an eighth more (at least 16) wait to be accepted.
         public var connectionLimit: Int
         /// Connections waiting to be accepted.
         public var listenBacklog: Int

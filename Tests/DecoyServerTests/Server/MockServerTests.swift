@@ -145,7 +145,7 @@ struct MockServerTests {
         #expect(ContinuousClock.now - start < .seconds(4))
     }
 
-    @Test func tooManyConnectionsAreRefusedWithoutACrash() async throws {
+    @Test func connectionsOverTheLimitGet503AndAreClosed() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
         let server = try Self.started(registry, .init(connectionLimit: 4))
@@ -157,8 +157,20 @@ struct MockServerTests {
         }
         let extra = try RawConnection(port: server.port, receiveTimeout: .seconds(2))
         extra.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-        let reply = await extra.read(until: "fine")
-        #expect(!reply.contains("fine"))
+        let reply = await extra.read()
+        #expect(reply.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(reply)")
+        #expect(reply.lowercased().contains("connection: close"))
+        #expect(registry.journal.totalCount == 4)
+        // Once a held connection closes, a new one is served again.
+        held[0].close()
+        var served = false
+        for _ in 0..<200 where !served {
+            let next = try RawConnection(port: server.port, receiveTimeout: .seconds(2))
+            next.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            served = await next.read(until: "fine").hasSuffix("fine")
+            if !served { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(served)
         withExtendedLifetime(held) {}
     }
 

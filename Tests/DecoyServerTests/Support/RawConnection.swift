@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A bare TCP client for sending what no HTTP library would: partial requests, garbage, repeats.
 ///
@@ -6,6 +7,7 @@ import Foundation
 /// pool would starve the very tasks the server needs to answer.
 final class RawConnection: @unchecked Sendable {
     private let socket: Int32
+    private let isClosed = Mutex(false)
 
     init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Duration = .seconds(5)) throws {
         socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -18,10 +20,16 @@ final class RawConnection: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(socket); throw POSIXError(.ECONNREFUSED) }
+        guard connected == 0 else { Foundation.close(socket); throw POSIXError(.ECONNREFUSED) }
     }
 
-    deinit { close(socket) }
+    deinit { close() }
+
+    /// Closes the connection now rather than when it is released; closing twice does nothing.
+    func close() {
+        guard !isClosed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+        Foundation.close(socket)
+    }
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
@@ -39,6 +47,20 @@ final class RawConnection: @unchecked Sendable {
         await offThePool {
             var byte: UInt8 = 0
             return recv(self.socket, &byte, 1, 0) == 0
+        }
+    }
+
+    /// Reads until the peer closes or the receive timeout passes, noting when each read returned,
+    /// counted from the call, and how many bytes it brought.
+    func readArrivals() async -> [(at: Duration, count: Int)] {
+        await offThePool {
+            let start = ContinuousClock.now
+            var arrivals: [(at: Duration, count: Int)] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while case let count = recv(self.socket, &buffer, buffer.count, 0), count > 0 {
+                arrivals.append((ContinuousClock.now - start, count))
+            }
+            return arrivals
         }
     }
 

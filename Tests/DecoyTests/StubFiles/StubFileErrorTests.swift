@@ -104,9 +104,37 @@ struct StubFileErrorTests {
             #"kinds.yaml:1:3: [0]: a stub needs "response" or "responses""#,
             #"kinds.yaml:3:14: [1].responses: responses needs "mode": alternating, random, sequence"#,
             #"kinds.yaml:5:9: [2].mode: mode goes with "responses", not "response""#,
-            #"kinds.yaml:6:9: [2].seed: seed goes with "responses", not "response""#,
+            #"kinds.yaml:6:9: [2].seed: seed goes with mode random or failureRate"#,
             #"kinds.yaml:9:9: [3].when: when needs "else", the response when the conditions do not hold"#,
             #"kinds.yaml:12:21: [4].newScenarioState: newScenarioState needs scenarioName"#,
+        ]),
+        BadFile(name: "failure rates used wrongly", path: "failing.yaml", text: """
+            - request: { urlPath: /a }
+              failureRate: 1.5
+              failure: { status: 503 }
+              response: { status: 200 }
+            - request: { urlPath: /b }
+              failureRate: 0.5
+              response: { status: 200 }
+            - request: { urlPath: /c }
+              failure: { status: 503 }
+              response: { status: 200 }
+            """, errors: [
+            #"failing.yaml:2:16: [0].failureRate: expected a fraction from 0 to 1, found 1.5"#,
+            #"failing.yaml:6:16: [1].failureRate: failureRate needs "failure", the response of a failing call"#,
+            #"failing.yaml:9:12: [2].failure: failure needs "failureRate""#,
+        ]),
+        BadFile(name: "throttles", path: "throttle.yaml", text: """
+            - request: { urlPath: /a }
+              response: { chunkedDribbleDelay: { numberOfChunks: 0, totalDuration: 100 } }
+            - request: { urlPath: /b }
+              response: { chunkedDribbleDelay: { numberOfChunks: 2 } }
+            - request: { urlPath: /c }
+              response: { chunkedDribbleDelay: { numberOfChunks: 2, totalDuration: 10 }, bytesPerSecond: 10 }
+            """, errors: [
+            #"throttle.yaml:2:54: [0].response.chunkedDribbleDelay.numberOfChunks: expected a whole number above 0, found 0"#,
+            #"throttle.yaml:4:36: [1].response.chunkedDribbleDelay: chunkedDribbleDelay needs "numberOfChunks" and "totalDuration", in milliseconds"#,
+            #"throttle.yaml:6:94: [2].response.bytesPerSecond: give only one of chunkedDribbleDelay, bytesPerSecond; found chunkedDribbleDelay and bytesPerSecond"#,
         ]),
         BadFile(name: "response details", path: "response.yaml", text: """
             request: { urlPath: /a }

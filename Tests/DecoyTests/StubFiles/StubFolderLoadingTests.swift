@@ -146,6 +146,27 @@ struct StubFolderLoadingTests {
         }
     }
 
+    @Test func throttlesMapOntoDecoysThrottles() async throws {
+        let registry = StubRegistry(clock: ImmediateClock())
+        try registry.load(folder: StubFileFixtures.folder("wiremock"))
+        try registry.load(folder: StubFileFixtures.folder("decoy"))
+        func throttle(_ target: String) async throws -> Throttle {
+            try await registry.engine.answer(StubRequest(method: .get, target: target)).response.throttle
+        }
+        #expect(try await throttle("/dribble") == .chunks(count: 3, over: .milliseconds(300)))
+        #expect(try await throttle("/flaky") == .bytesPerSecond(4_096))
+    }
+
+    @Test func aFailureRateFromAFileIsFailingStubWithItsSeed() async throws {
+        let registry = StubRegistry()
+        try registry.load(folder: StubFileFixtures.folder("decoy"))
+        let reference = FailingStub(failing: 0.3, with: StubResponse(status: .serviceUnavailable, text: "flaked"), otherwise: StubResponse(text: "fine"), seed: 7)
+        for _ in 0..<20 {
+            guard case .response(let expected) = reference.resolve(for: StubRequest(method: .get, target: "/flaky")) else { return }
+            #expect(try await Serving.transport.exchange(registry, .get, "/flaky").status == expected.status.code)
+        }
+    }
+
     @Test func scenarioStateIsANearMissAndCanBeReset() async throws {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("wiremock"))

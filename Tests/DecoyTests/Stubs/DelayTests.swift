@@ -12,17 +12,35 @@ struct DelayTests {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(500))), for: .get("/slow"))
-        let finished = Mutex(false)
-        let request = Task {
-            let exchange = try await serving.exchange(registry, .get, "/slow")
-            finished.withLock { $0 = true }
-            return exchange
+        let answer = try await exchange(serving, registry, "/slow", advancing: clock, by: [.milliseconds(499), .milliseconds(1)])
+        #expect(answer.text == "late")
+    }
+
+    @Test(arguments: Serving.allCases)
+    func defaultDelayHoldsStubsWithoutADelayOfTheirOwn(_ serving: Serving) async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock, defaultDelay: .fixed(.seconds(1)))
+        try registry.register(StubResponse(text: "default"), for: .get("/default"))
+        try registry.register(StubResponse(text: "own", delay: .fixed(.zero)), for: .get("/own"))
+        #expect(try await serving.exchange(registry, .get, "/own").text == "own")
+        #expect(try await serving.exchange(registry, .get, "/unmatched").status == 404)
+        let answer = try await exchange(serving, registry, "/default", advancing: clock, by: [.milliseconds(999), .milliseconds(1)])
+        #expect(answer.text == "default")
+    }
+
+    @Test func aRandomDefaultDelayReplaysWithTheSeed() async throws {
+        func draws() async throws -> [Duration] {
+            let registry = StubRegistry(clock: ImmediateClock(), seed: 7, defaultDelay: .lognormal(median: .milliseconds(80), sigma: 0.5))
+            try registry.register(StubResponse(), for: .get("/any"))
+            var delays: [Duration] = []
+            for _ in 0..<20 {
+                delays.append(try await registry.engine.answer(StubRequest(method: .get, target: "/any")).delay)
+            }
+            return delays
         }
-        try await waitUntilSleeping(clock)
-        await clock.advance(by: .milliseconds(499))
-        #expect(!finished.withLock { $0 })
-        await clock.advance(by: .milliseconds(1))
-        #expect(try await request.value.text == "late")
+        let first = try await draws()
+        #expect(try await draws() == first)
+        #expect(Set(first).count == 20)
     }
 
     @Test func uniformDelayIsDrawnFromTheRangeWithTheRegistrySeed() async throws {
@@ -69,6 +87,23 @@ struct DelayTests {
         guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
         #expect(failure.category == .timedOut)
     }
+}
+
+/// Requests `target` through `serving`, then advances `clock` by each of `steps` in turn once
+/// something sleeps on it, expecting no answer before the last step; returns the answer.
+func exchange(_ serving: Serving, _ registry: StubRegistry, _ target: String, advancing clock: TestClock<Duration>, by steps: [Duration]) async throws -> Exchange {
+    let finished = Mutex(false)
+    let request = Task {
+        let exchange = try await serving.exchange(registry, .get, target)
+        finished.withLock { $0 = true }
+        return exchange
+    }
+    for step in steps {
+        try await waitUntilSleeping(clock)
+        #expect(!finished.withLock { $0 }, "answered before the clock passed \(step)")
+        await clock.advance(by: step)
+    }
+    return try await request.value
 }
 
 /// Waits, boundedly, until something sleeps on `clock`, so that advancing it wakes that sleeper.
