@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import Synchronization
 
 /// A request as the stub engine sees it, whichever way it arrived: in-process or over the wire.
 public struct StubRequest: Sendable {
@@ -10,16 +11,39 @@ public struct StubRequest: Sendable {
         let target: String
         let path: String
         let query: String?
-        let headerFields: HTTPFields
         let body: Data
+        private let rawHeaderFields: [(name: String, value: String)]
+        /// Made from the raw fields on first use: most requests a server answers are matched and
+        /// journaled without anyone reading a header, and validating names costs more than the
+        /// rest of the request.
+        private let parsedHeaderFields: Mutex<HTTPFields?>
 
-        init(method: HTTPRequest.Method, target: String, path: String, query: String?, headerFields: HTTPFields, body: Data) {
+        init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields?, rawHeaderFields: [(name: String, value: String)], body: Data) {
             self.method = method
             self.target = target
-            self.path = path
-            self.query = query
-            self.headerFields = headerFields
             self.body = body
+            self.rawHeaderFields = rawHeaderFields
+            parsedHeaderFields = Mutex(headerFields)
+            let rawPath: Substring
+            if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                rawPath = target[..<mark]
+                query = String(target[target.index(after: mark)...])
+            } else {
+                rawPath = Substring(target)
+                query = nil
+            }
+            // A byte scan: `contains` on a Substring would go through Foundation's string search.
+            path = rawPath.utf8.contains(UInt8(ascii: "%")) ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
+        }
+
+        var headerFields: HTTPFields {
+            parsedHeaderFields.withLock { parsed in
+                if let parsed { return parsed }
+                // Names that are not valid tokens cannot be represented, and no matcher could name them.
+                let fields = HTTPFields(rawHeaderFields.compactMap { raw in HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) } })
+                parsed = fields
+                return fields
+            }
         }
     }
 
@@ -40,18 +64,13 @@ public struct StubRequest: Sendable {
 
     /// Creates a request from its parts; `target` is the path and query as they appear on the wire.
     public init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields = [:], body: Data = Data()) {
-        let rawPath: Substring
-        let query: String?
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            rawPath = target[..<mark]
-            query = String(target[target.index(after: mark)...])
-        } else {
-            rawPath = Substring(target)
-            query = nil
-        }
-        // A byte scan: `contains` on a Substring would go through Foundation's string search.
-        let path = rawPath.utf8.contains(UInt8(ascii: "%")) ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
-        storage = Storage(method: method, target: target, path: path, query: query, headerFields: headerFields, body: body)
+        storage = Storage(method: method, target: target, headerFields: headerFields, rawHeaderFields: [], body: body)
+    }
+
+    /// Creates a request from header fields as they came off the wire, names not yet checked;
+    /// ``headerFields`` checks them when first read, leaving out any name that is not a valid token.
+    package init(method: HTTPRequest.Method, target: String, rawHeaderFields: [(name: String, value: String)], body: Data) {
+        storage = Storage(method: method, target: target, headerFields: nil, rawHeaderFields: rawHeaderFields, body: body)
     }
 
     /// Creates the request an `HTTPRequest` with `body` stands for.

@@ -65,7 +65,7 @@ final class Daemon: @unchecked Sendable {
         if !exchange.hasHead {
             exchange.readHead(method: method)
             if configuration.logger != nil { exchange.started = .now }
-            if let length = exchange.headerFields[.contentLength].flatMap(Int.init), length > configuration.maxBodySize {
+            if let length = exchange.contentLength, length > configuration.maxBodySize {
                 return tooLarge.queue(on: exchange.connection)
             }
             // Answered on the first call, so libmicrohttpd closes the connection after it.

@@ -13,7 +13,7 @@ final class Exchange: @unchecked Sendable {
     let target: String
     let connection: OpaquePointer
     var method: HTTPRequest.Method?
-    var headerFields = HTTPFields()
+    var rawHeaderFields: [(name: String, value: String)] = []
     var body = Data()
     var hasHead = false
     var bodyTooLarge = false
@@ -27,7 +27,12 @@ final class Exchange: @unchecked Sendable {
     }
 
     var request: StubRequest {
-        StubRequest(method: method ?? .get, target: target, headerFields: headerFields, body: body)
+        StubRequest(method: method ?? .get, target: target, rawHeaderFields: rawHeaderFields, body: body)
+    }
+
+    /// The declared body length, read without making the header fields.
+    var contentLength: Int? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
     }
 
     /// Reads the method and every header field, repeated ones included.
@@ -35,9 +40,9 @@ final class Exchange: @unchecked Sendable {
         hasHead = true
         method = HTTPRequest.Method(String(cString: rawMethod))
         MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
-            guard let context, let key, let name = HTTPField.Name(String(cString: key)) else { return .YES }
+            guard let context, let key else { return .YES }
             let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-            exchange.headerFields.append(HTTPField(name: name, value: value.map { String(cString: $0) } ?? ""))
+            exchange.rawHeaderFields.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
             return .YES
         }, Unmanaged.passUnretained(self).toOpaque())
     }
