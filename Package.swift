@@ -59,7 +59,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DecoyClientTests",
-            dependencies: ["DecoyClient", "Decoy"]
+            dependencies: [
+                "DecoyClient",
+                "Decoy",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         .testTarget(
             name: "DecoyTests",

@@ -8,6 +8,8 @@ public enum APIError: Error, Sendable {
     case unacceptableStatus(StatusFailure)
     /// The response arrived but its body did not decode to the expected type.
     case decoding(DecodingFailure)
+    /// The body did not decode as the expected type but did as the resource's fallback type.
+    case fallback(DecodedFallback)
     /// The request could not be built (a path that does not form a URL, a body that does not encode).
     case invalidRequest(reason: String)
 }
@@ -19,6 +21,7 @@ extension APIError: CustomStringConvertible {
         case .transport(let failure): "transport failure (\(failure.category)): \(failure.underlying)"
         case .unacceptableStatus(let failure): "unacceptable status \(failure.status.code): \(failure.bodyText)"
         case .decoding(let failure): "decoding failed at \(failure.codingPathDescription): \(failure.underlying)"
+        case .fallback(let fallback): "decoded the fallback \(type(of: fallback.value)) after: \(fallback.failure.underlying)"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         }
     }

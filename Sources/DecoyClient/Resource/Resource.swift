@@ -23,8 +23,8 @@ public struct Resource<Value>: Sendable {
     public var headerFields: HTTPFields
     /// The request body, if any.
     public var body: RequestBody?
-    /// Keys leading from the top of a JSON response to the value, as in `["data", "people"]`.
-    public var rootKeys: [String]
+    /// Where the value sits in a JSON response.
+    public var envelope: Envelope
     /// A decoding step that replaces the client's JSON decoding for this resource.
     public var decode: (@Sendable (Data, DecodingContext) throws -> Value)?
     /// Client settings this resource overrides.
@@ -37,7 +37,7 @@ public struct Resource<Value>: Sendable {
         query: [URLQueryItem] = [],
         headerFields: HTTPFields = [:],
         body: RequestBody? = nil,
-        rootKeys: [String] = [],
+        envelope: Envelope = .whole,
         decode: (@Sendable (Data, DecodingContext) throws -> Value)? = nil
     ) {
         self.method = method
@@ -45,14 +45,22 @@ public struct Resource<Value>: Sendable {
         self.query = query
         self.headerFields = headerFields
         self.body = body
-        self.rootKeys = rootKeys
+        self.envelope = envelope
         self.decode = decode
     }
 
     /// A copy that decodes the value found under `keys` instead of the whole body.
     public func rootKeys(_ keys: String...) -> Resource {
         var copy = self
-        copy.rootKeys = keys
+        copy.envelope = .rootKeys(keys)
+        return copy
+    }
+
+    /// A copy that decodes the value under the only key of a one-key envelope such as
+    /// `{"user": {…}}`, whatever the key is called; when the object has more keys, under `otherwise`.
+    public func unwrapped(otherwise: String? = nil) -> Resource {
+        var copy = self
+        copy.envelope = .singleKey(otherwise: otherwise)
         return copy
     }
 
@@ -60,6 +68,27 @@ public struct Resource<Value>: Sendable {
     public func decoded(by decode: @escaping @Sendable (Data, DecodingContext) throws -> Value) -> Resource {
         var copy = self
         copy.decode = decode
+        return copy
+    }
+
+    /// A copy that decodes with `decoder` instead of the client's.
+    public func decoder(_ decoder: JSONDecoder) -> Resource {
+        var copy = self
+        copy.options.decoder = decoder
+        return copy
+    }
+
+    /// A copy whose top-level arrays decode as `arrays` says instead of as the client's configuration says.
+    public func arrayDecoding(_ arrays: ArrayDecoding) -> Resource {
+        var copy = self
+        copy.options.arrayDecoding = arrays
+        return copy
+    }
+
+    /// A copy cached as `policy` says instead of as the client's configuration says.
+    public func cachePolicy(_ policy: CachePolicy) -> Resource {
+        var copy = self
+        copy.options.cachePolicy = policy
         return copy
     }
 
@@ -90,12 +119,4 @@ public struct Resource<Value>: Sendable {
         copy.headerFields[name] = value
         return copy
     }
-}
-
-/// What a decoding step gets besides the body: the client's decoder and the resource's root keys.
-public struct DecodingContext: Sendable {
-    /// The client's JSON decoder.
-    public let decoder: JSONDecoder
-    /// The resource's root keys.
-    public let rootKeys: [String]
 }
