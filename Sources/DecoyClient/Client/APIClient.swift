@@ -50,15 +50,18 @@ public final class APIClient: Sendable {
     ///
     /// The resource's cache policy, or the client's, decides whether the cache answers.
     public func response<Value: Decodable>(for resource: Resource<Value>) async throws(APIError) -> Response<Value> {
-        let (request, body) = try makeRequest(for: resource)
-        return try await perform(request, body: body, options: resource.options, decode: decodingStep(for: resource))
+        try await response(for: resource, decode: decodingStep(for: resource))
     }
 
     /// Sends `resource` and returns the status and headers; the body is left undecoded.
     public func response(for resource: Resource<Void>) async throws(APIError) -> Response<Void> {
+        try await response(for: resource, decode: decodingStep(for: resource))
+    }
+
+    /// Sends `resource` and decodes its body with `decode`.
+    func response<Raw, Value>(for resource: Resource<Raw>, decode: (Data, HTTPResponse) throws -> Value) async throws(APIError) -> Response<Value> {
         let (request, body) = try makeRequest(for: resource)
-        let context = decodingContext(for: resource)
-        return try await perform(request, body: body, options: resource.options) { data, _ in try resource.decode?(data, context) }
+        return try await perform(request, body: body, options: resource.options, decode: decode)
     }
 
     /// Gets a built request's response, from the cache or through the pipeline, and decodes it.
@@ -119,6 +122,12 @@ public final class APIClient: Sendable {
     func decodingStep<Value: Decodable>(for resource: Resource<Value>) -> (Data, HTTPResponse) throws -> Value {
         let context = decodingContext(for: resource)
         return { data, _ in try resource.decode?(data, context) ?? context.decode(Value.self, from: data) }
+    }
+
+    /// The resource's own decoding step, if any, for a resource that ignores its body.
+    func decodingStep(for resource: Resource<Void>) -> (Data, HTTPResponse) throws -> Void {
+        let context = decodingContext(for: resource)
+        return { data, _ in try resource.decode?(data, context) }
     }
 
     private func decodingContext<Value>(for resource: Resource<Value>) -> DecodingContext {

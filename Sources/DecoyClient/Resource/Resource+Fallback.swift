@@ -1,6 +1,6 @@
 import Foundation
 
-extension Resource where Value: Decodable {
+extension Resource where Value: Decodable & Sendable {
     /// A copy that, when the body does not decode as `Value`, tries `type` and fails with
     /// ``APIError/fallback(_:)`` carrying that value; when neither decodes, the failure is
     /// `Value`'s ``APIError/decoding(_:)``.
