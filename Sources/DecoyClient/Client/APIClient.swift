@@ -111,10 +111,8 @@ public final class APIClient: Sendable {
         do {
             let value = try decode(data, head)
             return Response(value: value, status: head.status, headerFields: head.headerFields, data: data, source: source)
-        } catch let error as APIError {
-            throw report(error, for: request)
         } catch {
-            throw report(.decoding(DecodingFailure(error, data: data)), for: request)
+            throw report(APIError(parsing: error, of: data), for: request)
         }
     }
 

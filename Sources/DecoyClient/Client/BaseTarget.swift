@@ -16,6 +16,13 @@ struct BaseTarget: Sendable {
         pathPrefix = path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
+    /// The target of an absolute endpoint: no path prefix.
+    init(scheme: String, authority: String) {
+        self.scheme = scheme
+        self.authority = authority
+        pathPrefix = ""
+    }
+
     /// `prefix + path`, then the query percent-encoded as a form would encode it.
     func path(_ path: String, query: [URLQueryItem]) -> String {
         var target = pathPrefix

@@ -14,6 +14,14 @@ public enum APIError: Error, Sendable {
     case invalidRequest(reason: String)
 }
 
+extension APIError {
+    /// The failure of a decoding step: an ``APIError`` it threw (a fallback) as is, anything
+    /// else as a decoding failure of `data`.
+    init(parsing error: any Error, of data: Data) {
+        self = error as? APIError ?? .decoding(DecodingFailure(error, data: data))
+    }
+}
+
 extension APIError: CustomStringConvertible {
     /// A one-line account of the failure.
     public var description: String {

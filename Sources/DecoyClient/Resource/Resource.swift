@@ -113,6 +113,20 @@ public struct Resource<Value>: Sendable {
         return copy
     }
 
+    /// A copy with more query items, built with `if` and `for` as needed.
+    public func query(@QueryItemsBuilder _ items: () -> [URLQueryItem]) -> Resource {
+        var copy = self
+        copy.query += items()
+        return copy
+    }
+
+    /// A copy with more header fields, built with `if` and `for` as needed.
+    public func headers(@HeaderFieldsBuilder _ fields: () -> HTTPFields) -> Resource {
+        var copy = self
+        copy.headerFields.append(contentsOf: fields())
+        return copy
+    }
+
     /// A copy with one more header field.
     public func header(_ name: HTTPField.Name, _ value: String) -> Resource {
         var copy = self
