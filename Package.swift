@@ -63,7 +63,8 @@ let package = Package(
                 "DecoyClient",
                 "Decoy",
                 .product(name: "Clocks", package: "swift-clocks"),
-            ]
+            ],
+            resources: [.copy("Documents")]
         ),
         .testTarget(
             name: "DecoyTests",

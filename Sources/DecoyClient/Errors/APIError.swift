@@ -10,7 +10,9 @@ public enum APIError: Error, Sendable {
     case decoding(DecodingFailure)
     /// The body did not decode as the expected type but did as the resource's fallback type.
     case fallback(DecodedFallback)
-    /// The request could not be built (a path that does not form a URL, a body that does not encode).
+    /// A GraphQL reply listed errors.
+    case graphQL(GraphQLFailure)
+    /// The request could not be built (a path that does not form a URL, a body that does not encode, a missing GraphQL document).
     case invalidRequest(reason: String)
 }
 
@@ -30,6 +32,7 @@ extension APIError: CustomStringConvertible {
         case .unacceptableStatus(let failure): "unacceptable status \(failure.status.code): \(failure.bodyText)"
         case .decoding(let failure): "decoding failed at \(failure.codingPathDescription): \(failure.underlying)"
         case .fallback(let fallback): "decoded the fallback \(type(of: fallback.value)) after: \(fallback.failure.underlying)"
+        case .graphQL(let failure): "GraphQL errors: \(failure.errors.map(\.message).joined(separator: "; "))"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         }
     }
