@@ -30,6 +30,12 @@ struct CancellationTests {
         return registry
     }
 
+    static func expectCancelled<Value>(_ task: Task<Value, any Error>) async {
+        let error = await #expect(throws: APIError.self) { try await task.value }
+        guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
+        #expect(failure.category == .cancelled)
+    }
+
     static func waitUntilReceived(_ registry: StubRegistry) async {
         while registry.journal.totalCount == 0 { await Task.yield() }
     }
@@ -42,9 +48,7 @@ struct CancellationTests {
         let task = Task { try await client.send(Resource<Int>.get("/slow")) }
         await Self.waitUntilReceived(registry)
         task.cancel()
-        let error = await #expect(throws: APIError.self) { try await task.value }
-        guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }
-        #expect(failure.category == .cancelled)
+        await Self.expectCancelled(task)
         #expect(transport.cancelled.withLock { $0 })
         #expect(clock.now == .init(offset: .zero), "the delay ended by cancellation, not by time")
     }
@@ -59,9 +63,7 @@ struct CancellationTests {
         let task = Task { try await client.send(Resource<Void>.get("/down")) }
         await Self.waitUntilReceived(registry)
         task.cancel()
-        let error = await #expect(throws: APIError.self) { try await task.value }
-        guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }
-        #expect(failure.category == .cancelled)
+        await Self.expectCancelled(task)
         #expect(registry.journal.totalCount == 1)
     }
 

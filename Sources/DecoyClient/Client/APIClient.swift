@@ -16,7 +16,7 @@ public final class APIClient: Sendable {
     /// What carries the requests.
     public let transport: any Transport
 
-    let target: BaseTarget
+    private let target: BaseTarget
     private let pipeline: RequestPipeline
     private let failures = FailureBroadcast()
 
@@ -154,20 +154,8 @@ public final class APIClient: Sendable {
             fields[field.name] = nil
         }
         fields.append(contentsOf: resource.headerFields)
-        let body = try encode(resource.body, into: &fields, describing: "\(resource.method) \(resource.path)")
+        let body = try RequestBody.encode(resource.body, with: configuration.encoder, into: &fields, describing: "\(resource.method) \(resource.path)")
         let path = target.path(resource.path, query: configuration.queryItems + resource.query)
         return (HTTPRequest(method: resource.method, scheme: target.scheme, authority: target.authority, path: path, headerFields: fields), body)
-    }
-
-    /// Encodes a request body with the client's encoder and sets its content type unless `fields` has one.
-    func encode(_ body: RequestBody?, into fields: inout HTTPFields, describing request: @autoclosure () -> String) throws(APIError) -> Data? {
-        guard let body else { return nil }
-        do {
-            let (data, contentType) = try body.encoded(with: configuration.encoder)
-            if let contentType, fields[.contentType] == nil { fields[.contentType] = contentType }
-            return data
-        } catch {
-            throw .invalidRequest(reason: "the body of \(request()) does not encode: \(error)")
-        }
     }
 }

@@ -51,86 +51,69 @@ public struct Resource<Value>: Sendable {
 
     /// A copy that decodes the value found under `keys` instead of the whole body.
     public func rootKeys(_ keys: String...) -> Resource {
-        var copy = self
-        copy.envelope = .rootKeys(keys)
-        return copy
+        with { $0.envelope = .rootKeys(keys) }
     }
 
     /// A copy that decodes the value under the only key of a one-key envelope such as
     /// `{"user": {…}}`, whatever the key is called; when the object has more keys, under `otherwise`.
     public func unwrapped(otherwise: String? = nil) -> Resource {
-        var copy = self
-        copy.envelope = .singleKey(otherwise: otherwise)
-        return copy
+        with { $0.envelope = .singleKey(otherwise: otherwise) }
     }
 
     /// A copy that decodes with `decode` instead of the client's JSON decoder.
     public func decoded(by decode: @escaping @Sendable (Data, DecodingContext) throws -> Value) -> Resource {
-        var copy = self
-        copy.decode = decode
-        return copy
+        with { $0.decode = decode }
     }
 
     /// A copy that decodes with `decoder` instead of the client's.
     public func decoder(_ decoder: JSONDecoder) -> Resource {
-        var copy = self
-        copy.options.decoder = decoder
-        return copy
+        with { $0.options.decoder = decoder }
     }
 
     /// A copy whose top-level arrays decode as `arrays` says instead of as the client's configuration says.
     public func arrayDecoding(_ arrays: ArrayDecoding) -> Resource {
-        var copy = self
-        copy.options.arrayDecoding = arrays
-        return copy
+        with { $0.options.arrayDecoding = arrays }
     }
 
     /// A copy cached as `policy` says instead of as the client's configuration says.
     public func cachePolicy(_ policy: CachePolicy) -> Resource {
-        var copy = self
-        copy.options.cachePolicy = policy
-        return copy
+        with { $0.options.cachePolicy = policy }
     }
 
     /// A copy whose attempts may each take at most `timeout`.
     public func timeout(_ timeout: Duration) -> Resource {
-        var copy = self
-        copy.options.timeout = timeout
-        return copy
+        with { $0.options.timeout = timeout }
     }
 
     /// A copy retried by `policy` instead of the client's policy.
     public func retry(_ policy: RetryPolicy) -> Resource {
-        var copy = self
-        copy.options.retry = policy
-        return copy
+        with { $0.options.retry = policy }
     }
 
     /// A copy whose logs show the values of these header fields, query parameters or JSON keys.
     public func unredacted(_ names: String...) -> Resource {
-        var copy = self
-        copy.options.unredacted.formUnion(names)
-        return copy
+        with { $0.options.unredacted.formUnion(names) }
     }
 
     /// A copy with more query items, built with `if` and `for` as needed.
     public func query(@QueryItemsBuilder _ items: () -> [URLQueryItem]) -> Resource {
-        var copy = self
-        copy.query += items()
-        return copy
+        with { $0.query += items() }
     }
 
     /// A copy with more header fields, built with `if` and `for` as needed.
     public func headers(@HeaderFieldsBuilder _ fields: () -> HTTPFields) -> Resource {
-        var copy = self
-        copy.headerFields.append(contentsOf: fields())
-        return copy
+        with { $0.headerFields.append(contentsOf: fields()) }
     }
 
     /// A copy with one more header field.
     public func header(_ name: HTTPField.Name, _ value: String) -> Resource {
+        with { $0.headerFields[name] = value }
+    }
+
+    /// A copy changed by `change`: every modifier is one.
+    private func with(_ change: (inout Resource) -> Void) -> Resource {
         var copy = self
-        copy.headerFields[name] = value
+        change(&copy)
         return copy
     }
 }
