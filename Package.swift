@@ -73,7 +73,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DecoyClientTests",
-            dependencies: ["DecoyClient", "Decoy"]
+            dependencies: [
+                "DecoyClient",
+                "Decoy",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            resources: [.copy("Documents")]
         ),
         .testTarget(
             name: "DecoyTests",

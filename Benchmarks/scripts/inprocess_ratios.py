@@ -8,6 +8,8 @@ RATIOS = [
     ("URLSession+StubURLProtocol / StubTransport round trip", "URLSession_+_StubURLProtocol_round_trip",
      "StubTransport_round_trip", ">= 20x", lambda r: r >= 20),
     ("lookup: 10,000 routes / 10 routes", "Lookup_among_10000_routes", "Lookup_among_10_routes", "<= 1.5x", lambda r: r <= 1.5),
+    ("APIClient, pipeline off / bare transport call + decode", "APIClient_with_the_pipeline_off",
+     "Bare_round_trip:_transport_call_+_JSONDecoder", "<= 1.2x", lambda r: r <= 1.2),
     ("StubTransport round trip / prebuilt answer (a plain call)", "StubTransport_round_trip", "Baseline:_prebuilt_answer", "", None),
     ("APIClient decode over StubTransport / over a prebuilt answer", "APIClient_decode_over_StubTransport",
      "APIClient_decode_over_a_prebuilt_answer", "", None),

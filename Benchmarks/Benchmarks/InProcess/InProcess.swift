@@ -54,6 +54,24 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(try await client.send(resource)) }
     }
 
+    // The pipeline's cost when interceptors, retry, logging, timeout and cache are all off,
+    // against what a hand-written client does per call: build the request, call the transport,
+    // decode.
+    let prebuilt: any Transport = PrebuiltTransport(answer: (HTTPResponse(status: .ok), body))
+    Benchmark("Bare round trip: transport call + JSONDecoder") { benchmark in
+        let decoder = JSONDecoder()
+        for _ in benchmark.scaledIterations {
+            let request = HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/users/42")
+            let (_, data) = try await prebuilt.send(request, body: nil)
+            blackHole(try decoder.decode(User.self, from: data))
+        }
+    }
+
+    Benchmark("APIClient with the pipeline off") { benchmark in
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil), transport: prebuilt)
+        for _ in benchmark.scaledIterations { blackHole(try await client.send(resource)) }
+    }
+
     for count in [10, 10_000] {
         let routes = StubRegistry()
         for index in 0..<count {

@@ -11,6 +11,8 @@ extension APIClient {
         public var queryItems: [URLQueryItem]
         /// Decodes response bodies.
         public var decoder: JSONDecoder
+        /// What bad elements of a top-level response array do; a resource may override it.
+        public var arrayDecoding: ArrayDecoding
         /// Encodes `Encodable` request bodies.
         public var encoder: JSONEncoder
         /// How long one exchange may take before it fails as ``TransportFailure/Category/timedOut``; `nil` leaves it to the transport.
@@ -31,12 +33,17 @@ extension APIClient {
         public var retry: RetryPolicy?
         /// Hears of every failed request.
         public var delegate: (any APIClientDelegate)?
+        /// Where responses are kept for the cache policies to serve again; `nil` caches nothing.
+        public var cache: (any ResponseCache)?
+        /// When the cache answers, for resources that do not set their own policy.
+        public var cachePolicy: CachePolicy
 
         /// Creates a configuration; every setting has a working default.
         public init(
             headerFields: HTTPFields = [:],
             queryItems: [URLQueryItem] = [],
             decoder: JSONDecoder = JSONDecoder(),
+            arrayDecoding: ArrayDecoding = .strict,
             encoder: JSONEncoder = JSONEncoder(),
             timeout: Duration? = .seconds(60),
             clock: any Clock<Duration> = ContinuousClock(),
@@ -46,11 +53,14 @@ extension APIClient {
             redaction: LogRedaction = LogRedaction(),
             interceptors: [any Interceptor] = [],
             retry: RetryPolicy? = nil,
-            delegate: (any APIClientDelegate)? = nil
+            delegate: (any APIClientDelegate)? = nil,
+            cache: (any ResponseCache)? = nil,
+            cachePolicy: CachePolicy = .networkOnly
         ) {
             self.headerFields = headerFields
             self.queryItems = queryItems
             self.decoder = decoder
+            self.arrayDecoding = arrayDecoding
             self.encoder = encoder
             self.timeout = timeout
             self.clock = clock
@@ -61,6 +71,8 @@ extension APIClient {
             self.interceptors = interceptors
             self.retry = retry
             self.delegate = delegate
+            self.cache = cache
+            self.cachePolicy = cachePolicy
         }
     }
 }

@@ -47,53 +47,97 @@ public final class APIClient: Sendable {
     }
 
     /// Sends `resource` and returns the decoded value with the status and headers it came with.
+    ///
+    /// The resource's cache policy, or the client's, decides whether the cache answers.
     public func response<Value: Decodable>(for resource: Resource<Value>) async throws(APIError) -> Response<Value> {
-        let (request, head, data) = try await exchange(resource)
-        return try decoded(resource, request, head, data) { data, context in
-            if let decode = resource.decode { return try decode(data, context) }
-            if Value.self == Data.self { return data as! Value }
-            if Value.self == String.self { return String(decoding: data, as: UTF8.self) as! Value }
-            return try context.decoder.decode(Value.self, from: data, rootKeys: context.rootKeys)
-        }
+        try await response(for: resource, decode: decodingStep(for: resource))
     }
 
     /// Sends `resource` and returns the status and headers; the body is left undecoded.
     public func response(for resource: Resource<Void>) async throws(APIError) -> Response<Void> {
-        let (request, head, data) = try await exchange(resource)
-        return try decoded(resource, request, head, data) { data, context in try resource.decode?(data, context) }
+        try await response(for: resource, decode: decodingStep(for: resource))
     }
 
-    /// Builds, sends and checks the status of one request.
-    private func exchange<Value>(_ resource: Resource<Value>) async throws(APIError) -> (HTTPRequest, HTTPResponse, Data) {
+    /// Sends `resource` and decodes its body with `decode`.
+    func response<Raw, Value>(for resource: Resource<Raw>, decode: (Data, HTTPResponse) throws -> Value) async throws(APIError) -> Response<Value> {
         let (request, body) = try makeRequest(for: resource)
+        return try await perform(request, body: body, options: resource.options, decode: decode)
+    }
+
+    /// Gets a built request's response, from the cache or through the pipeline, and decodes it.
+    func perform<Value>(
+        _ request: HTTPRequest, body: Data?, options: RequestOptions,
+        decode: (Data, HTTPResponse) throws -> Value
+    ) async throws(APIError) -> Response<Value> {
+        let policy = options.cachePolicy ?? configuration.cachePolicy
+        if policy == .cacheElseNetwork, let cached = await cachedResponse(for: request, policy: policy) {
+            return try decoded(cached, from: .cache, to: request, by: decode)
+        }
+        let (head, data) = try await exchange(request, body: body, options: options)
+        if policy.storesResponses, let cache = configuration.cache {
+            await cache.store(CachedResponse(response: head, body: data), for: CacheKey(request))
+        }
+        return try decoded(CachedResponse(response: head, body: data), from: .network, to: request, by: decode)
+    }
+
+    /// The cached response to `request` when `policy` reads the cache first.
+    func cachedResponse(for request: HTTPRequest, policy: CachePolicy) async -> CachedResponse? {
+        guard policy.readsCacheFirst, let cache = configuration.cache else { return nil }
+        return await cache.response(for: CacheKey(request))
+    }
+
+    /// Sends through the pipeline and checks the status.
+    private func exchange(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (HTTPResponse, Data) {
         do throws(APIError) {
-            let (response, data) = try await pipeline.send(request, body: body, options: resource.options)
+            let (response, data) = try await pipeline.send(request, body: body, options: options)
             guard configuration.acceptableStatuses.contains(response.status.code) else {
                 throw APIError.unacceptableStatus(StatusFailure(
                     status: response.status, headerFields: response.headerFields, body: data,
                     decodedBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }
                 ))
             }
-            return (request, response, data)
+            return (response, data)
         } catch {
             throw report(error, for: request)
         }
     }
 
-    private func decoded<Value>(
-        _ resource: Resource<Value>, _ request: HTTPRequest, _ response: HTTPResponse, _ data: Data,
-        by decode: (Data, DecodingContext) throws -> Value
+    /// Decodes a response; a step that throws an ``APIError`` (a fallback) keeps it, any other error is a decoding failure.
+    func decoded<Value>(
+        _ cached: CachedResponse, from source: Response<Value>.Source, to request: HTTPRequest,
+        by decode: (Data, HTTPResponse) throws -> Value
     ) throws(APIError) -> Response<Value> {
+        let (head, data) = (cached.response, cached.body)
         do {
-            let value = try decode(data, DecodingContext(decoder: configuration.decoder, rootKeys: resource.rootKeys))
-            return Response(value: value, status: response.status, headerFields: response.headerFields, data: data)
+            let value = try decode(data, head)
+            return Response(value: value, status: head.status, headerFields: head.headerFields, data: data, source: source)
         } catch {
-            throw report(.decoding(DecodingFailure(error, data: data)), for: request)
+            throw report(APIError(parsing: error, of: data), for: request)
         }
     }
 
+    /// The resource's own decoding step, or the default one.
+    func decodingStep<Value: Decodable>(for resource: Resource<Value>) -> (Data, HTTPResponse) throws -> Value {
+        let context = decodingContext(for: resource)
+        return { data, _ in try resource.decode?(data, context) ?? context.decode(Value.self, from: data) }
+    }
+
+    /// The resource's own decoding step, if any, for a resource that ignores its body.
+    func decodingStep(for resource: Resource<Void>) -> (Data, HTTPResponse) throws -> Void {
+        let context = decodingContext(for: resource)
+        return { data, _ in try resource.decode?(data, context) }
+    }
+
+    private func decodingContext<Value>(for resource: Resource<Value>) -> DecodingContext {
+        DecodingContext(
+            decoder: resource.options.decoder ?? configuration.decoder,
+            envelope: resource.envelope,
+            arrays: resource.options.arrayDecoding ?? configuration.arrayDecoding
+        )
+    }
+
     /// Tells the delegate and the failure streams, then hands the error back to be thrown.
-    private func report(_ error: APIError, for request: HTTPRequest) -> APIError {
+    func report(_ error: APIError, for request: HTTPRequest) -> APIError {
         let failure = ClientFailure(request: request, error: error)
         configuration.delegate?.client(self, didFail: failure)
         failures.send(failure)
@@ -104,22 +148,13 @@ public final class APIClient: Sendable {
         try? configuration.decoder.decode(type, from: data)
     }
 
-    private func makeRequest<Value>(for resource: Resource<Value>) throws(APIError) -> (HTTPRequest, Data?) {
+    func makeRequest<Value>(for resource: Resource<Value>) throws(APIError) -> (HTTPRequest, Data?) {
         var fields = configuration.headerFields
         for field in resource.headerFields {
             fields[field.name] = nil
         }
         fields.append(contentsOf: resource.headerFields)
-        var body: Data?
-        if let requestBody = resource.body {
-            do {
-                let (data, contentType) = try requestBody.encoded(with: configuration.encoder)
-                body = data
-                if let contentType, fields[.contentType] == nil { fields[.contentType] = contentType }
-            } catch {
-                throw .invalidRequest(reason: "the body of \(resource.method) \(resource.path) does not encode: \(error)")
-            }
-        }
+        let body = try RequestBody.encode(resource.body, with: configuration.encoder, into: &fields, describing: "\(resource.method) \(resource.path)")
         let path = target.path(resource.path, query: configuration.queryItems + resource.query)
         return (HTTPRequest(method: resource.method, scheme: target.scheme, authority: target.authority, path: path, headerFields: fields), body)
     }

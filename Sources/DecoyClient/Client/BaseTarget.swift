@@ -16,11 +16,19 @@ struct BaseTarget: Sendable {
         pathPrefix = path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
+    /// The target of an absolute endpoint: no path prefix.
+    init(scheme: String, authority: String) {
+        self.scheme = scheme
+        self.authority = authority
+        pathPrefix = ""
+    }
+
     /// `prefix + path`, then the query percent-encoded as a form would encode it.
     func path(_ path: String, query: [URLQueryItem]) -> String {
         var target = pathPrefix
         if !path.hasPrefix("/") { target += "/" }
-        target += path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        // Most paths need no escaping; checking bytes is far cheaper than Foundation's encoder.
+        target += path.utf8.allSatisfy(Self.isPlainPathByte) ? path : path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
         guard !query.isEmpty else { return target }
         target += "?"
         target += query.map { item in
@@ -28,6 +36,14 @@ struct BaseTarget: Sendable {
             return item.value.map { "\(name)=\(Self.encodeQueryComponent($0))" } ?? name
         }.joined(separator: "&")
         return target
+    }
+
+    private static func isPlainPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"): true
+        default: false
+        }
     }
 
     private static let queryAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+?#"))

@@ -3,6 +3,14 @@ public import HTTPTypes
 
 /// A decoded value together with the response it came from.
 public struct Response<Value> {
+    /// Where a response came from.
+    public enum Source: Sendable, Hashable {
+        /// The transport, just now.
+        case network
+        /// The client's ``ResponseCache``.
+        case cache
+    }
+
     /// The decoded value.
     public let value: Value
     /// The response status.
@@ -11,6 +19,8 @@ public struct Response<Value> {
     public let headerFields: HTTPFields
     /// The raw body the value was decoded from.
     public let data: Data
+    /// Whether the network or the cache answered.
+    public let source: Source
 }
 
 extension Response: Sendable where Value: Sendable {}

@@ -8,8 +8,20 @@ public enum APIError: Error, Sendable {
     case unacceptableStatus(StatusFailure)
     /// The response arrived but its body did not decode to the expected type.
     case decoding(DecodingFailure)
-    /// The request could not be built (a path that does not form a URL, a body that does not encode).
+    /// The body did not decode as the expected type but did as the resource's fallback type.
+    case fallback(DecodedFallback)
+    /// A GraphQL reply listed errors.
+    case graphQL(GraphQLFailure)
+    /// The request could not be built (a path that does not form a URL, a body that does not encode, a missing GraphQL document).
     case invalidRequest(reason: String)
+}
+
+extension APIError {
+    /// The failure of a decoding step: an ``APIError`` it threw (a fallback) as is, anything
+    /// else as a decoding failure of `data`.
+    init(parsing error: any Error, of data: Data) {
+        self = error as? APIError ?? .decoding(DecodingFailure(error, data: data))
+    }
 }
 
 extension APIError: CustomStringConvertible {
@@ -19,6 +31,8 @@ extension APIError: CustomStringConvertible {
         case .transport(let failure): "transport failure (\(failure.category)): \(failure.underlying)"
         case .unacceptableStatus(let failure): "unacceptable status \(failure.status.code): \(failure.bodyText)"
         case .decoding(let failure): "decoding failed at \(failure.codingPathDescription): \(failure.underlying)"
+        case .fallback(let fallback): "decoded the fallback \(type(of: fallback.value)) after: \(fallback.failure.underlying)"
+        case .graphQL(let failure): "GraphQL errors: \(failure.errors.map(\.message).joined(separator: "; "))"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         }
     }

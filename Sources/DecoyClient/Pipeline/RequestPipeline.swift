@@ -11,6 +11,9 @@ struct RequestPipeline: Sendable {
     private let chain: Interceptor.Next
     private let configuration: APIClient.Configuration
 
+    /// Built once: a policy's default sets would otherwise be allocated on every request.
+    private static let noRetry = RetryPolicy(maxAttempts: 1)
+
     init(transport: any Transport, configuration: APIClient.Configuration) {
         self.configuration = configuration
         var next: Interceptor.Next = { request, body in try await transport.send(request, body: body) }
@@ -22,7 +25,7 @@ struct RequestPipeline: Sendable {
     }
 
     func send(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (HTTPResponse, Data) {
-        let retry = options.retry ?? configuration.retry ?? RetryPolicy(maxAttempts: 1)
+        let retry = options.retry ?? configuration.retry ?? Self.noRetry
         let log = configuration.logger.logLevel <= .debug
             ? ExchangeLog(redaction: configuration.redaction, unredacted: options.unredacted) : nil
         let mayRetry = retry.maxAttempts > 1 && (retry.retriesNonIdempotentMethods || request.method.isIdempotent)

@@ -23,8 +23,8 @@ public struct Resource<Value>: Sendable {
     public var headerFields: HTTPFields
     /// The request body, if any.
     public var body: RequestBody?
-    /// Keys leading from the top of a JSON response to the value, as in `["data", "people"]`.
-    public var rootKeys: [String]
+    /// Where the value sits in a JSON response.
+    public var envelope: Envelope
     /// A decoding step that replaces the client's JSON decoding for this resource.
     public var decode: (@Sendable (Data, DecodingContext) throws -> Value)?
     /// Client settings this resource overrides.
@@ -37,7 +37,7 @@ public struct Resource<Value>: Sendable {
         query: [URLQueryItem] = [],
         headerFields: HTTPFields = [:],
         body: RequestBody? = nil,
-        rootKeys: [String] = [],
+        envelope: Envelope = .whole,
         decode: (@Sendable (Data, DecodingContext) throws -> Value)? = nil
     ) {
         self.method = method
@@ -45,57 +45,75 @@ public struct Resource<Value>: Sendable {
         self.query = query
         self.headerFields = headerFields
         self.body = body
-        self.rootKeys = rootKeys
+        self.envelope = envelope
         self.decode = decode
     }
 
     /// A copy that decodes the value found under `keys` instead of the whole body.
     public func rootKeys(_ keys: String...) -> Resource {
-        var copy = self
-        copy.rootKeys = keys
-        return copy
+        with { $0.envelope = .rootKeys(keys) }
+    }
+
+    /// A copy that decodes the value under the only key of a one-key envelope such as
+    /// `{"user": {…}}`, whatever the key is called; when the object has more keys, under `otherwise`.
+    public func unwrapped(otherwise: String? = nil) -> Resource {
+        with { $0.envelope = .singleKey(otherwise: otherwise) }
     }
 
     /// A copy that decodes with `decode` instead of the client's JSON decoder.
     public func decoded(by decode: @escaping @Sendable (Data, DecodingContext) throws -> Value) -> Resource {
-        var copy = self
-        copy.decode = decode
-        return copy
+        with { $0.decode = decode }
+    }
+
+    /// A copy that decodes with `decoder` instead of the client's.
+    public func decoder(_ decoder: JSONDecoder) -> Resource {
+        with { $0.options.decoder = decoder }
+    }
+
+    /// A copy whose top-level arrays decode as `arrays` says instead of as the client's configuration says.
+    public func arrayDecoding(_ arrays: ArrayDecoding) -> Resource {
+        with { $0.options.arrayDecoding = arrays }
+    }
+
+    /// A copy cached as `policy` says instead of as the client's configuration says.
+    public func cachePolicy(_ policy: CachePolicy) -> Resource {
+        with { $0.options.cachePolicy = policy }
     }
 
     /// A copy whose attempts may each take at most `timeout`.
     public func timeout(_ timeout: Duration) -> Resource {
-        var copy = self
-        copy.options.timeout = timeout
-        return copy
+        with { $0.options.timeout = timeout }
     }
 
     /// A copy retried by `policy` instead of the client's policy.
     public func retry(_ policy: RetryPolicy) -> Resource {
-        var copy = self
-        copy.options.retry = policy
-        return copy
+        with { $0.options.retry = policy }
     }
 
     /// A copy whose logs show the values of these header fields, query parameters or JSON keys.
     public func unredacted(_ names: String...) -> Resource {
-        var copy = self
-        copy.options.unredacted.formUnion(names)
-        return copy
+        with { $0.options.unredacted.formUnion(names) }
+    }
+
+    /// A copy with more query items, built with `if` and `for` as needed.
+    public func query(@QueryItemsBuilder _ items: () -> [URLQueryItem]) -> Resource {
+        with { $0.query += items() }
+    }
+
+    /// A copy with more header fields, built with `if` and `for` as needed.
+    public func headers(@HeaderFieldsBuilder _ fields: () -> HTTPFields) -> Resource {
+        with { $0.headerFields.append(contentsOf: fields()) }
     }
 
     /// A copy with one more header field.
     public func header(_ name: HTTPField.Name, _ value: String) -> Resource {
+        with { $0.headerFields[name] = value }
+    }
+
+    /// A copy changed by `change`: every modifier is one.
+    private func with(_ change: (inout Resource) -> Void) -> Resource {
         var copy = self
-        copy.headerFields[name] = value
+        change(&copy)
         return copy
     }
-}
-
-/// What a decoding step gets besides the body: the client's decoder and the resource's root keys.
-public struct DecodingContext: Sendable {
-    /// The client's JSON decoder.
-    public let decoder: JSONDecoder
-    /// The resource's root keys.
-    public let rootKeys: [String]
 }

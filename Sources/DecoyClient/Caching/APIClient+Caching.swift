@@ -1,0 +1,29 @@
+extension APIClient {
+    /// Every response the cache policy delivers for `resource`: with ``CachePolicy/cacheThenNetwork``
+    /// the cached one first (when there is one, marked ``Response/Source/cache``) and then the
+    /// network's; with any other policy, the one ``response(for:)-(Resource<Value>)`` gives.
+    ///
+    /// The stream fails with an ``APIError``. Stopping the iteration cancels the request.
+    public func responses<Value: Decodable & Sendable>(for resource: Resource<Value>) -> AsyncThrowingStream<Response<Value>, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do throws(APIError) {
+                    if let cached = try await cachedDelivery(of: resource) { continuation.yield(cached) }
+                    continuation.yield(try await response(for: resource))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The first delivery of ``CachePolicy/cacheThenNetwork``, decoded.
+    private func cachedDelivery<Value: Decodable>(of resource: Resource<Value>) async throws(APIError) -> Response<Value>? {
+        guard (resource.options.cachePolicy ?? configuration.cachePolicy) == .cacheThenNetwork else { return nil }
+        let (request, _) = try makeRequest(for: resource)
+        guard let cached = await cachedResponse(for: request, policy: .cacheThenNetwork) else { return nil }
+        return try decoded(cached, from: .cache, to: request, by: decodingStep(for: resource))
+    }
+}

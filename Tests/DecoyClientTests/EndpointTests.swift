@@ -1,0 +1,171 @@
+import Decoy
+import DecoyClient
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@Suite("Endpoints: absolute URLs, property wrappers, builders, loading through a transport")
+struct EndpointTests {
+    struct Repository: Codable, Equatable, Sendable { let name: String }
+
+    struct RepositorySearch: Endpoint {
+        typealias Output = [Repository]
+        var host: String { "search.example.com" }
+        var port: Int? { 8443 }
+        var path: String { "/search/repositories" }
+        @Query(name: "q") var text = ""
+        @Query(name: "tag") var tags: [String] = []
+        @Query(name: "sort") var sort: String? = nil
+        @Header(.accept) var accept = "application/json"
+        var page = 1
+        var includeForks = false
+
+        @QueryItemsBuilder var queryItems: [URLQueryItem] {
+            URLQueryItem(name: "page", value: "\(page)")
+            if includeForks { URLQueryItem(name: "forks", value: "true") } else { URLQueryItem(name: "forks", value: "false") }
+        }
+
+        @HeaderFieldsBuilder var headerFields: HTTPFields {
+            for tag in tags { HTTPField(name: .init("X-Tag")!, value: tag) }
+        }
+
+        func prepare(request: HTTPRequest) -> HTTPRequest {
+            var signed = request
+            signed.headerFields[.init("X-Signature")!] = "sig:\(request.path ?? "")"
+            return signed
+        }
+    }
+
+    /// Parses a header and the body by hand.
+    struct RateLimit: Endpoint {
+        var scheme: String { "http" }
+        var host: String { "limits.example.com" }
+        var path: String { "/rate" }
+        var method: HTTPRequest.Method { .post }
+        var body: RequestBody? { .json(["window": 60]) }
+        func parse(data: Data, response: HTTPResponse) throws -> (remaining: Int, note: String) {
+            guard let remaining = response.headerFields[.init("X-Remaining")!].flatMap(Int.init) else { throw URLError(.cannotParseResponse) }
+            return (remaining, String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// Keeps the requests a transport is asked to send, authority included.
+    final class Capturing: Transport {
+        let base: StubTransport
+        let requests = Mutex<[HTTPRequest]>([])
+        init(_ registry: StubRegistry) { base = StubTransport(registry) }
+        func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+            requests.withLock { $0.append(request) }
+            return try await base.send(request, body: body)
+        }
+    }
+
+    static func registry() throws -> StubRegistry {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: #"[{"name": "decoy"}]"#), for: .get("/search/repositories"))
+        try registry.register(StubResponse(headerFields: [.init("X-Remaining")!: "41"], text: "ok"), for: .post("/rate"))
+        try registry.register(StubResponse(status: .tooManyRequests), for: .get("/limited"))
+        return registry
+    }
+
+    @Test func buildsTheRequestFromPropertiesWrappersAndBuilders() async throws {
+        let transport = Capturing(try Self.registry())
+        var search = RepositorySearch(page: 2)
+        search.text = "stub server"
+        search.tags = ["swift", "http"]
+        #expect(try await transport.load(search) == [Repository(name: "decoy")])
+        let request = try #require(transport.requests.withLock { $0.first })
+        #expect(request.scheme == "https")
+        #expect(request.authority == "search.example.com:8443")
+        #expect(request.path == "/search/repositories?q=stub%20server&tag=swift&tag=http&page=2&forks=false")
+        #expect(request.headerFields[.accept] == "application/json")
+        #expect(request.headerFields[values: .init("X-Tag")!] == ["swift", "http"])
+        #expect(request.headerFields[.init("X-Signature")!] == "sig:\(request.path ?? "")", "prepare saw the finished request")
+    }
+
+    @Test func sendingThroughAClientIgnoresItsBaseURLAndDefaults() async throws {
+        let transport = Capturing(try Self.registry())
+        let client = APIClient(
+            baseURL: URL(string: "https://api.test/v9")!,
+            configuration: .init(headerFields: [.authorization: "Bearer secret"], queryItems: [URLQueryItem(name: "api_key", value: "k")]),
+            transport: transport
+        )
+        let result = try await client.send(RateLimit())
+        #expect(result.remaining == 41)
+        #expect(result.note == "ok")
+        let request = try #require(transport.requests.withLock { $0.first })
+        #expect(request.scheme == "http")
+        #expect(request.authority == "limits.example.com")
+        #expect(request.path == "/rate")
+        #expect(request.headerFields[.authorization] == nil, "the client's credentials stay with its own API")
+        #expect(request.headerFields[.contentType] == "application/json")
+    }
+
+    @Test func clientPipelineAppliesToEndpoints() async throws {
+        let registry = try Self.registry()
+        let seen = Mutex(0)
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, configuration: .init(interceptors: [
+            RequestAdapter { _, _ in seen.withLock { $0 += 1 } },
+        ]), transport: StubTransport(registry))
+        _ = try await client.send(RepositorySearch())
+        #expect(seen.withLock { $0 } == 1)
+    }
+
+    struct Limited: Endpoint {
+        typealias Output = [Repository]
+        var host: String { "api.test" }
+        var path: String { "/limited" }
+    }
+
+    @Test func loadFailsOnAStatusOutside2xx() async throws {
+        let error = await #expect(throws: APIError.self) { try await StubTransport(try Self.registry()).load(Limited()) }
+        guard case .unacceptableStatus(let failure) = error else { Issue.record("expected a status failure"); return }
+        #expect(failure.status == .tooManyRequests)
+    }
+
+    @Test func parseFailureIsADecodingFailure() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "no header"), for: .post("/rate"))
+        let error = await #expect(throws: APIError.self) { try await StubTransport(registry).load(RateLimit()) }
+        guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
+        #expect(failure.data == Data("no header".utf8))
+    }
+
+    @Test func transportFailureIsClassified() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse.fault(.connectionReset), for: .get("/limited"))
+        let error = await #expect(throws: APIError.self) { try await StubTransport(registry).load(Limited()) }
+        guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }
+        #expect(failure.category == .connectionLost)
+    }
+
+    @Test func parameterValues() {
+        #expect(Optional<Int>.none.parameterValues.isEmpty)
+        #expect([1, 2].parameterValues == ["1", "2"])
+        #expect(true.parameterValues == ["true"])
+        #expect(Optional("a").parameterValues == ["a"])
+        #expect(2.5.parameterValues == ["2.5"])
+    }
+
+    @Test func resourceBuildersAddQueryItemsAndHeaders() async throws {
+        let recorder = try Recorder()
+        let filters = ["open", "mine"]
+        let urgent = true
+        let resource = Resource<Void>.get("/issues")
+            .query {
+                for filter in filters { URLQueryItem(name: "filter", value: filter) }
+                if urgent { URLQueryItem(name: "urgent", value: nil) }
+            }
+            .headers {
+                HTTPField(name: .accept, value: "application/json")
+                if !urgent { HTTPField(name: .cacheControl, value: "no-cache") }
+                HTTPFields([HTTPField(name: .init("X-Trace")!, value: "t1")])
+            }
+        try await recorder.client().send(resource)
+        #expect(recorder.request?.target == "/issues?filter=open&filter=mine&urgent")
+        #expect(recorder.request?.headerFields[.accept] == "application/json")
+        #expect(recorder.request?.headerFields[.cacheControl] == nil)
+        #expect(recorder.request?.headerFields[.init("X-Trace")!] == "t1")
+    }
+}

@@ -1,0 +1,91 @@
+import Decoy
+import DecoyClient
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@Suite("Request types: raw and final values, post-processing, type erasure")
+struct RequestTests {
+    struct UserRecord: Decodable, Sendable { let first_name: String; let last_name: String }
+    struct User: Equatable, Sendable { let fullName: String }
+
+    /// Remembers post-processed users, standing in for a local store.
+    final class Store: Sendable {
+        let saved = Mutex<[User]>([])
+    }
+
+    struct CurrentUser: Request {
+        let store: Store
+        var resource: Resource<UserRecord> { .get("/me") }
+        func finalize(raw: UserRecord) throws -> User { User(fullName: "\(raw.first_name) \(raw.last_name)") }
+        func postProcess(result: User) async -> User {
+            store.saved.withLock { $0.append(result) }
+            return result
+        }
+    }
+
+    struct Ping: Request {
+        var resource: Resource<Void> { .post("/ping") }
+        func finalize(raw: Void) throws -> String { "pong" }
+    }
+
+    struct Count: Request {
+        var resource: Resource<Int> { .get("/count").header(.accept, "application/json") }
+    }
+
+    struct Refuses: Request {
+        struct Refusal: Error {}
+        var resource: Resource<Int> { .get("/count") }
+        func finalize(raw: Int) throws -> Int { throw Refusal() }
+    }
+
+    static func client() throws -> (APIClient, StubRegistry) {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: #"{"first_name": "Ada", "last_name": "Lovelace"}"#), for: .get("/me"))
+        try registry.register(StubResponse(status: .noContent), for: .post("/ping"))
+        try registry.register(StubResponse(json: "42"), for: .get("/count"))
+        return (APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(registry)), registry)
+    }
+
+    @Test func finalizesThenPostProcesses() async throws {
+        let (client, _) = try Self.client()
+        let store = Store()
+        #expect(try await client.send(CurrentUser(store: store)) == User(fullName: "Ada Lovelace"))
+        #expect(store.saved.withLock { $0 } == [User(fullName: "Ada Lovelace")])
+    }
+
+    @Test func voidRawValueIsFinalizedToo() async throws {
+        let (client, registry) = try Self.client()
+        #expect(try await client.send(Ping()) == "pong")
+        try registry.verify(.post("/ping"), count: .once)
+    }
+
+    @Test func rawIsFinalByDefault() async throws {
+        let (client, registry) = try Self.client()
+        #expect(try await client.send(Count()) == 42)
+        try registry.verify(Route.get("/count").header(.accept, .equalTo("application/json")), count: .once)
+    }
+
+    @Test func finalizeFailureIsADecodingFailureWithTheBody() async throws {
+        let (client, _) = try Self.client()
+        let failures = client.failureStream()
+        let error = await #expect(throws: APIError.self) { try await client.send(Refuses()) }
+        guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
+        #expect(failure.underlying is Refuses.Refusal)
+        #expect(failure.data == Data("42".utf8))
+        var iterator = failures.makeAsyncIterator()
+        #expect(await iterator.next()?.request.path == "/count", "reported like any failure")
+    }
+
+    @Test func erasedRequestsShareOneCollection() async throws {
+        let (client, _) = try Self.client()
+        let numbers: [AnyRequest<Int>] = [AnyRequest(Count()), AnyRequest(Resource<Int>.get("/count"))]
+        var results: [Int] = []
+        for request in numbers { results.append(try await client.send(request)) }
+        #expect(results == [42, 42])
+        let done: [AnyRequest<Void>] = [AnyRequest(Resource<Void>.post("/ping"))]
+        for request in done { try await client.send(request) }
+        #expect(try await client.send(AnyRequest(Ping())) == "pong")
+    }
+}

@@ -1,0 +1,80 @@
+import Decoy
+import DecoyClient
+import DecoyServer
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// Client features where the wire matters, each run in-process and against MockServer.
+@Suite("Client features in both servings")
+struct ClientOverServerTests {
+    struct Person: Codable, Equatable, Sendable { let name: String }
+
+    @Test(arguments: Serving.allCases)
+    func cancellingTheTaskCancelsTheRequestAndTheStubDelay(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: "{}", delay: .fixed(.seconds(30))), for: .get("/slow"))
+        try await serving.withClient(registry) { client in
+            let started = ContinuousClock.now
+            let task = Task { try await client.send(Resource<Void>.get("/slow")) }
+            // The stub has the request once the journal has it: only then is there something to cancel.
+            for _ in 0..<2_000 where registry.journal.totalCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(registry.journal.totalCount == 1)
+            task.cancel()
+            let error = await #expect(throws: APIError.self) { try await task.value }
+            guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
+            #expect(failure.category == .cancelled)
+            #expect(ContinuousClock.now - started < .seconds(10), "the 30 s delay was not waited out")
+        }
+    }
+
+    @Test(arguments: Serving.allCases)
+    func emptyBodiesDecodeAsNothing(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .noContent), for: .delete("/people/1"))
+        try registry.register(StubResponse(status: .noContent), for: .get("/people/1"))
+        try registry.register(StubResponse(), for: .get("/people/2"))
+        try await serving.withClient(registry) { client in
+            try await client.send(Resource<Void>.delete("/people/1"))
+            #expect(try await client.send(Resource<Person?>.get("/people/1")) == nil)
+            #expect(try await client.send(Resource<Person?>.get("/people/2")) == nil)
+            await #expect(throws: APIError.self) { try await client.send(Resource<Person>.get("/people/2")) }
+        }
+    }
+
+    @Test(arguments: Serving.allCases)
+    func cachedResponsesKeepStatusAndHeaders(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(headerFields: [.eTag: "\"v1\""], json: #"{"name": "Ada"}"#), for: .get("/people/1"))
+        let configuration = APIClient.Configuration(cache: MemoryCache(), cachePolicy: .cacheElseNetwork)
+        try await serving.withClient(registry, configuration: configuration) { client in
+            let network = try await client.response(for: Resource<Person>.get("/people/1"))
+            let cached = try await client.response(for: Resource<Person>.get("/people/1"))
+            #expect(network.source == .network)
+            #expect(cached.source == .cache)
+            #expect(cached.value == Person(name: "Ada"))
+            #expect(cached.headerFields[.eTag] == "\"v1\"")
+            #expect(registry.journal.totalCount == 1)
+        }
+    }
+
+    struct Health: Endpoint {
+        typealias Output = [String: String]
+        let baseURL: URL
+        var scheme: String { baseURL.scheme ?? "http" }
+        var host: String { baseURL.host() ?? "" }
+        var port: Int? { baseURL.port }
+        var path: String { "/health" }
+        @Query(name: "verbose") var verbose = true
+    }
+
+    @Test func endpointLoadsThroughURLSessionFromAServer() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: #"{"status": "up"}"#), for: Route.get("/health").query("verbose", .equalTo("true")))
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        #expect(try await URLSessionTransport().load(Health(baseURL: server.baseURL)) == ["status": "up"])
+    }
+}
