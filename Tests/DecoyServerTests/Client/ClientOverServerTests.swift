@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -11,11 +12,11 @@ import Testing
 struct ClientOverServerTests {
     struct Person: Codable, Equatable, Sendable { let name: String }
 
-    @Test(arguments: Serving.allCases)
-    func cancellingTheTaskCancelsTheRequestAndTheStubDelay(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func cancellingTheTaskCancelsTheRequestAndTheStubDelay(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: "{}", delay: .fixed(.seconds(30))), for: .get("/slow"))
-        try await serving.withClient(registry) { client in
+        try await withStubbedClient(mode, registry: registry) { client, _ in
             let started = ContinuousClock.now
             let task = Task { try await client.send(Resource<Void>.get("/slow")) }
             // The stub has the request once the journal has it: only then is there something to cancel.
@@ -29,13 +30,13 @@ struct ClientOverServerTests {
         }
     }
 
-    @Test(arguments: Serving.allCases)
-    func emptyBodiesDecodeAsNothing(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func emptyBodiesDecodeAsNothing(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .noContent), for: .delete("/people/1"))
         try registry.register(StubResponse(status: .noContent), for: .get("/people/1"))
         try registry.register(StubResponse(), for: .get("/people/2"))
-        try await serving.withClient(registry) { client in
+        try await withStubbedClient(mode, registry: registry) { client, _ in
             try await client.send(Resource<Void>.delete("/people/1"))
             #expect(try await client.send(Resource<Person?>.get("/people/1")) == nil)
             #expect(try await client.send(Resource<Person?>.get("/people/2")) == nil)
@@ -43,12 +44,12 @@ struct ClientOverServerTests {
         }
     }
 
-    @Test(arguments: Serving.allCases)
-    func cachedResponsesKeepStatusAndHeaders(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func cachedResponsesKeepStatusAndHeaders(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(headerFields: [.eTag: "\"v1\""], json: #"{"name": "Ada"}"#), for: .get("/people/1"))
         let configuration = APIClient.Configuration(cache: MemoryCache(), cachePolicy: .cacheElseNetwork)
-        try await serving.withClient(registry, configuration: configuration) { client in
+        try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ in
             let network = try await client.response(for: Resource<Person>.get("/people/1"))
             let cached = try await client.response(for: Resource<Person>.get("/people/1"))
             #expect(network.source == .network)
