@@ -23,18 +23,69 @@ public struct Route: Sendable, Hashable {
         case exact
     }
 
+    /// The fields, in one immutable object: a route is copied into every match, answer and
+    /// journal entry, and one retain is cheaper than one per field.
+    private final class Storage: Sendable {
+        let method: HTTPRequest.Method?
+        let path: String
+        let pathSyntax: PathSyntax
+        let matchers: [RequestMatcher]
+        let priority: Int
+        let scenario: Scenario?
+
+        init(method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, matchers: [RequestMatcher], priority: Int, scenario: Scenario?) {
+            self.method = method
+            self.path = path
+            self.pathSyntax = pathSyntax
+            self.matchers = matchers
+            self.priority = priority
+            self.scenario = scenario
+        }
+    }
+
+    private var storage: Storage
+
+    /// A changed route gets new storage; routes change only while they are being built.
+    private mutating func update(
+        method: HTTPRequest.Method?? = nil, path: String? = nil, pathSyntax: PathSyntax? = nil, matchers: [RequestMatcher]? = nil,
+        priority: Int? = nil, scenario: Scenario?? = nil
+    ) {
+        storage = Storage(
+            method: method ?? storage.method, path: path ?? storage.path, pathSyntax: pathSyntax ?? storage.pathSyntax,
+            matchers: matchers ?? storage.matchers, priority: priority ?? storage.priority, scenario: scenario ?? storage.scenario
+        )
+    }
+
     /// The method to match; `nil` matches any.
-    public var method: HTTPRequest.Method?
+    public var method: HTTPRequest.Method? {
+        get { storage.method }
+        set { update(method: .some(newValue)) }
+    }
     /// The path pattern.
-    public var path: String
+    public var path: String {
+        get { storage.path }
+        set { update(path: newValue) }
+    }
     /// How ``path`` is written.
-    public var pathSyntax: PathSyntax
+    public var pathSyntax: PathSyntax {
+        get { storage.pathSyntax }
+        set { update(pathSyntax: newValue) }
+    }
     /// Further conditions on the query, header fields and body; all must hold.
-    public var matchers: [RequestMatcher]
+    public var matchers: [RequestMatcher] {
+        get { storage.matchers }
+        set { update(matchers: newValue) }
+    }
     /// Lower numbers win when several routes match; ties go to the most recently registered.
-    public var priority: Int
+    public var priority: Int {
+        get { storage.priority }
+        set { update(priority: newValue) }
+    }
     /// The scenario state the route requires, and the state it moves the scenario to when it answers.
-    public var scenario: Scenario?
+    public var scenario: Scenario? {
+        get { storage.scenario }
+        set { update(scenario: .some(newValue)) }
+    }
 
     /// The priority routes get unless given another; WireMock's default.
     public static let defaultPriority = 5
@@ -44,12 +95,25 @@ public struct Route: Sendable, Hashable {
         method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax = .template, matchers: [RequestMatcher] = [],
         priority: Int = Route.defaultPriority, scenario: Scenario? = nil
     ) {
-        self.method = method
-        self.path = path
-        self.pathSyntax = pathSyntax
-        self.matchers = matchers
-        self.priority = priority
-        self.scenario = scenario
+        storage = Storage(method: method, path: path, pathSyntax: pathSyntax, matchers: matchers, priority: priority, scenario: scenario)
+    }
+
+    /// Routes are equal when their fields are.
+    public static func == (lhs: Route, rhs: Route) -> Bool {
+        lhs.storage === rhs.storage || (
+            lhs.method == rhs.method && lhs.path == rhs.path && lhs.pathSyntax == rhs.pathSyntax
+                && lhs.matchers == rhs.matchers && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario
+        )
+    }
+
+    /// Hashes the fields.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(path)
+        hasher.combine(pathSyntax)
+        hasher.combine(matchers)
+        hasher.combine(priority)
+        hasher.combine(scenario)
     }
 
     /// `GET` requests to `path`.

@@ -145,15 +145,20 @@ final class Daemon: @unchecked Sendable {
 
     private static let handleRequest: MHD_AccessHandlerCallback = { context, _, _, method, _, upload, uploadSize, state in
         guard let context, let method, let uploadSize, let exchangePointer = state?.pointee else { return .NO }
-        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
-        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
-        return daemon.handle(exchange, method: method, upload: upload, uploadSize: uploadSize)
+        // Both outlive the call, so neither needs a retain; both threads share the daemon, whose
+        // reference count they would otherwise fight over for every request.
+        return Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
+            Unmanaged<Exchange>.fromOpaque(exchangePointer)._withUnsafeGuaranteedRef { exchange in
+                daemon.handle(exchange, method: method, upload: upload, uploadSize: uploadSize)
+            }
+        }
     }
 
     private static let connectionChanged: MHD_NotifyConnectionCallback = { context, _, _, change in
         guard let context else { return }
-        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
-        daemon.openConnections.add(change == .CONNECTION_NOTIFY_STARTED ? 1 : -1, ordering: .relaxed)
+        _ = Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
+            daemon.openConnections.add(change == .CONNECTION_NOTIFY_STARTED ? 1 : -1, ordering: .relaxed)
+        }
     }
 
     private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in

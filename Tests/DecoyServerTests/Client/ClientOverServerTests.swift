@@ -26,7 +26,7 @@ struct ClientOverServerTests {
             let error = await #expect(throws: APIError.self) { try await task.value }
             guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
             #expect(failure.category == .cancelled)
-            #expect(ContinuousClock.now - started < .seconds(10), "the 30 s delay was not waited out")
+            #expect(ContinuousClock.now - started < endlessWait, "the 30 s delay was not waited out")
         }
     }
 

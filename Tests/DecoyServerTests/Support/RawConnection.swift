@@ -9,7 +9,7 @@ final class RawConnection: @unchecked Sendable {
     private let socket: Int32
     private let isClosed = Mutex(false)
 
-    init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Duration = .seconds(5)) throws {
+    init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Duration = endlessWait) throws {
         socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
