@@ -96,6 +96,8 @@ def throughput(bench, peers, workdir):
             raws.append(wrk(f"http://127.0.0.1:{raw_port}/stub", DURATION)[0])
             decoys.append(wrk(f"http://127.0.0.1:{decoy_port}/stub/0", DURATION)[0])
         peak = decoy.status("VmHWM") / 1024
+        counts = [instructions_per_request(server, url) for server, url in
+                  ((raw, f"http://127.0.0.1:{raw_port}/stub"), (decoy, f"http://127.0.0.1:{decoy_port}/stub/0"))]
     finally:
         raw.stop()
         decoy.stop()
@@ -104,6 +106,28 @@ def throughput(bench, peers, workdir):
     line("MockServer, journal on (median)", f"{statistics.median(decoys):,.0f}", "req/s", f"[{min(decoys):,.0f}..{max(decoys):,.0f}]")
     ratio_line("MockServer / raw, median of per-run ratios", statistics.median(ratios), ">= 0.85", statistics.median(ratios) >= 0.85)
     line("MockServer peak RSS under the load (VmHWM)", f"{peak:.1f}", "MB", "<= 50 MB " + ("ok" if peak <= 50 else "MISSED"))
+    if None not in counts:
+        (raw_user, raw_kernel), (decoy_user, decoy_kernel) = counts
+        line("instructions per request, raw: user + kernel", f"{raw_user:,.0f} + {raw_kernel:,.0f}", "", "(perf stat; steady when the machine is not)")
+        line("instructions per request, MockServer: user + kernel", f"{decoy_user:,.0f} + {decoy_kernel:,.0f}", "",
+             f"raw/MockServer {(raw_user + raw_kernel) / (decoy_user + decoy_kernel):.2f}")
+
+
+def instructions_per_request(server, url):
+    """User and kernel instructions the server spends per request under a 5 s wrk load, or None without perf."""
+    try:
+        with tempfile.NamedTemporaryFile("r", suffix=".perf") as out:
+            perf = subprocess.Popen(["perf", "stat", "-x,", "-e", "instructions:u,instructions:k", "-p", str(server.process.pid), "-o", out.name],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(0.2)
+            output = subprocess.run(["wrk", "-t2", "-c64", "-d5s", url], capture_output=True, text=True, timeout=60).stdout
+            perf.send_signal(signal.SIGINT)
+            perf.wait(10)
+            requests = int(re.search(r"(\d+) requests in", output).group(1))
+            counts = {row.split(",")[2]: int(row.split(",")[0]) for row in out.read().splitlines() if row.count(",") > 2 and row.split(",")[0].isdigit()}
+            return counts["instructions:u"] / requests, counts["instructions:k"] / requests
+    except (OSError, KeyError, AttributeError, ValueError, subprocess.SubprocessError):
+        return None
 
 
 def delays(bench, peers):
