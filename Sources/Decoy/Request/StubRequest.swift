@@ -24,16 +24,25 @@ public struct StubRequest: Sendable {
             self.body = body
             self.rawHeaderFields = rawHeaderFields
             parsedHeaderFields = Mutex(headerFields)
-            let rawPath: Substring
-            if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
-                rawPath = target[..<mark]
-                query = String(target[target.index(after: mark)...])
-            } else {
-                rawPath = Substring(target)
-                query = nil
+            // One pass over the bytes finds both; most targets have neither, and their path is
+            // the target itself, shared rather than copied.
+            var offset: Int?
+            var isEncoded = false
+            var target = target
+            target.withUTF8 { bytes in
+                for (index, byte) in bytes.enumerated() {
+                    if byte == UInt8(ascii: "%") { isEncoded = true }
+                    if byte == UInt8(ascii: "?") { offset = index; break }
+                }
             }
-            // A byte scan: `contains` on a Substring would go through Foundation's string search.
-            path = rawPath.utf8.contains(UInt8(ascii: "%")) ? (rawPath.removingPercentEncoding ?? String(rawPath)) : String(rawPath)
+            let mark = offset.map { target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
+            let rawPath = mark.map { target[..<$0] } ?? target[...]
+            query = mark.map { String(target[target.index(after: $0)...]) }
+            if isEncoded {
+                path = rawPath.removingPercentEncoding ?? String(rawPath)
+            } else {
+                path = mark == nil ? target : String(rawPath)
+            }
         }
 
         var headerFields: HTTPFields {
