@@ -102,6 +102,14 @@ struct EndpointTests {
         #expect(request.headerFields[.contentType] == "application/json")
     }
 
+    @Test func completionHandlerVariantParsesTheEndpoint() async throws {
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(try Self.registry()))
+        let result = await withCheckedContinuation { continuation in
+            client.send(RateLimit()) { continuation.resume(returning: $0.map(\.remaining)) }
+        }
+        #expect(try result.get() == 41)
+    }
+
     @Test func clientPipelineAppliesToEndpoints() async throws {
         let registry = try Self.registry()
         let seen = Mutex(0)

@@ -78,6 +78,24 @@ struct RequestTests {
         #expect(await iterator.next()?.request.path == "/count", "reported like any failure")
     }
 
+    @Test func completionHandlerVariantsFinalizeAndPostProcess() async throws {
+        let (client, _) = try Self.client()
+        let store = Store()
+        let user = await withCheckedContinuation { continuation in
+            client.send(CurrentUser(store: store)) { continuation.resume(returning: $0) }
+        }
+        #expect(try user.get() == User(fullName: "Ada Lovelace"))
+        #expect(store.saved.withLock { $0 } == [User(fullName: "Ada Lovelace")])
+        let pong = await withCheckedContinuation { continuation in
+            client.send(Ping()) { continuation.resume(returning: $0) }
+        }
+        #expect(try pong.get() == "pong")
+        let refused = await withCheckedContinuation { continuation in
+            client.send(Refuses()) { continuation.resume(returning: $0) }
+        }
+        guard case .failure(.decoding) = refused else { Issue.record("expected a decoding failure, got \(refused)"); return }
+    }
+
     @Test func erasedRequestsShareOneCollection() async throws {
         let (client, _) = try Self.client()
         let numbers: [AnyRequest<Int>] = [AnyRequest(Count()), AnyRequest(Resource<Int>.get("/count"))]

@@ -24,6 +24,6 @@ extension APIClient {
         guard (resource.options.cachePolicy ?? configuration.cachePolicy) == .cacheThenNetwork else { return nil }
         let (request, _) = try makeRequest(for: resource)
         guard let cached = await cachedResponse(for: request, policy: .cacheThenNetwork) else { return nil }
-        return try decoded(cached, from: .cache, to: request, by: decodingStep(for: resource))
+        return try decoded(cached, from: .cache, to: request) { data, _ in try decodeBody(data, for: resource) }
     }
 }

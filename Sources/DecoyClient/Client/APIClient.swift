@@ -50,12 +50,12 @@ public final class APIClient: Sendable {
     ///
     /// The resource's cache policy, or the client's, decides whether the cache answers.
     public func response<Value: Decodable>(for resource: Resource<Value>) async throws(APIError) -> Response<Value> {
-        try await response(for: resource, decode: decodingStep(for: resource))
+        try await response(for: resource) { data, _ in try decodeBody(data, for: resource) }
     }
 
     /// Sends `resource` and returns the status and headers; the body is left undecoded.
     public func response(for resource: Resource<Void>) async throws(APIError) -> Response<Void> {
-        try await response(for: resource, decode: decodingStep(for: resource))
+        try await response(for: resource) { data, _ in try decodeBody(data, for: resource) }
     }
 
     /// Sends `resource` and decodes its body with `decode`.
@@ -69,37 +69,53 @@ public final class APIClient: Sendable {
         _ request: HTTPRequest, body: Data?, options: RequestOptions,
         decode: (Data, HTTPResponse) throws -> Value
     ) async throws(APIError) -> Response<Value> {
-        let policy = options.cachePolicy ?? configuration.cachePolicy
-        if policy == .cacheElseNetwork, let cached = await cachedResponse(for: request, policy: policy) {
-            return try decoded(cached, from: .cache, to: request, by: decode)
-        }
-        let (head, data) = try await exchange(request, body: body, options: options)
-        if policy.storesResponses, let cache = configuration.cache {
-            await cache.store(CachedResponse(response: head, body: data), for: CacheKey(request))
-        }
-        return try decoded(CachedResponse(response: head, body: data), from: .network, to: request, by: decode)
+        let (answer, fromCache) = try await answer(to: request, body: body, options: options)
+        return try decoded(answer, from: fromCache ? .cache : .network, to: request, by: decode)
     }
 
+    /// A built request's response: from the cache when the policy says so, otherwise through the
+    /// pipeline with its status checked, and stored when the policy says so.
+    private func answer(to request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (CachedResponse, fromCache: Bool) {
+        let policy = options.cachePolicy ?? configuration.cachePolicy
+        if policy == .cacheElseNetwork, let cached = await cachedResponse(for: request, policy: policy) {
+            return (cached, true)
+        }
+        let answer: CachedResponse
+        do throws(APIError) {
+            let (response, data) = try await pipeline.send(request, body: body, options: options)
+            try checkStatus(response, body: data)
+            answer = CachedResponse(response: response, body: data)
+        } catch {
+            throw report(error, for: request)
+        }
+        if policy.storesResponses { await store(answer, for: request) }
+        return (answer, false)
+    }
+
+    // The cache and status helpers below are not inlined: in the async function that sends,
+    // their temporaries would enlarge the frame that every request allocates, cache or not.
+
     /// The cached response to `request` when `policy` reads the cache first.
+    @inline(never)
     func cachedResponse(for request: HTTPRequest, policy: CachePolicy) async -> CachedResponse? {
         guard policy.readsCacheFirst, let cache = configuration.cache else { return nil }
         return await cache.response(for: CacheKey(request))
     }
 
-    /// Sends through the pipeline and checks the status.
-    private func exchange(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (HTTPResponse, Data) {
-        do throws(APIError) {
-            let (response, data) = try await pipeline.send(request, body: body, options: options)
-            guard configuration.acceptableStatuses.contains(response.status.code) else {
-                throw APIError.unacceptableStatus(StatusFailure(
-                    status: response.status, headerFields: response.headerFields, body: data,
-                    decodedBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }
-                ))
-            }
-            return (response, data)
-        } catch {
-            throw report(error, for: request)
-        }
+    /// Keeps `answer` in the cache, if there is one.
+    @inline(never)
+    private func store(_ answer: CachedResponse, for request: HTTPRequest) async {
+        await configuration.cache?.store(answer, for: CacheKey(request))
+    }
+
+    /// Throws ``APIError/unacceptableStatus(_:)`` unless the configuration accepts the status.
+    @inline(never)
+    private func checkStatus(_ response: HTTPResponse, body data: Data) throws(APIError) {
+        guard !configuration.acceptableStatuses.contains(response.status.code) else { return }
+        throw .unacceptableStatus(StatusFailure(
+            status: response.status, headerFields: response.headerFields, body: data,
+            decodedBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }
+        ))
     }
 
     /// Decodes a response; a step that throws an ``APIError`` (a fallback) keeps it, any other error is a decoding failure.
@@ -116,16 +132,18 @@ public final class APIClient: Sendable {
         }
     }
 
-    /// The resource's own decoding step, or the default one.
-    func decodingStep<Value: Decodable>(for resource: Resource<Value>) -> (Data, HTTPResponse) throws -> Value {
+    /// Decodes `data` with the resource's own decoding step, or the default one.
+    ///
+    /// A function rather than a closure made per request: a closure holding the resource would
+    /// be allocated on every send.
+    func decodeBody<Value: Decodable>(_ data: Data, for resource: Resource<Value>) throws -> Value {
         let context = decodingContext(for: resource)
-        return { data, _ in try resource.decode?(data, context) ?? context.decode(Value.self, from: data) }
+        return try resource.decode?(data, context) ?? context.decode(Value.self, from: data)
     }
 
-    /// The resource's own decoding step, if any, for a resource that ignores its body.
-    func decodingStep(for resource: Resource<Void>) -> (Data, HTTPResponse) throws -> Void {
-        let context = decodingContext(for: resource)
-        return { data, _ in try resource.decode?(data, context) }
+    /// Runs the resource's own decoding step, if any, for a resource that ignores its body.
+    func decodeBody(_ data: Data, for resource: Resource<Void>) throws {
+        try resource.decode?(data, decodingContext(for: resource))
     }
 
     private func decodingContext<Value>(for resource: Resource<Value>) -> DecodingContext {
@@ -137,6 +155,8 @@ public final class APIClient: Sendable {
     }
 
     /// Tells the delegate and the failure streams, then hands the error back to be thrown.
+    // Not inlined, for the same reason as the cache and status helpers.
+    @inline(never)
     func report(_ error: APIError, for request: HTTPRequest) -> APIError {
         let failure = ClientFailure(request: request, error: error)
         configuration.delegate?.client(self, didFail: failure)

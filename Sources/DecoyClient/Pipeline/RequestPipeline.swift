@@ -5,35 +5,68 @@ import Logging
 /// What every exchange goes through between ``APIClient`` and its transport: the interceptors
 /// (composed once, here), a timeout per attempt, retries with backoff, and debug logging.
 ///
-/// With no interceptors, no retry and logging above debug, an exchange costs one timeout race
-/// on top of the transport call, or nothing when there is no timeout.
+/// With no retry, no timeout and logging above debug, an exchange is one call down the chain:
+/// the steps' machinery is kept out of that path, where each of its frames, closures and task
+/// groups would cost allocations per request however little it did.
 struct RequestPipeline: Sendable {
-    private let chain: Interceptor.Next
+    private let transport: any Transport
+    /// The interceptors around the transport; `nil` without interceptors, so that the transport
+    /// is called with no closure in between.
+    private let chain: Interceptor.Next?
     private let configuration: APIClient.Configuration
 
     /// Built once: a policy's default sets would otherwise be allocated on every request.
     private static let noRetry = RetryPolicy(maxAttempts: 1)
 
     init(transport: any Transport, configuration: APIClient.Configuration) {
+        self.transport = transport
         self.configuration = configuration
-        var next: Interceptor.Next = { request, body in try await transport.send(request, body: body) }
+        var chain: Interceptor.Next?
         for interceptor in configuration.interceptors.reversed() {
-            let rest = next
-            next = { request, body in try await interceptor.intercept(request, body: body, next: rest) }
+            let rest = chain ?? { request, body in try await transport.send(request, body: body) }
+            chain = { request, body in try await interceptor.intercept(request, body: body, next: rest) }
         }
-        chain = next
+        self.chain = chain
     }
 
     func send(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (HTTPResponse, Data) {
+        guard takesSteps(request, options: options) else {
+            do { return try await forward(request, body) } catch { throw .transport(TransportFailure(classifying: error)) }
+        }
+        return try await sendWithSteps(request, body: body, options: options)
+    }
+
+    /// Whether retry, a timeout or logging is on for `request`.
+    ///
+    /// Not inlined: in the async caller its temporaries would enlarge the frame every request allocates.
+    @inline(never)
+    private func takesSteps(_ request: HTTPRequest, options: RequestOptions) -> Bool {
+        retry(request, options: options).maxAttempts > 1 || (options.timeout ?? configuration.timeout) != nil
+            || configuration.logger.logLevel <= .debug
+    }
+
+    /// The policy `request` is retried by: a single attempt when its method is not retried.
+    private func retry(_ request: HTTPRequest, options: RequestOptions) -> RetryPolicy {
         let retry = options.retry ?? configuration.retry ?? Self.noRetry
+        return retry.retriesNonIdempotentMethods || request.method.isIdempotent ? retry : Self.noRetry
+    }
+
+    /// Sends through the interceptors, then the transport.
+    private func forward(_ request: HTTPRequest, _ body: Data?) async throws -> (HTTPResponse, Data) {
+        if let chain { try await chain(request, body) } else { try await transport.send(request, body: body) }
+    }
+
+    /// Sends with retries, a timeout per attempt and debug logging, as far as each is on.
+    private func sendWithSteps(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (HTTPResponse, Data) {
+        let retry = retry(request, options: options)
+        let timeout = options.timeout ?? configuration.timeout
         let log = configuration.logger.logLevel <= .debug
             ? ExchangeLog(redaction: configuration.redaction, unredacted: options.unredacted) : nil
-        let mayRetry = retry.maxAttempts > 1 && (retry.retriesNonIdempotentMethods || request.method.isIdempotent)
         var attempt = 1
         while true {
-            let retriesLeft = mayRetry && attempt < retry.maxAttempts
+            let retriesLeft = attempt < retry.maxAttempts
             do throws(APIError) {
-                let (response, data) = try await attemptOnce(request, body: body, timeout: options.timeout ?? configuration.timeout, log: log)
+                let (response, data) = try await attemptOnce(request, body: body, timeout: timeout, log: log)
                 guard retriesLeft, retry.retryableStatuses.contains(response.status.code) else { return (response, data) }
             } catch {
                 guard retriesLeft, case .transport(let failure) = error, retry.retryableFailures.contains(failure.category) else { throw error }
@@ -52,7 +85,7 @@ struct RequestPipeline: Sendable {
         let start = log.map { _ in ContinuousClock.now }
         if let log { configuration.logger.debug("\(log.request(request, body: body))") }
         do {
-            let (response, data) = try await withTimeout(timeout) { try await chain(request, body) }
+            let (response, data) = try await withTimeout(timeout) { try await forward(request, body) }
             if let log, let start {
                 configuration.logger.debug("\(log.response(response, body: data, to: request, after: .now - start))")
             }
