@@ -130,11 +130,19 @@ def instructions_per_request(server, url):
         return None
 
 
+def start_task_pool(port):
+    """One delayed request, so that the task pool's threads exist before threads are counted."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET /tick HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        s.recv(16)
+
+
 def delays(bench, peers):
     print("== 1,000 concurrent requests (one connection each) to a stub with a 1 s delay")
     port = free_port()
     server = Server([bench, str(port), "1", "1000"], port, "/stub/0")
     try:
+        start_task_pool(port)
         before = server.status("Threads")
         walls = []
         for _ in range(RUNS):
@@ -159,9 +167,7 @@ def held(bench):
     server = Server([bench, str(port), "1", str(delay_ms)], port, "/stub/0")
     per_connection, walls, threads = [], [], []
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-            s.sendall(b"GET /tick HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            s.recv(16)
+        start_task_pool(port)
         for _ in range(RUNS):
             before_rss, before_threads = server.status("VmRSS"), server.status("Threads")
             client = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "held_client.py"),

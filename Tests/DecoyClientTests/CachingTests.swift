@@ -115,6 +115,32 @@ struct CachingTests {
         #expect(registry.journal.totalCount == 1)
     }
 
+    @Test func theClientsPolicyCachesReadsOnlyAndAResourceMayOptIn() async throws {
+        let registry = StubRegistry()
+        let count = Mutex(0)
+        try registry.register(ClosureStub { _ in StubResponse(json: "\(count.withLock { $0 += 1; return $0 })") }, for: .post("/orders"))
+        let client = Self.client(registry, policy: .cacheElseNetwork)
+        let place = { (sku: String) in Resource<Int>.post("/orders", body: ["sku": sku]) }
+        #expect(try await client.send(place("A")) == 1)
+        #expect(try await client.send(place("B")) == 2, "another body is another request")
+        #expect(try await client.send(place("C").cachePolicy(.cacheElseNetwork)) == 3)
+        #expect(try await client.send(place("C").cachePolicy(.cacheElseNetwork)) == 3, "the resource asked for the cache")
+    }
+
+    @Test func aCachedAnswerThatNoLongerDecodesIsDroppedForTheNetworks() async throws {
+        let registry = try Self.counting()
+        let cache = MemoryCache()
+        await cache.store(Self.entry(#"{"an": "old shape"}"#), for: Self.key("/counter"))
+        let client = Self.client(registry, cache: cache, policy: .cacheElseNetwork)
+        let failures = client.failureStream()
+        let response = try await client.response(for: Self.counter)
+        #expect((response.value, response.source) == (1, .network))
+        #expect(await cache.response(for: Self.key("/counter"))?.body == Data("1".utf8))
+        _ = try? await client.send(Resource<Void>.get("/broken"))
+        var reported = failures.makeAsyncIterator()
+        #expect(await reported.next()?.request.path == "/broken", "a recovered cache entry is not a failure")
+    }
+
     @Test func cacheElseNetworkGoesBackToTheNetworkOnceExpired() async throws {
         let registry = try Self.counting()
         let clock = TestClock()

@@ -38,11 +38,6 @@ public final class RequestJournal: Sendable {
         entries.filter { pattern.matches($0.request) }
     }
 
-    /// The entries kept that satisfy `isIncluded`, oldest first.
-    public func entries(where isIncluded: (JournalEntry) -> Bool) -> [JournalEntry] {
-        entries.filter(isIncluded)
-    }
-
     /// The entries of requests that no stub matched, oldest first.
     public var unmatchedEntries: [JournalEntry] { entries.filter { !$0.isMatched } }
 

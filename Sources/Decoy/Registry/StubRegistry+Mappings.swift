@@ -20,7 +20,8 @@ extension StubRegistry {
     /// - Throws: every problem in the document, by field; nothing is registered then.
     @discardableResult
     public func addMapping(_ json: Data) throws(StubFolderError) -> StubMapping {
-        try addMapping(json, id: nil)
+        // Without an id to replace, there is always a mapping.
+        try addMapping(json, id: nil)!
     }
 
     /// Replaces the registration `id` with the stub `json` describes, keeping the id.
@@ -28,17 +29,20 @@ extension StubRegistry {
     /// - Returns: the new mapping, or `nil` when no registration has `id`; then nothing changes.
     /// - Throws: every problem in the document, by field; nothing changes then.
     public func replaceMapping(id: String, with json: Data) throws(StubFolderError) -> StubMapping? {
-        guard mapping(id: id) != nil else { return nil }
-        return try addMapping(json, id: id)
+        try addMapping(json, id: id)
     }
 
-    private func addMapping(_ json: Data, id: String?) throws(StubFolderError) -> StubMapping {
+    /// Registers the stub in `json` under `replacing`, or under its own or a new id when `nil`.
+    /// The document is read outside the lock; whether `replacing` still exists is decided inside
+    /// it, so that a removal at the same moment is not undone.
+    private func addMapping(_ json: Data, id replacing: String?) throws(StubFolderError) -> StubMapping? {
         let folder = contents.withLock(\.folder)
         let definition = try StubDocument.stub(json, source: "request body", folder: folder).get()
-        let id = id ?? definition.loaded.id ?? UUID().uuidString.lowercased()
+        let id = replacing ?? definition.loaded.id ?? UUID().uuidString.lowercased()
         let stub = scenarioAware(definition.stub, for: definition.route.route)
         return contents.withLock { contents in
-            contents.insert(definition.route, stub: stub, id: id, origin: .adminAPI, json: definition.json(id: id))
+            if replacing != nil, contents.mapping(id: id) == nil { return nil }
+            return contents.insert(definition.route, stub: stub, id: id, origin: .adminAPI, json: definition.json(id: id))
         }
     }
 

@@ -16,9 +16,7 @@ struct CompiledRoute: Sendable {
     /// Why `request`, whose path is already known to fit, is not for this route; `nil` when it is.
     /// Without `scenarios`, as when searching the journal, scenario states are not checked.
     func mismatchBeyondPath(_ request: StubRequest, scenarios: ScenarioStates? = nil) -> String? {
-        if let method = route.method, method != request.method {
-            return "the method is \(request.method), the route expects \(method)"
-        }
+        if let difference = methodDifference(request) { return difference }
         for matcher in matchers {
             if let reason = matcher.mismatch(in: request) { return reason }
         }
@@ -27,6 +25,12 @@ struct CompiledRoute: Sendable {
             if state != required { return "scenario \"\(scenario.name)\" is in state \"\(state)\", the route expects \"\(required)\"" }
         }
         return nil
+    }
+
+    /// Why the method of `request` is not the route's; `nil` when it is, or the route takes any.
+    func methodDifference(_ request: StubRequest) -> String? {
+        guard let method = route.method, method != request.method else { return nil }
+        return "the method is \(request.method), the route expects \(method)"
     }
 
     /// Why `request` is not for this route; `nil` when it is.

@@ -30,13 +30,8 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     /// Every way `request` differs from the pattern, in words: the path, the method, then each
     /// matcher that fails. Empty when it fits; the fewer, the nearer the miss.
     public func differences(from request: StubRequest) -> [String] {
-        var found: [String] = []
-        if let path = compiled.pattern.difference(path: request.path, segments: request.pathSegments) { found.append(path) }
-        if let method = route.method, method != request.method {
-            found.append("the method is \(request.method), the route expects \(method)")
-        }
-        found += compiled.matchers.compactMap { $0.mismatch(in: request) }
-        return found
+        [compiled.pattern.difference(path: request.path, segments: request.pathSegments), compiled.methodDifference(request)].compactMap { $0 }
+            + compiled.matchers.compactMap { $0.mismatch(in: request) }
     }
 
     /// The route, as messages show it.

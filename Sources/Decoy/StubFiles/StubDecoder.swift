@@ -110,7 +110,10 @@ struct StubDecoder {
         }
         let failure = responses.decode(failureNode)
         guard let stub, let rate, let failure, let seed = seed(object) else { return nil }
-        return FailingStub(failing: rate, with: failure, otherwise: stub, seed: seed)
+        // Beside a random mode, the failures draw from a stream of their own: sharing its stream
+        // would tie which response a call gets to whether it failed.
+        let sharesSeed = object["mode"]?.text() == "random"
+        return FailingStub(failing: rate, with: failure, otherwise: stub, seed: sharesSeed ? seed.map { $0 ^ 0x9E37_79B9_7F4A_7C15 } : seed)
     }
 
     /// `when`, request matchers, choosing between `response` and `else`.

@@ -21,9 +21,14 @@ extension APIClient {
 
     /// The first delivery of ``CachePolicy/cacheThenNetwork``, decoded.
     private func cachedDelivery<Value: Decodable>(of resource: Resource<Value>) async throws(APIError) -> Response<Value>? {
-        guard (resource.options.cachePolicy ?? configuration.cachePolicy) == .cacheThenNetwork else { return nil }
         let (request, _) = try makeRequest(for: resource)
-        guard let cached = await cachedResponse(for: request, policy: .cacheThenNetwork) else { return nil }
-        return try decoded(cached, from: .cache, to: request) { data, _ in try decodeBody(data, for: resource) }
+        guard cachePolicy(for: request, options: resource.options) == .cacheThenNetwork,
+              let cached = await cachedResponse(for: request, policy: .cacheThenNetwork) else { return nil }
+        // An entry that no longer decodes is dropped; the network's delivery follows as usual.
+        guard let value = try? decodeBody(cached.body, for: resource) else {
+            await configuration.cache?.removeResponse(for: CacheKey(request))
+            return nil
+        }
+        return Response(value, of: cached, from: .cache)
     }
 }

@@ -25,7 +25,7 @@ public struct DiskCache: ResponseCache {
 
     /// The entry for `key` unless it is missing, unreadable or expired.
     public func response(for key: CacheKey) async -> CachedResponse? {
-        guard let data = try? Data(contentsOf: file(for: key)),
+        guard let data = await Self.onFileQueue({ [file = file(for: key)] in try? Data(contentsOf: file) }),
               let entry = try? JSONDecoder().decode(Entry.self, from: data),
               entry.key == key // file names are hashes, which may collide
         else { return nil }
@@ -38,19 +38,31 @@ public struct DiskCache: ResponseCache {
     /// Writes the entry atomically, so that a reader never sees half of it.
     public func store(_ response: CachedResponse, for key: CacheKey) async {
         guard let data = try? JSONEncoder().encode(Entry(key: key, stored: now(), response: response)) else { return }
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? data.write(to: file(for: key), options: .atomic)
+        await Self.onFileQueue { [folder, file = file(for: key)] in
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try? data.write(to: file, options: .atomic)
+        }
     }
 
     /// Deletes the entry's file.
     public func removeResponse(for key: CacheKey) async {
-        try? FileManager.default.removeItem(at: file(for: key))
+        await Self.onFileQueue { [file = file(for: key)] in try? FileManager.default.removeItem(at: file) }
     }
 
     /// Deletes the folder.
     public func removeAll() async {
-        try? FileManager.default.removeItem(at: folder)
+        await Self.onFileQueue { [folder] in try? FileManager.default.removeItem(at: folder) }
     }
+
+    /// Runs blocking file work off Swift's task threads, which are as many as the cores: a task
+    /// waiting on a disk there holds back every other task, a mock server's answers included.
+    private static func onFileQueue<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            fileQueue.async { continuation.resume(returning: work()) }
+        }
+    }
+
+    private static let fileQueue = DispatchQueue(label: "decoy.disk-cache", attributes: .concurrent)
 
     /// A stable name for the key: FNV-1a over its method and URL, since `Hasher` changes per launch.
     private func file(for key: CacheKey) -> URL {

@@ -12,6 +12,8 @@ public final class MemoryCache: ResponseCache {
     }
 
     private let entries = Mutex<[CacheKey: Entry]>([:])
+    /// The size at which expired entries are next swept out; doubling it keeps stores cheap on average.
+    private let sweepAt = Mutex(64)
     private let expiry: Duration?
     private let stopwatch: Stopwatch
 
@@ -34,12 +36,17 @@ public final class MemoryCache: ResponseCache {
         }
     }
 
-    /// Stores `response` until the expiry has passed; expired entries are dropped on the way.
+    /// Stores `response` until the expiry has passed; expired entries are swept out whenever the
+    /// cache has doubled since the last sweep.
     public func store(_ response: CachedResponse, for key: CacheKey) async {
         let now = stopwatch.elapsed()
         entries.withLock { entries in
-            entries = entries.filter { $0.value.expires.map { now < $0 } ?? true }
             entries[key] = Entry(response: response, expires: expiry.map { now + $0 })
+            sweepAt.withLock { sweepAt in
+                guard entries.count >= sweepAt else { return }
+                entries = entries.filter { $0.value.expires.map { now < $0 } ?? true }
+                sweepAt = max(64, entries.count * 2)
+            }
         }
     }
 

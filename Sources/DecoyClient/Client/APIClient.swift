@@ -69,15 +69,22 @@ public final class APIClient: Sendable {
         _ request: HTTPRequest, body: Data?, options: RequestOptions,
         decode: (Data, HTTPResponse) throws -> Value
     ) async throws(APIError) -> Response<Value> {
-        let (answer, fromCache) = try await answer(to: request, body: body, options: options)
-        return try decoded(answer, from: fromCache ? .cache : .network, to: request, by: decode)
+        let (answer, fromCache) = try await answer(to: request, body: body, options: options, readingCache: true)
+        guard fromCache else { return try decoded(answer, from: .network, to: request, by: decode) }
+        if let value = try? decode(answer.body, answer.response) {
+            return Response(value, of: answer, from: .cache)
+        }
+        // An entry from before the model changed would fail the resource for as long as it is
+        // kept: it is dropped, and the network asked, without a failure to report.
+        await configuration.cache?.removeResponse(for: CacheKey(request))
+        return try decoded(try await self.answer(to: request, body: body, options: options, readingCache: false).0, from: .network, to: request, by: decode)
     }
 
     /// A built request's response: from the cache when the policy says so, otherwise through the
     /// pipeline with its status checked, and stored when the policy says so.
-    private func answer(to request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (CachedResponse, fromCache: Bool) {
-        let policy = options.cachePolicy ?? configuration.cachePolicy
-        if policy == .cacheElseNetwork, let cached = await cachedResponse(for: request, policy: policy) {
+    private func answer(to request: HTTPRequest, body: Data?, options: RequestOptions, readingCache: Bool) async throws(APIError) -> (CachedResponse, fromCache: Bool) {
+        let policy = cachePolicy(for: request, options: options)
+        if readingCache, policy == .cacheElseNetwork, let cached = await cachedResponse(for: request, policy: policy) {
             return (cached, true)
         }
         let answer: CachedResponse
@@ -94,6 +101,12 @@ public final class APIClient: Sendable {
 
     // The cache and status helpers below are not inlined: in the async function that sends,
     // their temporaries would enlarge the frame that every request allocates, cache or not.
+
+    /// The resource's own policy, or the client's for reads: a `POST` to one URL with another
+    /// body is another request, which a cache filed by URL cannot tell apart.
+    func cachePolicy(for request: HTTPRequest, options: RequestOptions) -> CachePolicy {
+        options.cachePolicy ?? (request.method == .get || request.method == .head ? configuration.cachePolicy : .networkOnly)
+    }
 
     /// The cached response to `request` when `policy` reads the cache first.
     @inline(never)
@@ -123,12 +136,10 @@ public final class APIClient: Sendable {
         _ cached: CachedResponse, from source: Response<Value>.Source, to request: HTTPRequest,
         by decode: (Data, HTTPResponse) throws -> Value
     ) throws(APIError) -> Response<Value> {
-        let (head, data) = (cached.response, cached.body)
         do {
-            let value = try decode(data, head)
-            return Response(value: value, status: head.status, headerFields: head.headerFields, data: data, source: source)
+            return Response(try decode(cached.body, cached.response), of: cached, from: source)
         } catch {
-            throw report(APIError(parsing: error, of: data), for: request)
+            throw report(APIError(parsing: error, of: cached.body), for: request)
         }
     }
 

@@ -24,3 +24,10 @@ public struct Response<Value> {
 }
 
 extension Response: Sendable where Value: Sendable {}
+
+extension Response {
+    /// `value`, decoded from `answer`.
+    init(_ value: Value, of answer: CachedResponse, from source: Source) {
+        self.init(value: value, status: answer.response.status, headerFields: answer.response.headerFields, data: answer.body, source: source)
+    }
+}

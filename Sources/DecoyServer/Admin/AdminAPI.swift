@@ -25,7 +25,7 @@ struct AdminAPI: Sendable {
     }
 
     func answer(_ request: StubRequest, baseURL: String) -> StubResponse {
-        if case .token(let token) = access, request.headerFields[.authorization] != "Bearer \(token)" {
+        if case .token(let token) = access, !Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)") {
             return AdminReply.error(.unauthorized, "The admin API needs the header Authorization: Bearer <token>.")
         }
         let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
@@ -45,14 +45,37 @@ struct AdminAPI: Sendable {
         case (.post, "scenarios/reset"): return withRegistry { $0.resetScenarios(); return AdminReply.ok }
         case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
             return withRegistry { mapping($0, id: path[1], request) }
+        case (_, let endpoint) where Self.endpoints.contains(endpoint) || (path.count == 2 && path[0] == "mappings"):
+            return AdminReply.error(.methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
         default:
-            return path.first.map(Self.endpointNames.contains) == true
-                ? AdminReply.error(.methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
-                : AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
+            return AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
         }
     }
 
-    private static let endpointNames: Set = ["health", "mappings", "requests", "reset", "scenarios"]
+    private static let endpoints: Set = [
+        "health", "mappings", "mappings/reset", "requests", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
+        "reset", "scenarios", "scenarios/reset",
+    ]
+
+    /// Compares every byte whatever the first difference, so that the time taken tells nothing of the token.
+    private static func sameBytes(_ given: String, _ expected: String) -> Bool {
+        let (given, expected) = (Array(given.utf8), Array(expected.utf8))
+        return given.count == expected.count && zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// The query parameter `name` as a whole number, `nil` when absent.
+    private static func wholeNumber(_ name: String, in request: StubRequest) throws(AdminRejection) -> Int? {
+        guard let text = request.queryValues(name).first else { return nil }
+        guard let number = Int(text), number >= 0 else {
+            throw AdminRejection(reply: AdminReply.error(.badRequest, "\(name): expected a whole number, found \"\(text)\"."))
+        }
+        return number
+    }
+
+    /// A request refused with `reply`.
+    private struct AdminRejection: Error {
+        let reply: StubResponse
+    }
 
     private func withRegistry(_ body: (StubRegistry) -> StubResponse) -> StubResponse {
         guard let registry else {
@@ -71,9 +94,13 @@ struct AdminAPI: Sendable {
     /// Newest first, with WireMock's `limit` and `offset`.
     private func mappings(_ registry: StubRegistry, _ request: StubRequest) -> StubResponse {
         let all = registry.mappings
-        let offset = request.queryValues("offset").first.flatMap(Int.init).map { max(0, $0) } ?? 0
-        let limit = request.queryValues("limit").first.flatMap(Int.init).map { max(0, $0) } ?? all.count
-        let page = all.dropFirst(offset).prefix(limit)
+        let offset: Int?, limit: Int?
+        do {
+            (offset, limit) = (try Self.wholeNumber("offset", in: request), try Self.wholeNumber("limit", in: request))
+        } catch {
+            return error.reply
+        }
+        let page = all.dropFirst(offset ?? 0).prefix(limit ?? all.count)
         return AdminReply.json("{\"mappings\":[\(page.map(\.json).joined(separator: ","))],\"meta\":{\"total\":\(all.count)}}")
     }
 
@@ -111,9 +138,10 @@ struct AdminAPI: Sendable {
             }
             entries = entries.filter { $0.date > date }
         }
-        if let limit = request.queryValues("limit").first {
-            guard let count = Int(limit), count >= 0 else { return AdminReply.error(.badRequest, "limit: expected a whole number, found \"\(limit)\".") }
-            entries = Array(entries.prefix(count))
+        do {
+            if let limit = try Self.wholeNumber("limit", in: request) { entries = Array(entries.prefix(limit)) }
+        } catch {
+            return error.reply
         }
         return AdminReply.encoded(RequestsPage(requests: entries.map { ServeEvent($0, baseURL: baseURL) }, meta: .init(total: engine.journal.totalCount)))
     }

@@ -29,6 +29,7 @@ final class Daemon: @unchecked Sendable {
         self.configuration = configuration
         admin = AdminAPI(engine: engine, access: configuration.adminAccess)
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
+        if configuration.adminAccess == .open, !address.isLoopback { throw .openAdminAPIOffLoopback(host: configuration.host) }
         // Turbo skips the shutdown() before close(), without which a reset fault reaches the
         // client as an orderly close instead of a reset.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
@@ -86,10 +87,17 @@ final class Daemon: @unchecked Sendable {
             exchange.answer = nil
             return deliver(answer, for: exchange)
         }
+        if let reply = exchange.reply {
+            exchange.reply = nil
+            log(reply, by: "(admin API)", for: exchange)
+            return PreparedResponse(reply).queue(on: exchange.connection)
+        }
         if admin.handles(exchange.target) {
-            let response = admin.answer(exchange.request, baseURL: baseURL)
-            log(response, by: "(admin API)", for: exchange)
-            return PreparedResponse(response).queue(on: exchange.connection)
+            // Off the server's threads: listing a full journal or reading a body file takes a
+            // while, and the stubs' traffic should not wait for it.
+            let request = exchange.request
+            suspended.suspend(exchange) { [admin, baseURL] in .reply(admin.answer(request, baseURL: baseURL)) }
+            return .YES
         }
         switch engine.prepare(exchange.request) {
         case .ready(let answer):

@@ -19,6 +19,8 @@ final class Exchange: @unchecked Sendable {
     var bodyTooLarge = false
     var started: ContinuousClock.Instant?
     var answer: StubAnswer?
+    /// An answer the server gives on its own behalf, such as the admin API's.
+    var reply: StubResponse?
     var isClosing = false
 
     init(target: String, connection: OpaquePointer) {

@@ -3,6 +3,8 @@ import Foundation
 /// A socket address to bind to, kept alive for as long as libmicrohttpd may read it.
 final class ListenAddress {
     let isIPv6: Bool
+    /// Whether only this machine can connect: 127.0.0.0/8 or ::1.
+    let isLoopback: Bool
     private let storage: UnsafeMutableRawPointer
 
     init(host: String, port: UInt16) throws(MockServerError) {
@@ -10,6 +12,7 @@ final class ListenAddress {
         var v6 = in6_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {
             isIPv6 = false
+            isLoopback = UInt32(bigEndian: v4.s_addr) >> 24 == 127
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
@@ -18,6 +21,7 @@ final class ListenAddress {
             storage.storeBytes(of: address, as: sockaddr_in.self)
         } else if inet_pton(AF_INET6, host, &v6) == 1 {
             isIPv6 = true
+            isLoopback = withUnsafeBytes(of: v6) { Array($0) } == Array(repeating: 0, count: 15) + [1]
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian

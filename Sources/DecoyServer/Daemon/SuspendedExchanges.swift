@@ -22,6 +22,8 @@ final class SuspendedExchanges: Sendable {
     enum Resumption: Sendable {
         /// Answer with this.
         case answer(StubAnswer)
+        /// Answer with this on the server's own behalf, as the admin API does.
+        case reply(StubResponse)
         /// Carry on with what it was doing: send the next piece of a throttled body.
         case proceed
         /// Close the connection without an answer.
@@ -57,6 +59,7 @@ final class SuspendedExchanges: Sendable {
             guard let entry = state.entries.removeValue(forKey: id) else { return }
             switch resumption {
             case .answer(let answer): entry.exchange.answer = answer
+            case .reply(let reply): entry.exchange.reply = reply
             case .proceed: break
             case .close: entry.exchange.isClosing = true
             }

@@ -64,6 +64,8 @@ struct AdminAPITests {
             #expect(try await http.admin("DELETE", "/mappings/no-such-id").status == 404)
             #expect(try await http.admin("GET", "/nothing-here").status == 404)
             #expect(try await http.admin("PATCH", "/mappings").status == 405)
+            #expect(try await http.admin("GET", "/requests/nothing-here").status == 404)
+            #expect(try await http.admin("GET", "/mappings?limit=many").status == 400)
             #expect(try await http.admin("GET", "/requests?limit=many").status == 400)
 
             #expect(registry.routes == [.get("/kept")])
@@ -175,5 +177,35 @@ struct AdminAPITests {
         _ = try await http.send("GET", "/anything")
         #expect(try await http.admin("GET", "/mappings").status == 501)
         #expect(try await http.admin("POST", "/requests/count", #"{"urlPath": "/anything"}"#).json["count"] as? Int == 1)
+    }
+
+    @Test func bodyFilesOfAddedStubsStayInsideTheStubsFolder() async throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "decoy-admin-files-\(UUID().uuidString)")
+        let folder = root.appending(path: "stubs")
+        try FileManager.default.createDirectory(at: folder.appending(path: "__files"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("top secret".utf8).write(to: root.appending(path: "secret.txt"))
+        try Data(#"{"ok": true}"#.utf8).write(to: folder.appending(path: "__files/ok.json"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appending(path: "__files/link.txt").path, withDestinationPath: root.appending(path: "secret.txt").path)
+        let registry = StubRegistry()
+        try registry.load(folder: folder)
+
+        try await withServer(registry) { http, registry in
+            for name in ["../secret.txt", "__files/../../secret.txt", "link.txt"] {
+                let refused = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/leak"}, "response": {"bodyFileName": "\#(name)"}}"#)
+                #expect(refused.status == 400)
+                #expect(refused.errorTitle == "\"\(name)\" resolves outside the stubs folder; a body file must be inside it")
+            }
+            #expect(registry.mappings.isEmpty)
+            let added = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/ok"}, "response": {"bodyFileName": "ok.json"}}"#)
+            #expect(added.status == 201)
+            #expect(try await http.send("GET", "/ok").text == #"{"ok": true}"#)
+        }
+    }
+
+    @Test func anOpenAdminAPIIsRefusedOffLoopback() {
+        let server = MockServer(registry: StubRegistry(), configuration: .init(host: "0.0.0.0"))
+        #expect(throws: MockServerError.openAdminAPIOffLoopback(host: "0.0.0.0")) { try server.start() }
+        #expect(!server.isRunning)
     }
 }
