@@ -50,6 +50,11 @@ struct RegistryContents {
         return record.mapping
     }
 
+    /// Removes the registration `id`, restorably.
+    mutating func remove(id: String) -> StubMapping? {
+        numbersByID[id].flatMap { remove($0, restorable: true) }
+    }
+
     mutating func removeAll(restorable: Bool) {
         for number in Array(records.keys) { remove(number, restorable: restorable) }
         if !restorable { removedBaseline = [:] }

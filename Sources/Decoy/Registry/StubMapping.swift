@@ -21,6 +21,11 @@ public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
     /// stub registered in code, its route and a note that the response lives in code.
     public let json: String
 
+    /// The mapping as a JSON value, for the admin API to embed in its answers.
+    package var document: JSONValue {
+        JSONValue(parsing: json) ?? .null
+    }
+
     /// The route the stub answers.
     public var route: Route { handle.route }
 

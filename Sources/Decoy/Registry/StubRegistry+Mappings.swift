@@ -20,8 +20,9 @@ extension StubRegistry {
     /// - Throws: every problem in the document, by field; nothing is registered then.
     @discardableResult
     public func addMapping(_ json: Data) throws(StubFolderError) -> StubMapping {
+        let definition = try decode(json)
         // Without an id to replace, there is always a mapping.
-        try addMapping(json, id: nil)!
+        return insert(definition, id: definition.loaded.id ?? Self.newID(), replacing: false)!
     }
 
     /// Replaces the registration `id` with the stub `json` describes, keeping the id.
@@ -29,19 +30,59 @@ extension StubRegistry {
     /// - Returns: the new mapping, or `nil` when no registration has `id`; then nothing changes.
     /// - Throws: every problem in the document, by field; nothing changes then.
     public func replaceMapping(id: String, with json: Data) throws(StubFolderError) -> StubMapping? {
-        try addMapping(json, id: id)
+        insert(try decode(json), id: id, replacing: true)
     }
 
-    /// Registers the stub in `json` under `replacing`, or under its own or a new id when `nil`.
-    /// The document is read outside the lock; whether `replacing` still exists is decided inside
-    /// it, so that a removal at the same moment is not undone.
-    private func addMapping(_ json: Data, id replacing: String?) throws(StubFolderError) -> StubMapping? {
+    /// Replaces the registration whose id the stub `json` gives with that stub, as WireMock's
+    /// `editStub` does.
+    ///
+    /// - Returns: the new mapping, or `nil` when no registration has that id; then nothing changes.
+    /// - Throws: every problem in the document, by field, or its lack of an `id`; nothing changes then.
+    public func editMapping(_ json: Data) throws(StubFolderError) -> StubMapping? {
+        let definition = try decode(json)
+        guard let id = definition.loaded.id else {
+            throw StubFolderError(errors: [StubFileDiagnostic(file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")], warnings: [])
+        }
+        return insert(definition, id: id, replacing: true)
+    }
+
+    /// Registers every stub of WireMock's import document, `{"mappings": [...], "importOptions":
+    /// {"duplicatePolicy": "OVERWRITE" or "IGNORE", "deleteAllNotInImport": false}}`, at once.
+    ///
+    /// - Returns: the mappings registered, in the order given.
+    /// - Throws: every problem in every stub, by field; nothing changes then.
+    @discardableResult
+    public func importMappings(_ json: Data) throws(StubFolderError) -> [StubMapping] {
         let folder = contents.withLock(\.folder)
-        let definition = try StubDocument.stub(json, source: "request body", folder: folder).get()
-        let id = replacing ?? definition.loaded.id ?? UUID().uuidString.lowercased()
+        let stubImport = try StubDocument.stubImport(json, source: Self.requestBody, folder: folder).get()
+        let definitions = stubImport.definitions.map { (definition: $0, id: $0.loaded.id ?? Self.newID()) }
+        let stubs = definitions.map { scenarioAware($0.definition.stub, for: $0.definition.route.route) }
+        return contents.withLock { contents in
+            if stubImport.removesOthers { contents.removeAll(restorable: true) }
+            return zip(definitions, stubs).compactMap { entry, stub in
+                if !stubImport.overwrites, contents.mapping(id: entry.id) != nil { return nil }
+                return contents.insert(entry.definition.route, stub: stub, id: entry.id, origin: .adminAPI, json: entry.definition.json(id: entry.id))
+            }
+        }
+    }
+
+    private static let requestBody = "request body"
+
+    private static func newID() -> String {
+        UUID().uuidString.lowercased()
+    }
+
+    /// The stub in `json`, its `bodyFileName` looked up in the stubs folder loaded last.
+    private func decode(_ json: Data) throws(StubFolderError) -> StubDefinition {
+        try StubDocument.stub(json, source: Self.requestBody, folder: contents.withLock(\.folder)).get()
+    }
+
+    /// Registers `definition` under `id`. When `replacing`, a registration with `id` must exist,
+    /// and whether it does is decided under the lock, so that a removal at the same moment is not undone.
+    private func insert(_ definition: StubDefinition, id: String, replacing: Bool) -> StubMapping? {
         let stub = scenarioAware(definition.stub, for: definition.route.route)
         return contents.withLock { contents in
-            if replacing != nil, contents.mapping(id: id) == nil { return nil }
+            if replacing, contents.mapping(id: id) == nil { return nil }
             return contents.insert(definition.route, stub: stub, id: id, origin: .adminAPI, json: definition.json(id: id))
         }
     }
@@ -51,8 +92,21 @@ extension StubRegistry {
     /// - Returns: the removed mapping, or `nil` when no registration has `id`.
     @discardableResult
     public func removeMapping(id: String) -> StubMapping? {
-        contents.withLock { contents in
-            contents.mapping(id: id).flatMap { contents.remove($0.handle.id, restorable: true) }
+        contents.withLock { $0.remove(id: id) }
+    }
+
+    /// Removes the registration whose id the stub `json` gives or, when it gives none, every
+    /// registration for the same route, as WireMock's `removeStub` does; ``resetMappings()``
+    /// brings back those from code and files.
+    ///
+    /// - Returns: the removed mappings.
+    /// - Throws: every problem in the document, by field; nothing changes then.
+    @discardableResult
+    public func removeMappings(like json: Data) throws(StubFolderError) -> [StubMapping] {
+        let definition = try decode(json)
+        return contents.withLock { contents in
+            let ids = definition.loaded.id.map { [$0] } ?? contents.mappings.filter { $0.route == definition.route.route }.map(\.id)
+            return ids.compactMap { contents.remove(id: $0) }
         }
     }
 

@@ -15,7 +15,7 @@ struct StubDecoder {
     /// The stub `node` describes, compiled; `nil` after logging every problem in it.
     func decode(_ node: FileNode) -> StubDefinition? {
         guard let object = node.object(known: Self.fields) else { return nil }
-        let id = object.oneOf(["id", "uuid"]).map { $0.value.text() } ?? .some(nil)
+        let id = id(object)
         let name = object["name"].map { $0.text() } ?? .some(nil)
         let priority = object["priority"].map { $0.integer() } ?? Route.defaultPriority
         let scenario = scenario(object)
@@ -27,6 +27,20 @@ struct StubDecoder {
         guard let compiled = decoded.compiled() else { return nil }
         let loaded = LoadedStub(file: node.log.file, line: node.mark?.line ?? 1, id: id, name: name, route: decoded.route, handle: nil)
         return StubDefinition(route: compiled, stub: stub, loaded: loaded, members: JSONText.members(of: node.node, excluding: ["id", "uuid"]))
+    }
+
+    /// `id`, or WireMock's `uuid`; WireMock's clients send both, with the same value.
+    /// `.some(nil)` when the stub has neither.
+    private func id(_ object: FileObject) -> String?? {
+        let given = ["id", "uuid"].compactMap { object[$0] }
+        let texts = given.compactMap { $0.text() }
+        guard texts.count == given.count else { return .none }
+        guard let first = texts.first else { return .some(nil) }
+        if let second = texts.dropFirst().first, second != first {
+            given[1].error("id and uuid name the same stub and must be equal; found \"\(first)\" and \"\(second)\"")
+            return .none
+        }
+        return first
     }
 
     /// `scenarioName` with its states; `.some(nil)` when the stub is in no scenario.

@@ -14,6 +14,23 @@ enum StubDocument {
         return finish(definition, log)
     }
 
+    /// The stubs of WireMock's import document in `data`, `{"mappings": [...], "importOptions": {...}}`.
+    static func stubImport(_ data: Data, source: String, folder: URL?) -> Result<StubImport, StubFolderError> {
+        let log = DiagnosticLog(file: source)
+        let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
+        let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source))
+        let stubImport = object(data, log: log)?.object(known: ["mappings", "importOptions"]).flatMap { document -> StubImport? in
+            let nodes = document["mappings"].map { $0.list("a list of stubs") } ?? document.node.expected("an object with \"mappings\"")
+            let options = document["importOptions"].map(StubImport.Options.init) ?? StubImport.Options()
+            let definitions = nodes?.map(decoder.decode)
+            guard let definitions, let options else { return nil }
+            let decoded = definitions.compactMap { $0 }
+            guard decoded.count == definitions.count else { return nil }
+            return StubImport(definitions: decoded, overwrites: options.overwrites, removesOthers: options.removesOthers)
+        }
+        return finish(stubImport, log)
+    }
+
     /// The request pattern in `data`: the fields of a stub's `request`.
     static func requestPattern(_ data: Data, source: String) -> Result<CompiledRoute, StubFolderError> {
         let log = DiagnosticLog(file: source)
@@ -34,6 +51,35 @@ enum StubDocument {
         }
         return .success(value)
     }
+}
+
+/// Stubs to register at once, as WireMock's `POST /__admin/mappings/import` sends them.
+struct StubImport {
+    /// What `importOptions` asks.
+    struct Options {
+        /// `duplicatePolicy`: whether a stub replaces a registered one with its id (`OVERWRITE`) or is left out (`IGNORE`).
+        var overwrites = true
+        /// `deleteAllNotInImport`: whether every other registration goes first.
+        var removesOthers = false
+
+        init() {}
+
+        /// The options in `node`; `nil` after logging what is wrong with them.
+        init?(_ node: FileNode) {
+            guard let object = node.object(known: ["duplicatePolicy", "deleteAllNotInImport"]) else { return nil }
+            let policies = ["OVERWRITE": true, "IGNORE": false]
+            let overwrites = object["duplicatePolicy"].map { policy in
+                policy.text().flatMap { policies[$0] ?? policy.expected("OVERWRITE or IGNORE") }
+            } ?? true
+            let removesOthers = object["deleteAllNotInImport"].map { $0.flag() } ?? false
+            guard let overwrites, let removesOthers else { return nil }
+            (self.overwrites, self.removesOthers) = (overwrites, removesOthers)
+        }
+    }
+
+    let definitions: [StubDefinition]
+    let overwrites: Bool
+    let removesOthers: Bool
 }
 
 extension RequestPattern {

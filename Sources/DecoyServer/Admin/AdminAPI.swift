@@ -35,6 +35,9 @@ struct AdminAPI: Sendable {
         case (.post, "mappings"): return withRegistry { add($0, request.body) }
         case (.delete, "mappings"): return withRegistry { $0.removeAllMappings(); return AdminReply.ok }
         case (.post, "mappings/reset"): return withRegistry { $0.resetMappings(); return AdminReply.ok }
+        case (.post, "mappings/edit"): return withRegistry { edit($0, request.body) }
+        case (.post, "mappings/remove"): return withRegistry { remove($0, request.body) }
+        case (.post, "mappings/import"): return withRegistry { importing($0, request.body) }
         case (.get, "requests"): return requests(request, baseURL: baseURL)
         case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
         case (.post, "requests/count"): return matching(request.body) { AdminReply.json("{\"count\":\($0.count)}") }
@@ -43,6 +46,8 @@ struct AdminAPI: Sendable {
         case (.post, "reset"): return withRegistry { $0.reset(); return AdminReply.ok }
         case (.get, "scenarios"): return withRegistry(scenarios)
         case (.post, "scenarios/reset"): return withRegistry { $0.resetScenarios(); return AdminReply.ok }
+        case (.put, _) where path.count == 3 && path[0] == "scenarios" && path[2] == "state":
+            return withRegistry { setState($0, scenario: path[1], request.body) }
         case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
             return withRegistry { mapping($0, id: path[1], request) }
         case (_, let endpoint) where Self.endpoints.contains(endpoint) || (path.count == 2 && path[0] == "mappings"):
@@ -53,7 +58,7 @@ struct AdminAPI: Sendable {
     }
 
     private static let endpoints: Set = [
-        "health", "mappings", "mappings/reset", "requests", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
+        "health", "mappings", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import", "requests", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
         "reset", "scenarios", "scenarios/reset",
     ]
 
@@ -107,6 +112,35 @@ struct AdminAPI: Sendable {
     private func add(_ registry: StubRegistry, _ body: Data) -> StubResponse {
         do {
             return AdminReply.json(try registry.addMapping(body).json, status: .created)
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    /// WireMock's `editStub`: the stub in `body` replaces the one with its id.
+    private func edit(_ registry: StubRegistry, _ body: Data) -> StubResponse {
+        do {
+            guard let mapping = try registry.editMapping(body) else { return AdminReply.error(.notFound, "No stub mapping has the id of the edited stub.") }
+            return AdminReply.json(mapping.json)
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    /// WireMock's `removeStub`: the stub with the id in `body` goes or, without an id, every stub for its request.
+    private func remove(_ registry: StubRegistry, _ body: Data) -> StubResponse {
+        do {
+            try registry.removeMappings(like: body)
+            return AdminReply.ok
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    private func importing(_ registry: StubRegistry, _ body: Data) -> StubResponse {
+        do {
+            try registry.importMappings(body)
+            return AdminReply.ok
         } catch {
             return AdminReply.invalid(error)
         }
@@ -177,9 +211,32 @@ struct AdminAPI: Sendable {
     // MARK: Scenarios
 
     private func scenarios(_ registry: StubRegistry) -> StubResponse {
-        AdminReply.encoded(Scenarios(scenarios: registry.scenarioSummaries.map {
-            Scenarios.Entry(id: $0.name, name: $0.name, state: $0.state, possibleStates: $0.possibleStates)
+        let mappings = registry.mappings
+        return AdminReply.encoded(Scenarios(scenarios: registry.scenarioSummaries.map { summary in
+            Scenarios.Entry(
+                id: summary.name, name: summary.name, state: summary.state, possibleStates: summary.possibleStates,
+                mappings: mappings.filter { $0.route.scenario?.name == summary.name }.reversed().map(\.document)
+            )
         }))
+    }
+
+    /// `PUT /__admin/scenarios/{name}/state` with `{"state": "…"}`; without a state, back to ``Scenario/started``.
+    private func setState(_ registry: StubRegistry, scenario name: String, _ body: Data) -> StubResponse {
+        guard registry.scenarioSummaries.contains(where: { $0.name == name }) else {
+            return AdminReply.error(.notFound, "No stub takes part in the scenario \"\(name)\".")
+        }
+        let state: String
+        do {
+            state = body.isEmpty ? Scenario.started : try JSONDecoder().decode(ScenarioState.self, from: body).state ?? Scenario.started
+        } catch {
+            return AdminReply.error(.unprocessableContent, #"Expected {"state": "…"}: \#(error)"#)
+        }
+        registry.setScenarioState(name, to: state)
+        return AdminReply.ok
+    }
+
+    private struct ScenarioState: Decodable {
+        let state: String?
     }
 
     private struct Scenarios: Encodable {
@@ -188,6 +245,7 @@ struct AdminAPI: Sendable {
             let name: String
             let state: String
             let possibleStates: [String]
+            let mappings: [JSONValue]
         }
         let scenarios: [Entry]
     }

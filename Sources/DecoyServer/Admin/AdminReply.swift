@@ -14,30 +14,46 @@ enum AdminReply {
 
     static let ok = json("{}")
 
-    /// WireMock's error shape: a list of errors, each with a title and, where known, the field it is about.
+    /// WireMock's error shape: a list of errors, each with a code, a title and, where known, the
+    /// field it is about. WireMock's Java client reads `code` to choose the exception it throws.
     static func error(_ status: HTTPResponse.Status, _ title: String) -> StubResponse {
-        encoded(Errors(errors: [.init(title: title, detail: nil, source: nil)]), status: status)
+        encoded(Errors(errors: [.init(code: Errors.code(for: status), title: title, detail: nil, source: nil)]), status: status)
     }
 
-    /// Every problem of a refused stub document or request pattern, each with its field as a JSON pointer.
+    /// Every problem of a refused stub document or request pattern, each with its field as a JSON
+    /// pointer: `422`, as WireMock answers a document it cannot use.
     static func invalid(_ error: StubFolderError) -> StubResponse {
         let errors = error.errors.map { diagnostic in
             Errors.Entry(
-                title: diagnostic.message, detail: diagnostic.description,
-                source: diagnostic.field.isEmpty ? nil : .init(pointer: "/" + diagnostic.field.replacingOccurrences(of: ".", with: "/"))
+                code: Errors.invalidInput, title: diagnostic.message, detail: diagnostic.description,
+                source: diagnostic.field.isEmpty ? nil : .init(pointer: pointer(to: diagnostic.field))
             )
         }
-        return encoded(Errors(errors: errors), status: .badRequest)
+        return encoded(Errors(errors: errors), status: .unprocessableContent)
+    }
+
+    /// The JSON pointer to a field path: `mappings[1].response.status` is `/mappings/1/response/status`.
+    private static func pointer(to field: String) -> String {
+        "/" + field.replacingOccurrences(of: "]", with: "").replacingOccurrences(of: "[", with: ".").split(separator: ".").joined(separator: "/")
     }
 
     private struct Errors: Encodable {
         struct Entry: Encodable {
             struct Source: Encodable { let pointer: String }
+            let code: Int
             let title: String
             let detail: String?
             let source: Source?
         }
         let errors: [Entry]
+
+        /// WireMock's code for input it refuses; its Java client throws `InvalidRequestException` for it.
+        static let invalidInput = 10
+
+        /// WireMock has codes only for invalid input and recording; other errors carry their status.
+        static func code(for status: HTTPResponse.Status) -> Int {
+            status == .badRequest || status == .unprocessableContent ? invalidInput : status.code
+        }
     }
 
     private static let encoder: JSONEncoder = {

@@ -44,18 +44,19 @@ struct AdminAPITests {
         try await withServer { http, registry in
             try registry.register(StubResponse(text: "kept"), for: .get("/kept"))
             let malformed = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/x"}, "response": {"status": 200"#)
-            #expect(malformed.status == 400)
+            #expect(malformed.status == 422)
             #expect(malformed.errorTitle?.hasPrefix("not valid JSON") == true)
 
             let invalid = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/x"}, "response": {"status": "teapot"}}"#)
-            #expect(invalid.status == 400)
+            #expect(invalid.status == 422)
+            #expect(invalid.json["errors"].flatMap { ($0 as? [[String: Any]])?.first?["code"] as? Int } == 10)
             let error = try #require((invalid.json["errors"] as? [[String: Any]])?.first)
             #expect(error["title"] as? String == #"expected an integer 100…599, found "teapot""#)
             #expect((error["source"] as? [String: Any])?["pointer"] as? String == "/response/status")
             #expect(error["detail"] as? String == #"request body:1:55: response.status: expected an integer 100…599, found "teapot""#)
 
             let escaping = try await http.admin("POST", "/mappings", #"{"response": {"bodyFileName": "../secret.txt"}}"#)
-            #expect(escaping.status == 400)
+            #expect(escaping.status == 422)
             #expect(escaping.errorTitle == #"there is no stubs folder to find "../secret.txt" in; send the body inline, or load a stubs folder"#)
 
             let unknown = try await http.admin("GET", "/mappings/no-such-id")
@@ -102,7 +103,7 @@ struct AdminAPITests {
             #expect((found.json["requests"] as? [[String: Any]])?.map { $0["url"] as? String } == ["/orders/1"])
             let unmatched = try await http.admin("GET", "/requests/unmatched")
             #expect((unmatched.json["requests"] as? [[String: Any]])?.map { $0["url"] as? String } == ["/missing"])
-            #expect(try await http.admin("POST", "/requests/count", #"{"urlPathPattern": "("}"#).status == 400)
+            #expect(try await http.admin("POST", "/requests/count", #"{"urlPathPattern": "("}"#).status == 422)
 
             #expect(try await http.admin("DELETE", "/requests").status == 200)
             #expect(registry.journal.entries.isEmpty)
@@ -193,7 +194,7 @@ struct AdminAPITests {
         try await withServer(registry) { http, registry in
             for name in ["../secret.txt", "__files/../../secret.txt", "link.txt"] {
                 let refused = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/leak"}, "response": {"bodyFileName": "\#(name)"}}"#)
-                #expect(refused.status == 400)
+                #expect(refused.status == 422)
                 #expect(refused.errorTitle == "\"\(name)\" resolves outside the stubs folder; a body file must be inside it")
             }
             #expect(registry.mappings.isEmpty)

@@ -3,7 +3,7 @@ import Foundation
 /// A parsed JSON document, compared and searched by JSON matchers.
 ///
 /// Numbers are kept as `Double` so that `1` and `1.0` compare equal, as they do in JSON.
-enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -45,8 +45,8 @@ enum JSONValue: Sendable, Hashable {
     }
 }
 
-extension JSONValue: Decodable {
-    init(from decoder: any Decoder) throws {
+extension JSONValue: Codable {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -60,6 +60,19 @@ extension JSONValue: Decodable {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value) where value.rounded() == value && abs(value) < 1e15: try container.encode(Int64(value))
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let values): try container.encode(values)
+        case .object(let members): try container.encode(members)
         }
     }
 }
