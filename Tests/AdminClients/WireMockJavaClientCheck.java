@@ -26,7 +26,7 @@ import java.util.UUID;
  * {@code WireMock} class that drives a server is exercised and its result checked.
  *
  * <p>Usage: {@code java -cp wiremock.jar:. WireMockJavaClientCheck PORT}. Prints one line per
- * check, then {@code N passed, N failed}; exits 1 when any failed.
+ * check and a count; exits 1 when any failed.
  */
 public final class WireMockJavaClientCheck {
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -52,7 +52,7 @@ public final class WireMockJavaClientCheck {
                         + message.substring(0, Math.min(message.length(), 400)));
             }
         }
-        System.out.println(passed + " passed, " + failed.size() + " failed");
+        System.out.println("WireMock's Java client: " + passed + " of " + (passed + failed.size()) + " checks as WireMock answers them");
         System.exit(failed.isEmpty() ? 0 : 1);
     }
 
