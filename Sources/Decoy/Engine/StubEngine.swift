@@ -15,18 +15,24 @@ public struct StubEngine: Sendable {
     /// Draws random delays.
     public let random: RandomSource
     /// The delay of every stub answer whose response has ``Delay/none``, like WireMock's global delay.
-    public let defaultDelay: Delay
+    public var defaultDelay: Delay { defaultDelaySetting.value }
+    let defaultDelaySetting: DelaySetting
 
     /// Creates an engine over `provider`.
     public init(
         provider: any StubProvider, journal: RequestJournal = RequestJournal(), clock: any Clock<Duration> = ContinuousClock(),
         random: RandomSource = RandomSource(), defaultDelay: Delay = .none
     ) {
+        self.init(provider: provider, journal: journal, clock: clock, random: random, defaultDelay: DelaySetting(defaultDelay))
+    }
+
+    /// Creates an engine whose default delay follows `defaultDelay`, a registry's.
+    init(provider: any StubProvider, journal: RequestJournal, clock: any Clock<Duration>, random: RandomSource, defaultDelay: DelaySetting) {
         self.provider = provider
         self.journal = journal
         self.clock = clock
         self.random = random
-        self.defaultDelay = defaultDelay
+        self.defaultDelaySetting = defaultDelay
     }
 
     /// Decides as much as it can without waiting: a matched static stub without delay is ready at once.
@@ -61,8 +67,8 @@ public struct StubEngine: Sendable {
     }
 
     private func respond(_ request: StubRequest, with response: StubResponse, route: Route?) -> PreparedAnswer {
-        journal.record(request, route: route, response: response)
         let delay = (response.delay == .none ? defaultDelay : response.delay).sample(from: random)
+        journal.record(request, route: route, response: response, delay: delay)
         let answer = StubAnswer(response: response, route: route, delay: delay)
         guard delay > .zero else { return .ready(answer) }
         return .pending { [clock] in

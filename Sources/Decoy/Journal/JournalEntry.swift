@@ -11,10 +11,15 @@ public struct JournalEntry: Sendable {
     public let request: StubRequest
     /// The route of the stub that answered; `nil` when nothing matched.
     public let route: Route?
+    /// The response given, or the fault produced.
+    public let response: StubResponse
+    /// How long the engine held the answer, the response's delay or the default one.
+    public let delay: Duration
+
     /// The status answered, or `nil` when a fault was produced instead.
-    public let status: HTTPResponse.Status?
+    public var status: HTTPResponse.Status? { response.fault == nil ? response.status : nil }
     /// The fault produced, if any.
-    public let fault: Fault?
+    public var fault: Fault? { response.fault }
 
     /// Whether a stub answered the request.
     public var isMatched: Bool { route != nil }

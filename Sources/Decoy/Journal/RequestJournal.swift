@@ -51,18 +51,30 @@ public final class RequestJournal: Sendable {
         }
     }
 
+    /// Forgets the kept entries whose request fits `pattern`, as WireMock's `removeServeEvents` does;
+    /// the total still counts them.
+    ///
+    /// - Returns: the entries forgotten, oldest first.
+    @discardableResult
+    public func remove(matching pattern: RequestPattern) -> [JournalEntry] {
+        state.withLock { state in
+            let removed = Array(state.entries.filter { pattern.matches($0.request) })
+            state.entries.removeAll { pattern.matches($0.request) }
+            return removed
+        }
+    }
+
     /// Forgets every entry and restarts the count.
     public func reset() {
         state.withLock { $0 = State() }
     }
 
-    func record(_ request: StubRequest, route: Route?, response: StubResponse) {
+    func record(_ request: StubRequest, route: Route?, response: StubResponse, delay: Duration = .zero) {
         state.withLock { state in
             state.total += 1
             if state.entries.count == limit { state.entries.removeFirst() }
             state.entries.append(JournalEntry(
-                sequence: state.total, date: Date(), request: request, route: route,
-                status: response.fault == nil ? response.status : nil, fault: response.fault
+                sequence: state.total, date: Date(), request: request, route: route, response: response, delay: delay
             ))
         }
     }

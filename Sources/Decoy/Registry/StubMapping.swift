@@ -26,6 +26,12 @@ public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
         JSONValue(parsing: json) ?? .null
     }
 
+    /// The `metadata` member as JSON text, as matchers read it; none when the mapping has none.
+    var metadata: [String] {
+        guard case .object(let members) = document, let metadata = members["metadata"] else { return [] }
+        return [metadata.json]
+    }
+
     /// The route the stub answers.
     public var route: Route { handle.route }
 

@@ -110,9 +110,48 @@ extension StubRegistry {
         }
     }
 
+    /// The registrations whose `metadata` satisfies the matcher `json` gives, newest first, as
+    /// WireMock's `findStubsByMetadata` finds them: `{"matchesJsonPath": {"expression": "$.team",
+    /// "equalTo": "checkout"}}`.
+    ///
+    /// - Throws: what is wrong with the matcher.
+    public func mappings(withMetadata json: Data) throws(StubFolderError) -> [StubMapping] {
+        let matcher = try Self.metadataMatcher(json)
+        return mappings.filter { matcher.accepts($0.metadata) }
+    }
+
+    /// Removes the registrations ``mappings(withMetadata:)`` finds; ``resetMappings()`` brings back
+    /// those from code and files.
+    ///
+    /// - Returns: the removed mappings.
+    @discardableResult
+    public func removeMappings(withMetadata json: Data) throws(StubFolderError) -> [StubMapping] {
+        let matcher = try Self.metadataMatcher(json)
+        return contents.withLock { contents in
+            contents.mappings.filter { matcher.accepts($0.metadata) }.compactMap { contents.remove(id: $0.id) }
+        }
+    }
+
+    private static func metadataMatcher(_ json: Data) throws(StubFolderError) -> CompiledValueMatcher {
+        let matcher = try StubDocument.valueMatcher(json, source: requestBody).get()
+        do {
+            return try CompiledValueMatcher(matcher) { RouteError(path: "metadata", reason: $0) }
+        } catch {
+            throw StubFolderError(errors: [StubFileDiagnostic(file: requestBody, message: error.reason)], warnings: [])
+        }
+    }
+
     /// Removes every registration; ``resetMappings()`` brings back those from code and files.
     public func removeAllMappings() {
         contents.withLock { $0.removeAll(restorable: true) }
+    }
+
+    /// Applies WireMock's global settings, `{"fixedDelay": 300}`: the ``defaultDelay``, in
+    /// milliseconds, 0 for none.
+    ///
+    /// - Throws: what is wrong with the settings, or a setting Decoy does not have; nothing changes then.
+    public func applySettings(_ json: Data) throws(StubFolderError) {
+        defaultDelay = try StubDocument.globalDelay(json, source: Self.requestBody).get()
     }
 
     /// Back to the stubs from code and files: those added by mapping go, those removed come back.

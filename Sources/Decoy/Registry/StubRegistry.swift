@@ -19,8 +19,13 @@ public final class StubRegistry: StubProvider {
     public let clock: any Clock<Duration>
     /// Draws random delays.
     public let random: RandomSource
-    /// The delay of every stub whose response sets none.
-    public let defaultDelay: Delay
+    /// The delay of every stub whose response sets none; a change reaches its engines at once,
+    /// as WireMock's global fixed delay does.
+    public var defaultDelay: Delay {
+        get { defaultDelaySetting.value }
+        set { defaultDelaySetting.value = newValue }
+    }
+    private let defaultDelaySetting: DelaySetting
     let contents = Mutex(RegistryContents())
     let scenarios = ScenarioStates()
 
@@ -36,12 +41,12 @@ public final class StubRegistry: StubProvider {
         self.clock = clock
         self.journal = RequestJournal(limit: journalLimit)
         self.random = RandomSource(seed: seed)
-        self.defaultDelay = defaultDelay
+        self.defaultDelaySetting = DelaySetting(defaultDelay)
     }
 
     /// The engine that serves this registry's stubs and records into its journal.
     public var engine: StubEngine {
-        StubEngine(provider: self, journal: journal, clock: clock, random: random, defaultDelay: defaultDelay)
+        StubEngine(provider: self, journal: journal, clock: clock, random: random, defaultDelay: defaultDelaySetting)
     }
 
     /// Registers `stub` for `route`; among routes that match, the lowest priority number wins, then the newest.

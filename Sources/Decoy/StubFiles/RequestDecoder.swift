@@ -1,9 +1,10 @@
+import Foundation
 import HTTPTypes
 
 /// Reads a stub's `request` into a route, WireMock's way.
 enum RequestDecoder {
     /// The fields of `request`.
-    static let fields = ["method", "url", "urlPath", "urlPathPattern", "urlPattern", "urlPathTemplate"] + matcherFields
+    static let fields = ["method", "url", "urlPath", "urlPathPattern", "urlPattern", "urlPathTemplate", "basicAuthCredentials"] + matcherFields
     /// The fields that hold matchers, which a conditional stub's `when` takes too.
     static let matcherFields = ["queryParameters", "headers", "cookies", "bodyPatterns"]
     private static let urlFields = ["url", "urlPath", "urlPathPattern", "urlPattern", "urlPathTemplate"]
@@ -70,6 +71,24 @@ enum RequestDecoder {
         for node in object["bodyPatterns"]?.list() ?? [] {
             if let value = MatcherDecoder.decode(node) { found.append((.body(value), node)) }
         }
+        if let node = object["basicAuthCredentials"], let credentials = basicAuthorization(node) {
+            found.append((.header(.authorization, .equalTo(credentials)), node))
+        }
         return found
+    }
+
+    /// WireMock's `basicAuthCredentials`, `{"username": …, "password": …}`, as the `Authorization`
+    /// field a client sends for them.
+    private static func basicAuthorization(_ node: FileNode) -> String? {
+        guard let object = node.object(known: ["username", "password"]) else { return nil }
+        let parts = ["username", "password"].map { name -> String? in
+            guard let part = object[name] else {
+                node.error("basicAuthCredentials needs \"\(name)\"")
+                return nil
+            }
+            return part.text()
+        }
+        guard let username = parts[0], let password = parts[1] else { return nil }
+        return "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
     }
 }

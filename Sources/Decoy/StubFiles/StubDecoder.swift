@@ -6,7 +6,8 @@ struct StubDecoder {
         "id", "uuid", "name", "priority", "request", "response", "responses", "mode", "seed", "when", "else", "failureRate", "failure",
         "scenarioName", "requiredScenarioState", "newScenarioState",
     ] + ignoredFields
-    /// WireMock fields that change nothing in Decoy; WireMock writes them into recorded mappings.
+    /// WireMock fields that change no answer: `metadata` is kept in the mapping for the admin API to
+    /// search; WireMock writes the others into saved mappings.
     private static let ignoredFields = ["persistent", "metadata", "insertionIndex"]
     private static let modes = ["alternating", "random", "sequence"]
 

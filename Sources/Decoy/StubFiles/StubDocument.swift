@@ -31,6 +31,28 @@ enum StubDocument {
         return finish(stubImport, log)
     }
 
+    /// The global fixed delay in WireMock's settings, `{"fixedDelay": 300}`: the delay of every stub
+    /// whose response sets none, `.none` for 0. Other settings are refused by name.
+    static func globalDelay(_ data: Data, source: String) -> Result<Delay, StubFolderError> {
+        let log = DiagnosticLog(file: source)
+        let delay = object(data, log: log).flatMap { node -> Delay? in
+            guard let settings = node.object(known: ["fixedDelay"]) else { return nil }
+            for (name, member) in settings.members where name != "fixedDelay" {
+                member.error("Decoy sets only fixedDelay over the admin API; \(name) is not supported")
+            }
+            guard let fixed = settings["fixedDelay"] else { return node.expected("settings with \"fixedDelay\"") }
+            return fixed.integer(in: 0...Int.max, "a whole number of milliseconds").map { $0 == 0 ? .none : .fixed(.milliseconds($0)) }
+        }
+        return finish(delay, log)
+    }
+
+    /// The value matcher in `data`, such as `{"matchesJsonPath": {"expression": "$.team", "equalTo": "web"}}`.
+    static func valueMatcher(_ data: Data, source: String) -> Result<ValueMatcher, StubFolderError> {
+        let log = DiagnosticLog(file: source)
+        let matcher = object(data, log: log).flatMap(MatcherDecoder.decode)
+        return finish(matcher, log)
+    }
+
     /// The request pattern in `data`: the fields of a stub's `request`.
     static func requestPattern(_ data: Data, source: String) -> Result<CompiledRoute, StubFolderError> {
         let log = DiagnosticLog(file: source)

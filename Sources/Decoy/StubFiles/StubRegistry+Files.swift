@@ -24,6 +24,34 @@ extension StubRegistry {
         try register(StubFolder(url: folder), replacing: true)
     }
 
+    /// Writes the stubs added through the admin API into the stubs folder loaded last, one file
+    /// each under `mappings/`, and serves them from there, so that a reset keeps them: WireMock's
+    /// `saveMappings`.
+    ///
+    /// - Returns: the files written.
+    /// - Throws: when no folder was loaded, a file cannot be written, or the folder no longer loads.
+    @discardableResult
+    public func saveMappings() throws(StubFolderError) -> [URL] {
+        let (folder, added) = contents.withLock { ($0.folder, $0.mappings.filter { $0.origin == .adminAPI }) }
+        guard let folder else {
+            throw StubFolderError(errors: [StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")], warnings: [])
+        }
+        let mappings = folder.appending(path: "mappings", directoryHint: .isDirectory)
+        var written: [URL] = []
+        for mapping in added {
+            let file = mappings.appending(path: "saved-\(mapping.id).json")
+            do {
+                try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+                try Data(mapping.json.utf8).write(to: file, options: .atomic)
+            } catch {
+                throw StubFolderError(errors: [StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")], warnings: [])
+            }
+            written.append(file)
+        }
+        try reload(folder: folder)
+        return written
+    }
+
     private func register(_ folder: StubFolder, replacing: Bool) throws(StubFolderError) -> StubFolderReport {
         let (definitions, report) = folder.compile()
         guard report.isValid else { throw StubFolderError(errors: report.errors, warnings: report.warnings) }

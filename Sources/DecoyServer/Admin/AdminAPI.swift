@@ -36,12 +36,18 @@ struct AdminAPI: Sendable {
         case (.delete, "mappings"): return withRegistry { $0.removeAllMappings(); return AdminReply.ok }
         case (.post, "mappings/reset"): return withRegistry { $0.resetMappings(); return AdminReply.ok }
         case (.post, "mappings/edit"): return withRegistry { edit($0, request.body) }
-        case (.post, "mappings/remove"): return withRegistry { remove($0, request.body) }
-        case (.post, "mappings/import"): return withRegistry { importing($0, request.body) }
+        case (.post, "mappings/remove"): return changing { (registry) throws(StubFolderError) in try registry.removeMappings(like: request.body) }
+        case (.post, "mappings/import"): return changing { (registry) throws(StubFolderError) in try registry.importMappings(request.body) }
+        case (.post, "mappings/save"): return changing { (registry) throws(StubFolderError) in try registry.saveMappings() }
+        case (.post, "mappings/find-by-metadata"): return withRegistry { findByMetadata($0, request.body) }
+        case (.post, "mappings/remove-by-metadata"): return changing { (registry) throws(StubFolderError) in try registry.removeMappings(withMetadata: request.body) }
+        case (.get, "settings"): return withRegistry(settings)
+        case (.post, "settings"), (.put, "settings"): return changing { (registry) throws(StubFolderError) in try registry.applySettings(request.body) }
         case (.get, "requests"): return requests(request, baseURL: baseURL)
         case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
         case (.post, "requests/count"): return matching(request.body) { AdminReply.json("{\"count\":\($0.count)}") }
         case (.post, "requests/find"): return matching(request.body) { found($0, baseURL: baseURL) }
+        case (.post, "requests/remove"): return removeRequests(request.body, baseURL: baseURL)
         case (.get, "requests/unmatched"): return found(engine.journal.unmatchedEntries, baseURL: baseURL)
         case (.post, "reset"): return withRegistry { $0.reset(); return AdminReply.ok }
         case (.get, "scenarios"): return withRegistry(scenarios)
@@ -58,7 +64,8 @@ struct AdminAPI: Sendable {
     }
 
     private static let endpoints: Set = [
-        "health", "mappings", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import", "requests", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
+        "health", "mappings", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
+        "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "settings", "requests", "requests/remove", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
         "reset", "scenarios", "scenarios/reset",
     ]
 
@@ -87,6 +94,18 @@ struct AdminAPI: Sendable {
             return AdminReply.error(.notImplemented, "This server serves a custom StubProvider, whose stubs the admin API cannot list or change.")
         }
         return body(registry)
+    }
+
+    /// `{}` once `change` is made to the registry; its refusal, by field, when it throws.
+    private func changing(_ change: (StubRegistry) throws(StubFolderError) -> Void) -> StubResponse {
+        withRegistry { registry in
+            do throws(StubFolderError) {
+                try change(registry)
+                return AdminReply.ok
+            } catch {
+                return AdminReply.invalid(error)
+            }
+        }
     }
 
     private func health() -> StubResponse {
@@ -127,23 +146,25 @@ struct AdminAPI: Sendable {
         }
     }
 
-    /// WireMock's `removeStub`: the stub with the id in `body` goes or, without an id, every stub for its request.
-    private func remove(_ registry: StubRegistry, _ body: Data) -> StubResponse {
+    private func findByMetadata(_ registry: StubRegistry, _ body: Data) -> StubResponse {
         do {
-            try registry.removeMappings(like: body)
-            return AdminReply.ok
+            let found = try registry.mappings(withMetadata: body)
+            return AdminReply.json("{\"mappings\":[\(found.map(\.json).joined(separator: ","))],\"meta\":{\"total\":\(found.count)}}")
         } catch {
             return AdminReply.invalid(error)
         }
     }
 
-    private func importing(_ registry: StubRegistry, _ body: Data) -> StubResponse {
-        do {
-            try registry.importMappings(body)
-            return AdminReply.ok
-        } catch {
-            return AdminReply.invalid(error)
+    // MARK: Settings
+
+    /// WireMock's global settings: Decoy has the fixed delay, its registry's default delay.
+    private func settings(_ registry: StubRegistry) -> StubResponse {
+        let fixedDelay: Int? = switch registry.defaultDelay {
+        case .none: 0
+        case .fixed(let duration): Int(duration / .milliseconds(1))
+        default: nil
         }
+        return AdminReply.encoded(["settings": ["fixedDelay": fixedDelay]])
     }
 
     /// `GET`, `PUT` or `DELETE` of the mapping `id`.
@@ -177,7 +198,14 @@ struct AdminAPI: Sendable {
         } catch {
             return error.reply
         }
-        return AdminReply.encoded(RequestsPage(requests: entries.map { ServeEvent($0, baseURL: baseURL) }, meta: .init(total: engine.journal.totalCount)))
+        let mappings = mappingsByRoute()
+        let events = entries.map { ServeEvent($0, baseURL: baseURL, mappings: mappings) }
+        return AdminReply.encoded(RequestsPage(requests: events, meta: .init(total: engine.journal.totalCount)))
+    }
+
+    /// Each route's registration as JSON, the newest where routes are equal: the one that answers them.
+    private func mappingsByRoute() -> [Route: JSONValue] {
+        Dictionary((registry?.mappings ?? []).map { ($0.route, $0.document) }) { newest, _ in newest }
     }
 
     private struct RequestsPage: Encodable {
@@ -195,13 +223,29 @@ struct AdminAPI: Sendable {
         AdminReply.encoded(FoundRequests(requests: entries.map { ServedRequest($0, baseURL: baseURL) }))
     }
 
-    /// The kept entries matching the request pattern in `body`, oldest first.
-    private func matching(_ body: Data, _ reply: ([JournalEntry]) -> StubResponse) -> StubResponse {
+    /// WireMock's `removeServeEvents`: forgets the requests matching the pattern in `body` and lists them.
+    private func removeRequests(_ body: Data, baseURL: String) -> StubResponse {
         do {
-            return reply(engine.journal.entries(matching: try RequestPattern(json: body.isEmpty ? Data("{}".utf8) : body, source: "request body")))
+            let removed = engine.journal.remove(matching: try Self.pattern(body))
+            let mappings = mappingsByRoute()
+            return AdminReply.encoded(["serveEvents": removed.map { ServeEvent($0, baseURL: baseURL, mappings: mappings) }])
         } catch {
             return AdminReply.invalid(error)
         }
+    }
+
+    /// The kept entries matching the request pattern in `body`, oldest first.
+    private func matching(_ body: Data, _ reply: ([JournalEntry]) -> StubResponse) -> StubResponse {
+        do {
+            return reply(engine.journal.entries(matching: try Self.pattern(body)))
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    /// The request pattern in `body`; an empty body matches every request.
+    private static func pattern(_ body: Data) throws(StubFolderError) -> RequestPattern {
+        try RequestPattern(json: body.isEmpty ? Data("{}".utf8) : body, source: "request body")
     }
 
     private static func date(_ text: String) -> Date? {

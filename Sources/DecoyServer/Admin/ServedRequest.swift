@@ -1,7 +1,9 @@
 import Decoy
 import Foundation
+import HTTPTypes
 
-/// A journal entry in WireMock's serve-event shape, as `GET /__admin/requests` lists it.
+/// A journal entry in WireMock's serve-event shape, as `GET /__admin/requests` lists it: the
+/// request, the response given, how long it was held, and the stub mapping that answered.
 struct ServeEvent: Encodable {
     struct ResponseDefinition: Encodable {
         let status: Int?
@@ -9,15 +11,41 @@ struct ServeEvent: Encodable {
         let fromConfiguredStub: Bool
     }
 
+    /// What the client was sent, as WireMock logs it.
+    struct LoggedResponse: Encodable {
+        let status: Int
+        let headers: [String: String]
+        let body: String
+        let bodyAsBase64: String
+        let fault: String?
+    }
+
+    /// WireMock's timings, in milliseconds; Decoy knows the delay it added.
+    struct Timing: Encodable {
+        let addedDelay: Int
+    }
+
     let id: String
     let request: ServedRequest
     let responseDefinition: ResponseDefinition
+    let response: LoggedResponse
+    let timing: Timing
+    let stubMapping: JSONValue?
     let wasMatched: Bool
 
-    init(_ entry: JournalEntry, baseURL: String) {
+    /// `mappings` gives the registration each route answered for, as the registry has them now.
+    init(_ entry: JournalEntry, baseURL: String, mappings: [Route: JSONValue]) {
         id = ServedRequest.id(of: entry)
         request = ServedRequest(entry, baseURL: baseURL)
-        responseDefinition = ResponseDefinition(status: entry.status?.code, fault: entry.fault.map { "\($0)" }, fromConfiguredStub: entry.isMatched)
+        let fault = entry.fault.map { "\($0)" }
+        responseDefinition = ResponseDefinition(status: entry.status?.code, fault: fault, fromConfiguredStub: entry.isMatched)
+        let answered = entry.response
+        response = LoggedResponse(
+            status: entry.status?.code ?? 0, headers: ServedRequest.joined(answered.headerFields),
+            body: String(decoding: answered.body, as: UTF8.self), bodyAsBase64: answered.body.base64EncodedString(), fault: fault
+        )
+        timing = Timing(addedDelay: Int(entry.delay / .milliseconds(1)))
+        stubMapping = entry.route.flatMap { mappings[$0] }
         wasMatched = entry.isMatched
     }
 }
@@ -49,8 +77,7 @@ struct ServedRequest: Encodable {
         url = request.target
         absoluteUrl = baseURL + request.target
         method = request.method.rawValue
-        // Repeated fields are joined as HTTP allows, so each name appears once.
-        headers = Dictionary(request.headerFields.map { ($0.name.rawName, $0.value) }) { "\($0), \($1)" }
+        headers = Self.joined(request.headerFields)
         cookies = Dictionary(request.headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
             return parts.count == 2 ? (parts[0].trimmingCharacters(in: .whitespaces), String(parts[1])) : nil
@@ -64,6 +91,11 @@ struct ServedRequest: Encodable {
         bodyAsBase64 = request.body.base64EncodedString()
         loggedDate = Int64((entry.date.timeIntervalSince1970 * 1000).rounded())
         loggedDateString = entry.date.formatted(.iso8601)
+    }
+
+    /// Repeated fields joined as HTTP allows, so that each name appears once.
+    static func joined(_ fields: HTTPFields) -> [String: String] {
+        Dictionary(fields.map { ($0.name.rawName, $0.value) }) { "\($0), \($1)" }
     }
 
     /// A UUID-shaped id from the entry's sequence number, unique within the journal.

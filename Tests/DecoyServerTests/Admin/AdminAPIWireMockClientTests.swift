@@ -8,12 +8,12 @@ import Testing
 struct AdminAPIWireMockClientTests {
     private static let id = "5b1e3c9a-0000-4000-8000-000000000001"
 
-    private func withServer(_ body: (AdminConnection, StubRegistry) async throws -> Void) async throws {
+    private func withServer<Result>(_ body: (AdminConnection, StubRegistry) async throws -> Result) async throws -> Result {
         let registry = StubRegistry()
         let server = MockServer(registry: registry)
         try server.start()
         defer { server.stop() }
-        try await body(AdminConnection(server), registry)
+        return try await body(AdminConnection(server), registry)
     }
 
     private static func stub(_ path: String, _ text: String, id: String? = nil) -> String {
@@ -115,5 +115,93 @@ struct AdminAPIWireMockClientTests {
             #expect(try await http.admin("PUT", "/scenarios/Nope/state", #"{"state": "x"}"#).status == 404)
             #expect(try await http.admin("PUT", "/scenarios/Cart/state", #"{"state": 7"#).status == 422)
         }
+    }
+
+    @Test func metadataFindsAndRemovesStubs() async throws {
+        try await withServer { http, registry in
+            _ = try await http.admin("POST", "/mappings", #"{"request": {"url": "/a"}, "response": {}, "metadata": {"team": "checkout"}}"#)
+            _ = try await http.admin("POST", "/mappings", #"{"request": {"url": "/b"}, "response": {}, "metadata": {"team": "search"}}"#)
+            _ = try await http.admin("POST", "/mappings", #"{"request": {"url": "/c"}, "response": {}}"#)
+            let checkout = #"{"matchesJsonPath": {"expression": "$.team", "equalTo": "checkout"}}"#
+            let found = try await http.admin("POST", "/mappings/find-by-metadata", checkout)
+            #expect((found.json["mappings"] as? [[String: Any]])?.map { ($0["request"] as? [String: Any])?["url"] as? String } == ["/a"])
+            #expect((found.json["meta"] as? [String: Any])?["total"] as? Int == 1)
+
+            #expect(try await http.admin("POST", "/mappings/remove-by-metadata", checkout).status == 200)
+            #expect(registry.mappings.map(\.route.path) == ["/c", "/b"])
+            let invalid = try await http.admin("POST", "/mappings/find-by-metadata", #"{"matches": "("}"#)
+            #expect(invalid.status == 422)
+        }
+    }
+
+    @Test func theGlobalFixedDelayHoldsStubsWithoutADelayOfTheirOwn() async throws {
+        try await withServer { http, registry in
+            #expect(try await http.admin("POST", "/settings", #"{"fixedDelay": 250}"#).status == 200)
+            #expect(registry.defaultDelay == .fixed(.milliseconds(250)))
+            #expect((try await http.admin("GET", "/settings").json["settings"] as? [String: Any])?["fixedDelay"] as? Int == 250)
+            #expect(try await http.admin("POST", "/settings", #"{"fixedDelay": 0}"#).status == 200)
+            #expect(registry.defaultDelay == .none)
+
+            let refused = try await http.admin("POST", "/settings", #"{"fixedDelay": 10, "proxyPassThrough": false}"#)
+            #expect(refused.status == 422)
+            #expect(refused.errorTitle == "Decoy sets only fixedDelay over the admin API; proxyPassThrough is not supported")
+            #expect(registry.defaultDelay == .none)
+        }
+    }
+
+    @Test func basicAuthCredentialsMatchTheAuthorizationField() async throws {
+        try await withServer { http, _ in
+            _ = try await http.admin("POST", "/mappings", #"{"request": {"url": "/secret", "basicAuthCredentials": {"username": "ada", "password": "lovelace"}}, "response": {}}"#)
+            let right = "Basic " + Data("ada:lovelace".utf8).base64EncodedString()
+            #expect(try await AdminConnection(http.server, headers: ["Authorization": right]).send("GET", "/secret").status == 200)
+            let wrong = "Basic " + Data("ada:babbage".utf8).base64EncodedString()
+            #expect(try await AdminConnection(http.server, headers: ["Authorization": wrong]).send("GET", "/secret").status == 404)
+            let incomplete = try await http.admin("POST", "/mappings", #"{"request": {"url": "/x", "basicAuthCredentials": {"username": "ada"}}, "response": {}}"#)
+            #expect(incomplete.errorTitle == #"basicAuthCredentials needs "password""#)
+        }
+    }
+
+    @Test func serveEventsCarryTheResponseTheDelayAndTheStub() async throws {
+        try await withServer { http, registry in
+            _ = try await http.admin("POST", "/mappings", #"{"id": "\#(Self.id)", "request": {"urlPath": "/users/1"}, "response": {"status": 201, "body": "hi", "headers": {"X-A": "b"}, "fixedDelayMilliseconds": 20}}"#)
+            _ = try await http.send("GET", "/users/1")
+            _ = try await http.send("GET", "/users/2")
+            let events = try #require(try await http.admin("GET", "/requests").json["requests"] as? [[String: Any]])
+            #expect(events.map { $0["wasMatched"] as? Bool } == [false, true])
+            let matched = events[1]
+            let response = try #require(matched["response"] as? [String: Any])
+            #expect(response["status"] as? Int == 201)
+            #expect(response["body"] as? String == "hi")
+            #expect((response["headers"] as? [String: Any])?["X-A"] as? String == "b")
+            #expect((matched["timing"] as? [String: Any])?["addedDelay"] as? Int == 20)
+            #expect((matched["stubMapping"] as? [String: Any])?["id"] as? String == Self.id)
+            #expect((events[0]["response"] as? [String: Any])?["status"] as? Int == 404)
+            #expect(events[0]["stubMapping"] == nil)
+
+            let removed = try await http.admin("POST", "/requests/remove", #"{"urlPath": "/users/2"}"#)
+            #expect((removed.json["serveEvents"] as? [[String: Any]])?.count == 1)
+            #expect(registry.journal.entries.map(\.request.path) == ["/users/1"])
+        }
+    }
+
+    @Test func saveWritesAddedStubsIntoTheFolderAndAResetKeepsThem() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-save-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let registry = StubRegistry()
+        try registry.load(folder: folder)
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let http = AdminConnection(server)
+
+        _ = try await http.admin("POST", "/mappings", Self.stub("/saved", "saved", id: Self.id))
+        #expect(try await http.admin("POST", "/mappings/save").status == 200)
+        #expect(FileManager.default.fileExists(atPath: folder.appending(path: "mappings/saved-\(Self.id).json").path))
+        #expect(try await http.admin("POST", "/reset").status == 200)
+        #expect(try await http.send("GET", "/saved").text == "saved")
+
+        let unsaved = try await withServer { http, _ in try await http.admin("POST", "/mappings/save") }
+        #expect(unsaved.errorTitle == "no stubs folder was loaded to save the stubs into")
     }
 }
