@@ -2,18 +2,23 @@
 indirect enum CompiledValueMatcher: Sendable {
     case equalTo(String, caseInsensitive: Bool)
     case contains(String)
+    case doesNotContain(String)
     case matches(CompiledExpression)
     case doesNotMatch(CompiledExpression)
     case present
     case absent
     case equalToJSON(JSONValue, JSONComparison)
     case jsonPath(JSONPath, CompiledValueMatcher)
+    case and([CompiledValueMatcher])
+    case or([CompiledValueMatcher])
+    case not(CompiledValueMatcher)
 
     /// Compiles `matcher`; `fail` turns what is wrong with it into the error to throw.
     init(_ matcher: ValueMatcher, fail: (String) -> RouteError) throws(RouteError) {
         switch matcher {
         case .equalTo(let text, let caseInsensitive): self = .equalTo(caseInsensitive ? text.lowercased() : text, caseInsensitive: caseInsensitive)
         case .contains(let text): self = .contains(text)
+        case .doesNotContain(let text): self = .doesNotContain(text)
         case .matches(let pattern): self = .matches(try CompiledExpression(pattern, orThrow: fail))
         case .doesNotMatch(let pattern): self = .doesNotMatch(try CompiledExpression(pattern, orThrow: fail))
         case .present: self = .present
@@ -25,6 +30,9 @@ indirect enum CompiledValueMatcher: Sendable {
             let path: JSONPath
             do { path = try JSONPath(parsing: expression) } catch { throw fail("JSON path \"\(expression)\": \(error)") }
             self = .jsonPath(path, try CompiledValueMatcher(matcher, fail: fail))
+        case .and(let matchers): self = .and(try Self.compile(matchers, fail: fail))
+        case .or(let matchers): self = .or(try Self.compile(matchers, fail: fail))
+        case .not(let matcher): self = .not(try CompiledValueMatcher(matcher, fail: fail))
         }
     }
 
@@ -35,13 +43,23 @@ indirect enum CompiledValueMatcher: Sendable {
         case .absent: values.isEmpty
         case .equalTo(let text, let caseInsensitive): values.contains { (caseInsensitive ? $0.lowercased() : $0) == text }
         case .contains(let text): values.contains { $0.contains(text) }
+        case .doesNotContain(let text): !values.contains { $0.contains(text) }
         case .matches(let expression): values.contains { expression.matchesWhole($0) }
         case .doesNotMatch(let expression): !values.contains { expression.matchesWhole($0) }
         case .equalToJSON(let expected, let comparison):
             values.contains { JSONValue(parsing: $0).map { comparison.matches($0, expected: expected) } ?? false }
         case .jsonPath(let path, let matcher):
             values.contains { JSONValue(parsing: $0).map { matcher.accepts(path.select(in: $0).map(matcher.render)) } ?? false }
+        case .and(let matchers): matchers.allSatisfy { $0.accepts(values) }
+        case .or(let matchers): matchers.contains { $0.accepts(values) }
+        case .not(let matcher): !matcher.accepts(values)
         }
+    }
+
+    private static func compile(_ matchers: [ValueMatcher], fail: (String) -> RouteError) throws(RouteError) -> [CompiledValueMatcher] {
+        var compiled: [CompiledValueMatcher] = []
+        for matcher in matchers { compiled.append(try CompiledValueMatcher(matcher, fail: fail)) }
+        return compiled
     }
 
     /// A selected JSON value as this matcher reads it: JSON matchers take JSON, the others take strings bare.

@@ -9,6 +9,8 @@ public enum ValueMatcher: Sendable, Hashable {
     case equalTo(String, caseInsensitive: Bool = false)
     /// Contains the text.
     case contains(String)
+    /// Does not contain the text.
+    case doesNotContain(String)
     /// Matches the regular expression as a whole.
     case matches(String)
     /// Does not match the regular expression.
@@ -22,6 +24,12 @@ public enum ValueMatcher: Sendable, Hashable {
     /// A JSON document in which the JSON path selects values satisfying the matcher; by
     /// default, selects any value that is not null.
     indirect case matchesJSONPath(String, ValueMatcher = .present)
+    /// Every one of the matchers accepts.
+    indirect case and([ValueMatcher])
+    /// At least one of the matchers accepts.
+    indirect case or([ValueMatcher])
+    /// The matcher does not accept.
+    indirect case not(ValueMatcher)
 }
 
 extension ValueMatcher: CustomStringConvertible {
@@ -30,6 +38,7 @@ extension ValueMatcher: CustomStringConvertible {
         switch self {
         case .equalTo(let text, let caseInsensitive): "equal to \"\(text)\"\(caseInsensitive ? " ignoring case" : "")"
         case .contains(let text): "containing \"\(text)\""
+        case .doesNotContain(let text): "not containing \"\(text)\""
         case .matches(let pattern): "matching /\(pattern)/"
         case .doesNotMatch(let pattern): "not matching /\(pattern)/"
         case .present: "present"
@@ -38,6 +47,9 @@ extension ValueMatcher: CustomStringConvertible {
             "equal to JSON \(json)" + (ignoreArrayOrder ? " ignoring array order" : "") + (ignoreExtraElements ? " ignoring extra elements" : "")
         case .matchesJSONPath(let path, .present): "with JSON path \(path)"
         case .matchesJSONPath(let path, let matcher): "with JSON path \(path) \(matcher)"
+        case .and(let matchers): matchers.map(\.description).joined(separator: " and ")
+        case .or(let matchers): "(" + matchers.map(\.description).joined(separator: " or ") + ")"
+        case .not(let matcher): "not (\(matcher))"
         }
     }
 }

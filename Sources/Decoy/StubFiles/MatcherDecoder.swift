@@ -1,7 +1,9 @@
 /// Reads WireMock's matcher objects, such as `{"equalTo": "2"}` or `{"matchesJsonPath": "$.id"}`.
 enum MatcherDecoder {
     /// The matchers, WireMock's names.
-    static let names = ["equalTo", "contains", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath"]
+    static let names = [
+        "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "and", "or", "not",
+    ]
     /// The options some matchers take, and which.
     private static let options = ["caseInsensitive": "equalTo", "ignoreArrayOrder": "equalToJson", "ignoreExtraElements": "equalToJson"]
 
@@ -29,12 +31,20 @@ enum MatcherDecoder {
         switch name {
         case "equalTo": return value.text().map { .equalTo($0, caseInsensitive: flag("caseInsensitive")) }
         case "contains": return value.text().map { .contains($0) }
+        case "doesNotContain": return value.text().map { .doesNotContain($0) }
         case "matches": return value.text("a regular expression").map { .matches($0) }
         case "doesNotMatch": return value.text("a regular expression").map { .doesNotMatch($0) }
         case "absent": return value.flag().map { $0 ? .absent : .present }
         case "equalToJson":
             return jsonDocument(value).map { .equalToJSON($0, ignoreArrayOrder: flag("ignoreArrayOrder"), ignoreExtraElements: flag("ignoreExtraElements")) }
         case "matchesJsonPath": return jsonPath(value)
+        case "and", "or":
+            guard let elements = value.list("a list of matchers") else { return nil }
+            let matchers = elements.map(decode)
+            guard !matchers.contains(where: { $0 == nil }) else { return nil }
+            guard !elements.isEmpty else { return value.expected("at least one matcher") }
+            return name == "and" ? .and(matchers.compactMap { $0 }) : .or(matchers.compactMap { $0 })
+        case "not": return decode(value).map { .not($0) }
         default:
             let suggestion = FieldNames.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? "; expected one of \(names.joined(separator: ", "))"
             value.error("unknown matcher \"\(name)\"\(suggestion)")

@@ -59,7 +59,7 @@ struct StubFileErrorTests {
             #"matchers.json:4:44: request.headers.Accept.equalToXml: unknown matcher "equalToXml"; did you mean "equalTo"?"#,
             #"matchers.json:5:36: request.bodyPatterns[0].equalsTo: unknown matcher "equalsTo"; did you mean "equalTo"?"#,
             #"matchers.json:5:43: request.bodyPatterns[1]: give one matcher per object; found equalTo and contains"#,
-            #"matchers.json:5:80: request.bodyPatterns[2]: expected a matcher: one of equalTo, contains, matches, doesNotMatch, absent, equalToJson, matchesJsonPath"#,
+            #"matchers.json:5:80: request.bodyPatterns[2]: expected a matcher: one of equalTo, contains, doesNotContain, matches, doesNotMatch, absent, equalToJson, matchesJsonPath, and, or, not"#,
         ]),
         BadFile(name: "invalid expressions", path: "expressions.yaml", text: """
             request:
@@ -67,13 +67,13 @@ struct StubFileErrorTests {
               queryParameters:
                 q: { matches: "[" }
               bodyPatterns:
-                - matchesJsonPath: $.items[?(@.id)]
+                - matchesJsonPath: $.items.length()
                 - equalToJson: "{not json"
             response: { status: 200 }
             """, errors: [
             #"expressions.yaml:2:19: request.urlPathPattern: "/a(" is not a valid regular expression"#,
             #"expressions.yaml:4:8: request.queryParameters.q: "[" is not a valid regular expression"#,
-            #"expressions.yaml:6:7: request.bodyPatterns[0]: JSON path "$.items[?(@.id)]": filters "[?(…)]" are not supported"#,
+            #"expressions.yaml:6:7: request.bodyPatterns[0]: JSON path "$.items.length()": functions such as "length()" are not supported"#,
             #"expressions.yaml:7:7: request.bodyPatterns[1]: the expected document is not valid JSON"#,
         ]),
         BadFile(name: "missing body file", path: "mappings/missing.json", text: """

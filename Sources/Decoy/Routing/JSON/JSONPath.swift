@@ -1,13 +1,42 @@
-/// The subset of JSONPath that matchers support, parsed once at registration.
+/// JSONPath as WireMock's matchers use it (Jayway's dialect), parsed once at registration.
 ///
 /// `$` is the document; `.name` and `['name']` select a member, `[2]` an element (`[-1]` the
-/// last), and `[*]` or `.*` every element or member. Filters, slices and recursive descent
-/// are refused when the route is registered rather than silently matching nothing.
+/// last), `[*]` or `.*` every element or member, `[0,2]` and `['a','b']` several, `[1:3]` a
+/// slice, and `..` any depth. A filter `[?(…)]` keeps the elements for which its condition
+/// holds: `@` is the element, conditions compare (`==`, `!=`, `<`, `<=`, `>`, `>=`) a relative
+/// path with a literal or another path, or test that a path exists, and combine with `&&`, `||`
+/// and `!`. What the dialect has beyond that (functions, regular expressions in filters) is
+/// refused when the route is registered rather than silently matching nothing.
 struct JSONPath: Sendable, CustomStringConvertible {
-    enum Step: Sendable, Hashable {
+    indirect enum Step: Sendable, Hashable {
         case member(String)
         case index(Int)
         case all
+        case slice(start: Int?, end: Int?)
+        case union([Step])
+        /// The step applied to the value and to everything below it.
+        case descendants(Step)
+        case filter(Condition)
+    }
+
+    /// A filter's condition on one element.
+    indirect enum Condition: Sendable, Hashable {
+        case exists([Step])
+        case comparison(Operand, Comparison, Operand)
+        case and(Condition, Condition)
+        case or(Condition, Condition)
+        case not(Condition)
+    }
+
+    enum Operand: Sendable, Hashable {
+        /// A path from the element, `@…`, or from the document, `$…`.
+        case path(fromRoot: Bool, [Step])
+        case literal(JSONValue)
+    }
+
+    enum Comparison: String, Sendable, Hashable, CaseIterable {
+        // Two-character operators first, so that `<=` is not read as `<`.
+        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
     }
 
     let steps: [Step]
@@ -16,47 +45,21 @@ struct JSONPath: Sendable, CustomStringConvertible {
     /// Parses `expression`; the error text says what is wrong.
     init(parsing expression: String) throws(JSONPathError) {
         description = expression
-        var rest = Substring(expression)
-        guard rest.first == "$" else { throw JSONPathError("a JSON path starts with \"$\"") }
-        rest = rest.dropFirst()
-        var steps: [Step] = []
-        while let first = rest.first {
-            rest = rest.dropFirst()
-            switch first {
-            case ".":
-                if rest.first == "." { throw JSONPathError("recursive descent \"..\" is not supported") }
-                let name = rest.prefix { $0 != "." && $0 != "[" }
-                guard !name.isEmpty else { throw JSONPathError("a member name is missing after \".\"") }
-                rest = rest.dropFirst(name.count)
-                steps.append(name == "*" ? .all : .member(String(name)))
-            case "[":
-                guard let close = rest.firstIndex(of: "]") else { throw JSONPathError("\"[\" is not closed") }
-                steps.append(try Self.bracketStep(rest[..<close]))
-                rest = rest[rest.index(after: close)...]
-            default:
-                throw JSONPathError("unexpected \"\(first)\"; steps are \".name\", \"['name']\", \"[index]\" or \"[*]\"")
-            }
-        }
-        self.steps = steps
-    }
-
-    private static func bracketStep(_ inside: Substring) throws(JSONPathError) -> Step {
-        if inside == "*" { return .all }
-        if let index = Int(inside) { return .index(index) }
-        if inside.count >= 2, let quote = inside.first, quote == "'" || quote == "\"", inside.last == quote {
-            return .member(String(inside.dropFirst().dropLast()))
-        }
-        if inside.hasPrefix("?") { throw JSONPathError("filters \"[?(…)]\" are not supported") }
-        throw JSONPathError("\"[\(inside)]\" is not supported; use \"[index]\", \"['name']\" or \"[*]\"")
+        var parser = JSONPathParser(expression)
+        guard parser.take("$") else { throw JSONPathError("a JSON path starts with \"$\"") }
+        steps = try parser.steps(until: { $0 == nil })
     }
 
     /// The values the path selects in `document`; nulls count as absent.
     func select(in document: JSONValue) -> [JSONValue] {
-        steps.reduce([document]) { values, step in values.flatMap { Self.children(of: $0, at: step) } }
-            .filter { $0 != .null }
+        Self.select(steps, from: document, root: document).filter { $0 != .null }
     }
 
-    private static func children(of value: JSONValue, at step: Step) -> [JSONValue] {
+    private static func select(_ steps: [Step], from value: JSONValue, root: JSONValue) -> [JSONValue] {
+        steps.reduce([value]) { values, step in values.flatMap { children(of: $0, at: step, root: root) } }
+    }
+
+    private static func children(of value: JSONValue, at step: Step, root: JSONValue) -> [JSONValue] {
         switch (step, value) {
         case (.member(let name), .object(let members)):
             return members[name].map { [$0] } ?? []
@@ -67,9 +70,237 @@ struct JSONPath: Sendable, CustomStringConvertible {
             return elements
         case (.all, .object(let members)):
             return members.sorted { $0.key < $1.key }.map(\.value)
+        case (.slice(let start, let end), .array(let elements)):
+            func position(_ index: Int) -> Int { min(max(index < 0 ? elements.count + index : index, 0), elements.count) }
+            let (from, to) = (position(start ?? 0), position(end ?? elements.count))
+            return from < to ? Array(elements[from..<to]) : []
+        case (.union(let steps), _):
+            return steps.flatMap { children(of: value, at: $0, root: root) }
+        case (.descendants(let step), _):
+            return descendantsAndSelf(of: value).flatMap { children(of: $0, at: step, root: root) }
+        case (.filter(let condition), .array(let elements)):
+            return elements.filter { holds(condition, for: $0, root: root) }
+        case (.filter(let condition), .object):
+            // As Jayway does: a filter on an object tests the object itself.
+            return holds(condition, for: value, root: root) ? [value] : []
         default:
             return []
         }
+    }
+
+    private static func descendantsAndSelf(of value: JSONValue) -> [JSONValue] {
+        switch value {
+        case .array(let elements): [value] + elements.flatMap(descendantsAndSelf)
+        case .object(let members): [value] + members.sorted { $0.key < $1.key }.flatMap { descendantsAndSelf(of: $0.value) }
+        default: [value]
+        }
+    }
+
+    private static func holds(_ condition: Condition, for element: JSONValue, root: JSONValue) -> Bool {
+        switch condition {
+        case .exists(let steps): return !select(steps, from: element, root: root).isEmpty
+        case .and(let first, let second): return holds(first, for: element, root: root) && holds(second, for: element, root: root)
+        case .or(let first, let second): return holds(first, for: element, root: root) || holds(second, for: element, root: root)
+        case .not(let inner): return !holds(inner, for: element, root: root)
+        case .comparison(let left, let comparison, let right):
+            // A path that selects nothing, or several values, compares with nothing.
+            guard let left = value(of: left, for: element, root: root), let right = value(of: right, for: element, root: root) else { return false }
+            return compare(left, comparison, right)
+        }
+    }
+
+    private static func value(of operand: Operand, for element: JSONValue, root: JSONValue) -> JSONValue? {
+        switch operand {
+        case .literal(let value): return value
+        case .path(let fromRoot, let steps):
+            let selected = select(steps, from: fromRoot ? root : element, root: root)
+            return selected.count == 1 ? selected[0] : nil
+        }
+    }
+
+    private static func compare(_ left: JSONValue, _ comparison: Comparison, _ right: JSONValue) -> Bool {
+        switch comparison {
+        case .equal: return left == right
+        case .notEqual: return left != right
+        default: break
+        }
+        let order: Bool? = switch (left, right) {
+        case (.number(let a), .number(let b)): comparison.orders(a, b)
+        case (.string(let a), .string(let b)): comparison.orders(a, b)
+        default: nil
+        }
+        return order ?? false
+    }
+}
+
+extension JSONPath.Comparison {
+    fileprivate func orders<Value: Comparable>(_ a: Value, _ b: Value) -> Bool {
+        switch self {
+        case .less: a < b
+        case .lessOrEqual: a <= b
+        case .greater: a > b
+        case .greaterOrEqual: a >= b
+        case .equal: a == b
+        case .notEqual: a != b
+        }
+    }
+}
+
+/// Reads a JSON path one character at a time.
+private struct JSONPathParser {
+    private var rest: Substring
+
+    init(_ expression: String) {
+        rest = Substring(expression)
+    }
+
+    /// Takes `text` when the rest starts with it.
+    mutating func take(_ text: String) -> Bool {
+        guard rest.hasPrefix(text) else { return false }
+        rest = rest.dropFirst(text.count)
+        return true
+    }
+
+    private mutating func skipSpaces() {
+        rest = rest.drop { $0 == " " }
+    }
+
+    /// Steps until `end` says the next character ends them (`nil` at the end of the text).
+    mutating func steps(until end: (Character?) -> Bool) throws(JSONPathError) -> [JSONPath.Step] {
+        var steps: [JSONPath.Step] = []
+        while !end(rest.first) {
+            if take("..") {
+                if rest.first == "[" {
+                    rest = rest.dropFirst()
+                    steps.append(.descendants(try bracket()))
+                } else {
+                    steps.append(.descendants(try dotted()))
+                }
+            } else if take(".") {
+                steps.append(try dotted())
+            } else if take("[") {
+                steps.append(try bracket())
+            } else {
+                throw JSONPathError("unexpected \"\(rest.first.map(String.init) ?? "")\"; steps are \".name\", \"['name']\", \"[index]\", \"[*]\" or \"[?(…)]\"")
+            }
+        }
+        return steps
+    }
+
+    /// The step after `.`: a member name or `*`.
+    private mutating func dotted() throws(JSONPathError) -> JSONPath.Step {
+        let name = rest.prefix { !".[ ()=!<>&|".contains($0) }
+        guard !name.isEmpty else { throw JSONPathError("a member name is missing after \".\"") }
+        rest = rest.dropFirst(name.count)
+        if rest.first == "(" { throw JSONPathError("functions such as \"\(name)()\" are not supported") }
+        return name == "*" ? .all : .member(String(name))
+    }
+
+    /// The step after `[`, up to and including its `]`.
+    private mutating func bracket() throws(JSONPathError) -> JSONPath.Step {
+        skipSpaces()
+        if take("?") {
+            guard take("(") else { throw JSONPathError("a filter is written \"[?(condition)]\"") }
+            let condition = try disjunction()
+            skipSpaces()
+            guard take(")"), take("]") else { throw JSONPathError("a filter is closed by \")]\"") }
+            return .filter(condition)
+        }
+        if take("*") { return try closed(.all) }
+        var steps: [JSONPath.Step] = []
+        repeat {
+            skipSpaces()
+            steps.append(try selector())
+            skipSpaces()
+        } while take(",")
+        return try closed(steps.count == 1 ? steps[0] : .union(steps))
+    }
+
+    private mutating func closed(_ step: JSONPath.Step) throws(JSONPathError) -> JSONPath.Step {
+        skipSpaces()
+        guard take("]") else { throw JSONPathError("\"[\" is not closed") }
+        return step
+    }
+
+    /// One selector inside brackets: `'name'`, `2`, or a slice `1:3`.
+    private mutating func selector() throws(JSONPathError) -> JSONPath.Step {
+        if let quote = rest.first, quote == "'" || quote == "\"" { return .member(try quoted()) }
+        let start = integer()
+        if take(":") { return .slice(start: start, end: integer()) }
+        guard let start else { throw JSONPathError("expected \"['name']\", \"[index]\", \"[start:end]\", \"[*]\" or \"[?(…)]\"") }
+        return .index(start)
+    }
+
+    private mutating func integer() -> Int? {
+        let digits = rest.prefix { $0.isNumber || $0 == "-" }
+        guard let value = Int(digits) else { return nil }
+        rest = rest.dropFirst(digits.count)
+        return value
+    }
+
+    private mutating func quoted() throws(JSONPathError) -> String {
+        guard let quote = rest.first else { throw JSONPathError("a quoted name is not closed") }
+        rest = rest.dropFirst()
+        guard let close = rest.firstIndex(of: quote) else { throw JSONPathError("a quoted name is not closed") }
+        defer { rest = rest[rest.index(after: close)...] }
+        return String(rest[..<close])
+    }
+
+    // MARK: Filter conditions
+
+    private mutating func disjunction() throws(JSONPathError) -> JSONPath.Condition {
+        var condition = try conjunction()
+        while skipSpacesThenTake("||") { condition = .or(condition, try conjunction()) }
+        return condition
+    }
+
+    private mutating func conjunction() throws(JSONPathError) -> JSONPath.Condition {
+        var condition = try unary()
+        while skipSpacesThenTake("&&") { condition = .and(condition, try unary()) }
+        return condition
+    }
+
+    private mutating func unary() throws(JSONPathError) -> JSONPath.Condition {
+        skipSpaces()
+        if take("!") { return .not(try unary()) }
+        if take("(") {
+            let inner = try disjunction()
+            guard skipSpacesThenTake(")") else { throw JSONPathError("\"(\" is not closed in a filter") }
+            return inner
+        }
+        let left = try operand()
+        skipSpaces()
+        if take("=~") { throw JSONPathError("regular expressions in filters (\"=~\") are not supported") }
+        guard let comparison = JSONPath.Comparison.allCases.first(where: { take($0.rawValue) }) else {
+            guard case .path(let fromRoot, let steps) = left, !fromRoot else {
+                throw JSONPathError("a filter compares with ==, !=, <, <=, > or >=, or tests a path \"@.name\"")
+            }
+            return .exists(steps)
+        }
+        return .comparison(left, comparison, try operand())
+    }
+
+    private mutating func skipSpacesThenTake(_ text: String) -> Bool {
+        skipSpaces()
+        return take(text)
+    }
+
+    /// A path from `@` or `$`, or a literal: a quoted string, a number, `true`, `false` or `null`.
+    private mutating func operand() throws(JSONPathError) -> JSONPath.Operand {
+        skipSpaces()
+        for (start, fromRoot) in [("@", false), ("$", true)] where take(start) {
+            return .path(fromRoot: fromRoot, try steps(until: { $0 == nil || " )=!<>&|".contains($0!) }))
+        }
+        if let quote = rest.first, quote == "'" || quote == "\"" { return .literal(.string(try quoted())) }
+        for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] where take(word) {
+            return .literal(value)
+        }
+        let number = rest.prefix { $0.isNumber || "-+.eE".contains($0) }
+        guard let value = Double(number) else {
+            throw JSONPathError("expected \"@…\", \"$…\", a quoted string, a number, true, false or null in a filter")
+        }
+        rest = rest.dropFirst(number.count)
+        return .literal(.number(value))
     }
 }
 
