@@ -1,3 +1,5 @@
+import Foundation
+
 /// A ``ValueMatcher`` with its regular expression, JSON document or JSON path parsed once.
 indirect enum CompiledValueMatcher: Sendable {
     case equalTo(String, caseInsensitive: Bool)
@@ -9,6 +11,7 @@ indirect enum CompiledValueMatcher: Sendable {
     case absent
     case equalToJSON(JSONValue, JSONComparison)
     case jsonPath(JSONPath, CompiledValueMatcher)
+    case xPath(XPath, CompiledValueMatcher)
     case and([CompiledValueMatcher])
     case or([CompiledValueMatcher])
     case not(CompiledValueMatcher)
@@ -30,6 +33,10 @@ indirect enum CompiledValueMatcher: Sendable {
             let path: JSONPath
             do { path = try JSONPath(parsing: expression) } catch { throw fail("JSON path \"\(expression)\": \(error)") }
             self = .jsonPath(path, try CompiledValueMatcher(matcher, fail: fail))
+        case .matchesXPath(let expression, let matcher):
+            let path: XPath
+            do { path = try XPath(parsing: expression) } catch { throw fail("XPath \"\(expression)\": \(error)") }
+            self = .xPath(path, try CompiledValueMatcher(matcher, fail: fail))
         case .and(let matchers): self = .and(try Self.compile(matchers, fail: fail))
         case .or(let matchers): self = .or(try Self.compile(matchers, fail: fail))
         case .not(let matcher): self = .not(try CompiledValueMatcher(matcher, fail: fail))
@@ -50,6 +57,8 @@ indirect enum CompiledValueMatcher: Sendable {
             values.contains { JSONValue(parsing: $0).map { comparison.matches($0, expected: expected) } ?? false }
         case .jsonPath(let path, let matcher):
             values.contains { JSONValue(parsing: $0).map { matcher.accepts(path.select(in: $0).map(matcher.render)) } ?? false }
+        case .xPath(let path, let matcher):
+            values.contains { XMLTree(parsing: Data($0.utf8)).map { matcher.accepts(path.select(in: $0)) } ?? false }
         case .and(let matchers): matchers.allSatisfy { $0.accepts(values) }
         case .or(let matchers): matchers.contains { $0.accepts(values) }
         case .not(let matcher): !matcher.accepts(values)

@@ -24,6 +24,9 @@ public enum ValueMatcher: Sendable, Hashable {
     /// A JSON document in which the JSON path selects values satisfying the matcher; by
     /// default, selects any value that is not null.
     indirect case matchesJSONPath(String, ValueMatcher = .present)
+    /// An XML document in which the XPath selects nodes whose text satisfies the matcher; by
+    /// default, selects anything.
+    indirect case matchesXPath(String, ValueMatcher = .present)
     /// Every one of the matchers accepts.
     indirect case and([ValueMatcher])
     /// At least one of the matchers accepts.
@@ -47,6 +50,8 @@ extension ValueMatcher: CustomStringConvertible {
             "equal to JSON \(json)" + (ignoreArrayOrder ? " ignoring array order" : "") + (ignoreExtraElements ? " ignoring extra elements" : "")
         case .matchesJSONPath(let path, .present): "with JSON path \(path)"
         case .matchesJSONPath(let path, let matcher): "with JSON path \(path) \(matcher)"
+        case .matchesXPath(let path, .present): "with XPath \(path)"
+        case .matchesXPath(let path, let matcher): "with XPath \(path) \(matcher)"
         case .and(let matchers): matchers.map(\.description).joined(separator: " and ")
         case .or(let matchers): "(" + matchers.map(\.description).joined(separator: " or ") + ")"
         case .not(let matcher): "not (\(matcher))"

@@ -2,7 +2,7 @@
 enum MatcherDecoder {
     /// The matchers, WireMock's names.
     static let names = [
-        "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "and", "or", "not",
+        "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "matchesXPath", "and", "or", "not",
     ]
     /// The options some matchers take, and which.
     private static let options = ["caseInsensitive": "equalTo", "ignoreArrayOrder": "equalToJson", "ignoreExtraElements": "equalToJson"]
@@ -37,7 +37,8 @@ enum MatcherDecoder {
         case "absent": return value.flag().map { $0 ? .absent : .present }
         case "equalToJson":
             return jsonDocument(value).map { .equalToJSON($0, ignoreArrayOrder: flag("ignoreArrayOrder"), ignoreExtraElements: flag("ignoreExtraElements")) }
-        case "matchesJsonPath": return jsonPath(value)
+        case "matchesJsonPath": return pathMatcher(value, "a JSON path", ValueMatcher.matchesJSONPath)
+        case "matchesXPath": return pathMatcher(value, "an XPath", ValueMatcher.matchesXPath)
         case "and", "or":
             guard let elements = value.list("a list of matchers") else { return nil }
             let matchers = elements.map(decode)
@@ -58,15 +59,20 @@ enum MatcherDecoder {
         return JSONText.of(node.node)
     }
 
-    /// `matchesJsonPath` takes a path, or an object with the `expression` and a matcher for what it selects.
-    private static func jsonPath(_ node: FileNode) -> ValueMatcher? {
-        if case .scalar = node.node { return node.text("a JSON path").map { .matchesJSONPath($0) } }
-        guard let object = node.object(known: nil, "a JSON path or an object with \"expression\" and a matcher") else { return nil }
+    /// `matchesJsonPath` and `matchesXPath` take a path, or an object with the `expression` and a
+    /// matcher for what it selects.
+    private static func pathMatcher(_ node: FileNode, _ what: String, _ make: (String, ValueMatcher) -> ValueMatcher) -> ValueMatcher? {
+        if case .scalar = node.node { return node.text(what).map { make($0, .present) } }
+        guard let object = node.object(known: nil, "\(what) or an object with \"expression\" and a matcher") else { return nil }
         guard let expression = object["expression"] else {
-            node.error("expected \"expression\", the JSON path, next to the matcher")
+            node.error("expected \"expression\", the path, next to the matcher")
             return nil
         }
-        guard let path = expression.text("a JSON path"), let matcher = decode(object.members.filter { $0.key != "expression" }, in: node) else { return nil }
-        return .matchesJSONPath(path, matcher)
+        if let namespaces = object["xPathNamespaces"] {
+            namespaces.error("xPathNamespaces is not supported; match on names as the document writes them")
+            return nil
+        }
+        guard let path = expression.text(what), let matcher = decode(object.members.filter { $0.key != "expression" }, in: node) else { return nil }
+        return make(path, matcher)
     }
 }
