@@ -57,9 +57,17 @@ public final class RequestJournal: Sendable {
     /// - Returns: the entries forgotten, oldest first.
     @discardableResult
     public func remove(matching pattern: RequestPattern) -> [JournalEntry] {
+        remove { pattern.matches($0.request) }
+    }
+
+    /// Forgets the kept entries `isRemoved` picks; the total still counts them.
+    ///
+    /// - Returns: the entries forgotten, oldest first.
+    @discardableResult
+    package func remove(where isRemoved: (JournalEntry) -> Bool) -> [JournalEntry] {
         state.withLock { state in
-            let removed = Array(state.entries.filter { pattern.matches($0.request) })
-            state.entries.removeAll { pattern.matches($0.request) }
+            let removed = Array(state.entries.filter(isRemoved))
+            state.entries.removeAll(where: isRemoved)
             return removed
         }
     }

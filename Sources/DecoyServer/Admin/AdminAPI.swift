@@ -32,7 +32,7 @@ struct AdminAPI: Sendable {
         switch (request.method, path.joined(separator: "/")) {
         case (.get, "health"): return health()
         case (.get, "mappings"): return withRegistry { mappings($0, request) }
-        case (.post, "mappings"): return withRegistry { add($0, request.body) }
+        case (.post, "mappings"), (.post, "mappings/new"): return withRegistry { add($0, request.body) }
         case (.delete, "mappings"): return withRegistry { $0.removeAllMappings(); return AdminReply.ok }
         case (.post, "mappings/reset"): return withRegistry { $0.resetMappings(); return AdminReply.ok }
         case (.post, "mappings/edit"): return withRegistry { edit($0, request.body) }
@@ -48,6 +48,7 @@ struct AdminAPI: Sendable {
         case (.post, "requests/count"): return matching(request.body) { AdminReply.json("{\"count\":\($0.count)}") }
         case (.post, "requests/find"): return matching(request.body) { found($0, baseURL: baseURL) }
         case (.post, "requests/remove"): return removeRequests(request.body, baseURL: baseURL)
+        case (.post, "requests/remove-by-metadata"): return withRegistry { removeRequests($0, byMetadata: request.body, baseURL: baseURL) }
         case (.get, "requests/unmatched"): return found(engine.journal.unmatchedEntries, baseURL: baseURL)
         case (.post, "reset"): return withRegistry { $0.reset(); return AdminReply.ok }
         case (.get, "scenarios"): return withRegistry(scenarios)
@@ -56,16 +57,29 @@ struct AdminAPI: Sendable {
             return withRegistry { setState($0, scenario: path[1], request.body) }
         case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
             return withRegistry { mapping($0, id: path[1], request) }
+        case (let method, _) where path.count == 2 && path[0] == "requests" && [.get, .delete].contains(method):
+            return servedRequest(id: path[1], removing: method == .delete, baseURL: baseURL)
         case (_, let endpoint) where Self.endpoints.contains(endpoint) || (path.count == 2 && path[0] == "mappings"):
             return AdminReply.error(.methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
-        default:
+        case (_, let endpoint):
+            if let reason = Self.unserved.first(where: { endpoint == $0.key || endpoint.hasPrefix($0.key + "/") })?.value {
+                return AdminReply.error(.notImplemented, "Decoy does not serve \(request.method) \(request.path): \(reason). See docs/admin-api.md.")
+            }
             return AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
         }
     }
 
+    /// WireMock's endpoints that Decoy answers with `501` and why, so that a client sees a reason
+    /// rather than a missing endpoint.
+    private static let unserved = [
+        "recordings": "recording is not available yet",
+        "shutdown": "stop decoy serve with SIGINT or SIGTERM, or MockServer with stop()",
+        "files": "body files live in the stubs folder's __files; change them there",
+    ]
+
     private static let endpoints: Set = [
-        "health", "mappings", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
-        "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "settings", "requests", "requests/remove", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
+        "health", "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
+        "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "settings", "requests", "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
         "reset", "scenarios", "scenarios/reset",
     ]
 
@@ -198,9 +212,13 @@ struct AdminAPI: Sendable {
         } catch {
             return error.reply
         }
+        return AdminReply.encoded(RequestsPage(requests: serveEvents(entries, baseURL: baseURL), meta: .init(total: engine.journal.totalCount)))
+    }
+
+    /// `entries` as WireMock's serve events, each with the stub that answered it.
+    private func serveEvents(_ entries: [JournalEntry], baseURL: String) -> [ServeEvent] {
         let mappings = mappingsByRoute()
-        let events = entries.map { ServeEvent($0, baseURL: baseURL, mappings: mappings) }
-        return AdminReply.encoded(RequestsPage(requests: events, meta: .init(total: engine.journal.totalCount)))
+        return entries.map { ServeEvent($0, baseURL: baseURL, mappings: mappings) }
     }
 
     /// Each route's registration as JSON, the newest where routes are equal: the one that answers them.
@@ -223,12 +241,32 @@ struct AdminAPI: Sendable {
         AdminReply.encoded(FoundRequests(requests: entries.map { ServedRequest($0, baseURL: baseURL) }))
     }
 
+    /// One served request by its id, as a serve event; `removing` forgets it too.
+    private func servedRequest(id: String, removing: Bool, baseURL: String) -> StubResponse {
+        let isIt = { (entry: JournalEntry) in ServedRequest.id(of: entry) == id }
+        guard let entry = removing ? engine.journal.remove(where: isIt).first : engine.journal.entries.first(where: isIt) else {
+            return AdminReply.error(.notFound, "No request in the journal has the id \"\(id)\".")
+        }
+        return removing ? AdminReply.ok : AdminReply.encoded(serveEvents([entry], baseURL: baseURL)[0])
+    }
+
     /// WireMock's `removeServeEvents`: forgets the requests matching the pattern in `body` and lists them.
     private func removeRequests(_ body: Data, baseURL: String) -> StubResponse {
         do {
             let removed = engine.journal.remove(matching: try Self.pattern(body))
-            let mappings = mappingsByRoute()
-            return AdminReply.encoded(["serveEvents": removed.map { ServeEvent($0, baseURL: baseURL, mappings: mappings) }])
+            return AdminReply.encoded(["serveEvents": serveEvents(removed, baseURL: baseURL)])
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    /// WireMock's `removeEventsByStubMetadata`: forgets the requests answered by stubs whose metadata
+    /// satisfies the matcher in `body`, and lists them.
+    private func removeRequests(_ registry: StubRegistry, byMetadata body: Data, baseURL: String) -> StubResponse {
+        do {
+            let routes = Set(try registry.mappings(withMetadata: body).map(\.route))
+            let removed = engine.journal.remove { $0.route.map(routes.contains) ?? false }
+            return AdminReply.encoded(["serveEvents": serveEvents(removed, baseURL: baseURL)])
         } catch {
             return AdminReply.invalid(error)
         }

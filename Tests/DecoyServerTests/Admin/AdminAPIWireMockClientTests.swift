@@ -204,4 +204,32 @@ struct AdminAPIWireMockClientTests {
         let unsaved = try await withServer { http, _ in try await http.admin("POST", "/mappings/save") }
         #expect(unsaved.errorTitle == "no stubs folder was loaded to save the stubs into")
     }
+
+    @Test func aServedRequestIsReadAndForgottenByIDOrByItsStubsMetadata() async throws {
+        try await withServer { http, registry in
+            _ = try await http.admin("POST", "/mappings/new", #"{"request": {"url": "/tagged"}, "response": {}, "metadata": {"team": "checkout"}}"#)
+            _ = try await http.send("GET", "/tagged")
+            _ = try await http.send("GET", "/other")
+            let events = try #require(try await http.admin("GET", "/requests").json["requests"] as? [[String: Any]])
+            let id = try #require(events.last?["id"] as? String)
+            #expect(((try await http.admin("GET", "/requests/\(id)").json["request"]) as? [String: Any])?["url"] as? String == "/tagged")
+            #expect(try await http.admin("GET", "/requests/00000000-0000-4000-8000-00000000ffff").status == 404)
+
+            let removed = try await http.admin("POST", "/requests/remove-by-metadata", #"{"matchesJsonPath": "$.team"}"#)
+            #expect((removed.json["serveEvents"] as? [[String: Any]])?.count == 1)
+            #expect(registry.journal.entries.map(\.request.path) == ["/other"])
+            let otherID = try #require((try await http.admin("GET", "/requests").json["requests"] as? [[String: Any]])?.first?["id"] as? String)
+            #expect(try await http.admin("DELETE", "/requests/\(otherID)").status == 200)
+            #expect(registry.journal.entries.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["/recordings/start", "/recordings/snapshot", "/shutdown", "/files"])
+    func wireMocksEndpointsDecoyDoesNotServeSayWhy(endpoint: String) async throws {
+        try await withServer { http, _ in
+            let refused = try await http.admin("POST", endpoint)
+            #expect(refused.status == 501)
+            #expect(refused.errorTitle?.hasPrefix("Decoy does not serve POST /__admin\(endpoint): ") == true)
+        }
+    }
 }
