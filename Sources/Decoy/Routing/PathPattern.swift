@@ -115,8 +115,24 @@ struct CompiledExpression: Sendable, CustomStringConvertible {
         description = "/\(pattern)/"
     }
 
+    /// How long one match may run. A pattern such as `(a+)+$` takes time exponential in its
+    /// input; past this, the text counts as not matching, so one request cannot hold the server.
+    static let timeLimit: Duration = .milliseconds(50)
+
+    /// Whether the whole of `text` matches; `false` when matching runs past ``timeLimit``.
     func matchesWhole(_ text: String) -> Bool {
         let range = NSRange(text.startIndex..., in: text)
-        return expression.firstMatch(in: text, options: [.anchored], range: range)?.range == range
+        let deadline = ContinuousClock.now + Self.timeLimit
+        var matches = false
+        // Progress reports come every few thousand steps of the matcher, where it can be stopped.
+        expression.enumerateMatches(in: text, options: [.anchored, .reportProgress], range: range) { match, _, stop in
+            if let match {
+                matches = match.range == range
+                stop.pointee = true
+            } else if ContinuousClock.now > deadline {
+                stop.pointee = true
+            }
+        }
+        return matches
     }
 }
