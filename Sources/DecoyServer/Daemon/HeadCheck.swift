@@ -8,25 +8,31 @@ import HTTPTypes
 /// libmicrohttpd itself refuses an HTTP/1.1 request without `Host` (in its strict mode).
 enum HeadCheck {
     /// Why the head is refused, with the status to answer, or `nil` when it passes.
+    ///
+    /// One pass over the fields, lowercasing none: it runs for every request.
     static func problem(method: String, version: String, fields: [(name: String, value: String)]) -> (status: HTTPResponse.Status, reason: String)? {
         guard isToken(method) else { return (.badRequest, "The method is not a token.") }
-        if let field = fields.first(where: { !isToken($0.name) }) {
-            return (.badRequest, "The header field name \"\(field.name)\" is not a token.")
+        var hosts = 0
+        var lengths: [Substring] = []
+        var codings: [Substring] = []
+        for field in fields {
+            guard isToken(field.name) else { return (.badRequest, "The header field name \"\(field.name)\" is not a token.") }
+            if field.name.isCaseInsensitively("host") {
+                hosts += 1
+            } else if field.name.isCaseInsensitively("content-length") {
+                lengths += field.value.split(separator: ",", omittingEmptySubsequences: false).map(\.trimmed)
+            } else if field.name.isCaseInsensitively("transfer-encoding") {
+                codings += field.value.split(separator: ",").map(\.trimmed)
+            }
         }
-        func values(_ name: String) -> [String] {
-            fields.filter { $0.name.lowercased() == name }.map(\.value)
-        }
-        if values("host").count > 1 { return (.badRequest, "The request has more than one Host field.") }
-        let lengths = values("content-length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        if !lengths.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) || Set(lengths).count > 1 {
+        if hosts > 1 { return (.badRequest, "The request has more than one Host field.") }
+        if !lengths.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }) || Set(lengths).count > 1 {
             return (.badRequest, "The Content-Length fields are not one length.")
         }
-        let codings = values("transfer-encoding").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard !codings.isEmpty else { return nil }
         if !lengths.isEmpty { return (.badRequest, "The request has both Content-Length and Transfer-Encoding.") }
         if version == "HTTP/1.0" { return (.badRequest, "HTTP/1.0 has no Transfer-Encoding.") }
-        if let coding = codings.first(where: { $0 != "chunked" }) {
+        if let coding = codings.first(where: { !String($0).isCaseInsensitively("chunked") }) {
             return (.notImplemented, "The transfer coding \"\(coding)\" is not implemented; only chunked is.")
         }
         return codings.count == 1 ? nil : (.badRequest, "chunked is applied more than once.")
@@ -53,6 +59,20 @@ enum HeadCheck {
     }
 }
 
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
+extension String {
+    /// Whether this equals `lowercase`, a lowercase ASCII name, ignoring ASCII case.
+    fileprivate func isCaseInsensitively(_ lowercase: String) -> Bool {
+        utf8.count == lowercase.utf8.count && zip(utf8, lowercase.utf8).allSatisfy { byte, expected in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
+        }
+    }
+}
+
+extension Substring {
+    /// Without the spaces and tabs HTTP allows around a list element.
+    fileprivate var trimmed: Substring {
+        let isSpace = { (character: Character) in character == " " || character == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
+    }
 }
