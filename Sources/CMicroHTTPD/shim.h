@@ -27,6 +27,8 @@ static inline struct MHD_Daemon *decoy_start_daemon(
         MHD_OPTION_LISTEN_BACKLOG_SIZE, listen_backlog,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+        /* Refuses an HTTP/1.1 request without Host; Decoy checks the rest of RFC 9112 itself. */
+        MHD_OPTION_STRICT_FOR_CLIENT, (int) 1,
         MHD_OPTION_NOTIFY_COMPLETED, completed, context,
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
         MHD_OPTION_NOTIFY_CONNECTION, notify_connection, context,
@@ -43,6 +45,13 @@ static inline int decoy_connection_socket(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
+}
+
+/* The pointer the connection-notification callback stored for the connection. */
+static inline void *decoy_connection_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 #endif

@@ -10,6 +10,12 @@ enum DelayOption {
     )
 
     static func parse(_ text: String) throws -> Delay {
+        let delay = try distribution(text)
+        if let problem = delay.problem { throw ValidationError("--delay \(text): \(problem)") }
+        return delay
+    }
+
+    private static func distribution(_ text: String) throws -> Delay {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0] == "lognormal", let median = Int(parts[1]), median >= 0, let sigma = Double(parts[2]) {
             return .lognormal(median: .milliseconds(median), sigma: sigma)

@@ -3,9 +3,11 @@
 /// Literal paths hash straight to their routes, template paths sit in a trie of segments, and
 /// regular expressions, the last resort, are tried in turn. The trie also holds the literal
 /// routes, for one purpose only: finding the routes closest to a request that matched nothing.
-struct RouteTable {
+///
+/// A value: a lookup copies it under the registry's lock and matches outside it.
+struct RouteTable: Sendable {
     private var literals: [String: [RouteEntry]] = [:]
-    private let trie = TrieNode()
+    private var trie = TrieNode()
     private var expressions: [RouteEntry] = []
     private var segmentsByID: [UInt64: [PathSegment]] = [:]
     private var kindByID: [UInt64: Kind] = [:]
@@ -21,6 +23,7 @@ struct RouteTable {
         let id = number ?? nextID + 1
         nextID = max(nextID, id)
         let entry = RouteEntry(id: id, route: route, stub: stub)
+        makeTrieUnique()
         switch route.pattern {
         case .expression:
             expressions.append(entry)
@@ -51,8 +54,14 @@ struct RouteTable {
             templateCount -= 1
         }
         if let segments = segmentsByID.removeValue(forKey: id) {
+            makeTrieUnique()
             trie.remove(id, along: segments[...])
         }
+    }
+
+    /// Copies the trie before a change when a lookup's snapshot of the table may be reading it.
+    private mutating func makeTrieUnique() {
+        if !isKnownUniquelyReferenced(&trie) { trie = trie.copy() }
     }
 
     mutating func removeAll() {

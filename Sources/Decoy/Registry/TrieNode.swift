@@ -1,8 +1,9 @@
 /// A node of the segment trie: children by literal segment, one child for any single segment.
 ///
-/// A class, so that walking down reads a reference instead of copying every buffer of a node;
-/// the registry's lock guards all access.
-final class TrieNode {
+/// A class, so that walking down reads a reference instead of copying every buffer of a node.
+/// Lookups read a snapshot of the table outside the registry's lock, so a trie a snapshot may
+/// share is never changed: `RouteTable` writes to a ``copy()`` of it instead.
+final class TrieNode: @unchecked Sendable {
     private var literals: [String: TrieNode] = [:]
     private var anySegment: [TrieNode] = []
     /// Template routes ending here.
@@ -11,6 +12,17 @@ final class TrieNode {
     private var rests: [RouteEntry] = []
     /// Literal routes ending here, kept only to find near misses.
     private var literalRoutes: [RouteEntry] = []
+
+    /// A deep copy, sharing only the entries, which never change.
+    func copy() -> TrieNode {
+        let copy = TrieNode()
+        copy.literals = literals.mapValues { $0.copy() }
+        copy.anySegment = anySegment.map { $0.copy() }
+        copy.templates = templates
+        copy.rests = rests
+        copy.literalRoutes = literalRoutes
+        return copy
+    }
 
     func insert(_ entry: RouteEntry, along segments: ArraySlice<PathSegment>, asTemplate: Bool) {
         guard let segment = segments.first else {

@@ -51,8 +51,8 @@ indirect enum CompiledValueMatcher: Sendable {
         case .equalTo(let text, let caseInsensitive): values.contains { (caseInsensitive ? $0.lowercased() : $0) == text }
         case .contains(let text): values.contains { $0.contains(text) }
         case .doesNotContain(let text): !values.contains { $0.contains(text) }
-        case .matches(let expression): values.contains { expression.matchesWhole($0) }
-        case .doesNotMatch(let expression): !values.contains { expression.matchesWhole($0) }
+        case .matches(let expression): values.contains { expression.matchesWhole($0) == true }
+        case .doesNotMatch(let expression): values.allSatisfy { expression.matchesWhole($0) == false }
         case .equalToJSON(let expected, let comparison):
             values.contains { JSONValue(parsing: $0).map { comparison.matches($0, expected: expected) } ?? false }
         case .jsonPath(let path, let matcher):

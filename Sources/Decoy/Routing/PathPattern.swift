@@ -38,7 +38,11 @@ enum PathPattern: Sendable {
     func difference(path: String, segments requestSegments: [Substring]) -> String? {
         switch self {
         case .expression(let expression):
-            return expression.matchesWhole(path) ? nil : "the path does not match \(expression)"
+            switch expression.matchesWhole(path) {
+            case true: return nil
+            case false: return "the path does not match \(expression)"
+            case nil: return "matching the path against \(expression) took too long"
+            }
         case .segments(let segments):
             for (index, segment) in segments.enumerated() {
                 if case .rest = segment { return nil }
@@ -115,8 +119,26 @@ struct CompiledExpression: Sendable, CustomStringConvertible {
         description = "/\(pattern)/"
     }
 
-    func matchesWhole(_ text: String) -> Bool {
+    /// How long one match may run. A pattern such as `(a+)+$` takes time exponential in its
+    /// input; past this, the match is given up, so one request cannot hold the server.
+    static let timeLimit: Duration = .milliseconds(50)
+
+    /// Whether the whole of `text` matches; `nil` when matching ran past ``timeLimit``, which
+    /// every matcher counts as a miss, `doesNotMatch` included.
+    func matchesWhole(_ text: String) -> Bool? {
         let range = NSRange(text.startIndex..., in: text)
-        return expression.firstMatch(in: text, options: [.anchored], range: range)?.range == range
+        let deadline = ContinuousClock.now + Self.timeLimit
+        var matches: Bool? = false
+        // Progress reports come every few thousand steps of the matcher, where it can be stopped.
+        expression.enumerateMatches(in: text, options: [.anchored, .reportProgress], range: range) { match, _, stop in
+            if let match {
+                matches = match.range == range
+                stop.pointee = true
+            } else if ContinuousClock.now > deadline {
+                matches = nil
+                stop.pointee = true
+            }
+        }
+        return matches
     }
 }

@@ -13,6 +13,12 @@ struct ResponseDecoder {
         "MALFORMED_RESPONSE_CHUNK": .malformedResponse, "RANDOM_DATA_THEN_CLOSE": .randomDataThenClose,
     ]
 
+    /// The most header values one response may have. HTTP sets no limit, but clients do (curl
+    /// refuses a head over 300 KiB, URLSession one over 256 KiB) and swift-http-types stops at 65,534.
+    static let maximumHeaderFieldCount = 1_000
+    /// The most bytes one response's header fields may take, written as `name: value\r\n`.
+    static let maximumHeaderSize = 64 * 1024
+
     let bodyFiles: BodyFiles
     /// The stub file, relative to the folder, for body files named next to it.
     let stubFile: String
@@ -42,6 +48,7 @@ struct ResponseDecoder {
     private func headers(_ node: FileNode) -> HTTPFields? {
         guard let object = node.object(known: nil) else { return nil }
         var fields = HTTPFields()
+        var size = 0
         var valid = true
         for (name, value) in object.members {
             let values = if case .sequence = value.node { (value.list() ?? []).map { $0.text() } } else { [value.text("a string or a list of strings")] }
@@ -52,6 +59,12 @@ struct ResponseDecoder {
             }
             for text in values {
                 guard let text else { valid = false; continue }
+                size += name.utf8.count + text.utf8.count + 4
+                // Checked as they come: swift-http-types traps at 65,535 fields.
+                guard fields.count < Self.maximumHeaderFieldCount, size <= Self.maximumHeaderSize else {
+                    node.error("a response has at most \(Self.maximumHeaderFieldCount) header values and \(Self.maximumHeaderSize / 1024) KiB of header fields")
+                    return nil
+                }
                 fields.append(HTTPField(name: fieldName, value: text))
             }
         }
@@ -79,6 +92,15 @@ struct ResponseDecoder {
     /// `fixedDelayMilliseconds` or `delayDistribution`; `.none` when neither.
     private func delay(_ object: FileObject) -> Delay? {
         guard let (key, node) = object.oneOf(["fixedDelayMilliseconds", "delayDistribution"]) else { return Delay.none }
+        guard let delay = delay(key, node) else { return nil }
+        if let problem = delay.problem {
+            node.error(problem)
+            return nil
+        }
+        return delay
+    }
+
+    private func delay(_ key: String, _ node: FileNode) -> Delay? {
         if key == "fixedDelayMilliseconds" {
             return node.integer(in: 0...Int.max, "a whole number of milliseconds").map { .fixed(.milliseconds($0)) }
         }

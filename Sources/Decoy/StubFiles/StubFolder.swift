@@ -93,6 +93,12 @@ public struct StubFolder: Sendable {
                 log.error("the file is empty; expected a stub, a list of stubs or {\"mappings\": [...]}")
                 return nil
             }
+            // Every value built from the file walks the tree with its aliases expanded, so a few
+            // hundred bytes of nested aliases would be billions of values: refuse them first.
+            guard root.expandsToAtMost(data.count + maximumAliasedValues) else {
+                log.error("aliases repeat more than \(maximumAliasedValues) values in this file; write them out, or repeat fewer")
+                return nil
+            }
             return root
         } catch let error as YamlError {
             log.error(error, isJSON: isJSON)
@@ -102,6 +108,10 @@ public struct StubFolder: Sendable {
             return nil
         }
     }
+
+    /// How many values YAML aliases may add to a file, beyond one per byte of it, which no file
+    /// without aliases reaches.
+    static let maximumAliasedValues = 100_000
 
     /// Problems are found field by field; they read best in the order of the file.
     private static func inFileOrder(_ a: StubFileDiagnostic, _ b: StubFileDiagnostic) -> Bool {
@@ -120,5 +130,28 @@ public struct StubFolder: Sendable {
             }
             return StubFileDiagnostic(file: stub.file, line: stub.line, field: "id", message: "\"\(id)\" is already the id of the stub at \(earlier.file):\(earlier.line)")
         }
+    }
+}
+
+extension Node {
+    /// Whether the tree, aliases expanded, has at most `limit` nodes; the count stops at the limit,
+    /// so a bomb costs no more than `limit` steps.
+    func expandsToAtMost(_ limit: Int) -> Bool {
+        var budget = limit
+        var pending: [Node] = [self]
+        while let node = pending.popLast() {
+            budget -= 1
+            guard budget >= 0 else { return false }
+            switch node {
+            case .scalar, .alias: break
+            case .sequence(let sequence): pending.append(contentsOf: sequence)
+            case .mapping(let mapping):
+                for (key, value) in mapping {
+                    pending.append(key)
+                    pending.append(value)
+                }
+            }
+        }
+        return true
     }
 }

@@ -23,11 +23,13 @@ final class Daemon: @unchecked Sendable {
     private let overLimit = PreparedResponse.text(.serviceUnavailable, "The server has as many connections open as it accepts.\n")
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
     private let openConnections = Atomic<Int>(0)
+    private let headDeadlines: HeadDeadlines
 
     init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
         self.engine = engine
         self.configuration = configuration
         admin = AdminAPI(engine: engine, access: configuration.adminAccess)
+        headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
         if configuration.adminAccess == .open, !address.isLoopback { throw .openAdminAPIOffLoopback(host: configuration.host) }
         // Turbo skips the shutdown() before close(), without which a reset fault reaches the
@@ -43,6 +45,7 @@ final class Daemon: @unchecked Sendable {
         )
         guard let pointer else { throw .cannotListen(host: configuration.host, port: configuration.port) }
         port = decoy_daemon_port(pointer)
+        headDeadlines.start()
         baseURL = MockServer.baseURL(host: configuration.host, port: port)
     }
 
@@ -56,15 +59,22 @@ final class Daemon: @unchecked Sendable {
     func stop() {
         guard let pointer else { return }
         suspended.closeAll()
+        headDeadlines.stop()
         MHD_stop_daemon(pointer)
         self.pointer = nil
     }
 
     // MARK: Handling one request
 
-    private func handle(_ exchange: Exchange, method: UnsafePointer<CChar>, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+    private func handle(_ exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !exchange.hasHead {
+            exchange.watch?.headArrived()
             exchange.readHead(method: method)
+            // Answered on the first call, so libmicrohttpd closes the connection after it and
+            // reads nothing more from it as a request.
+            if let (status, reason) = HeadCheck.problem(method: String(cString: method), version: String(cString: version), fields: exchange.rawHeaderFields) {
+                return PreparedResponse.text(status, reason + "\n").queue(on: exchange.connection)
+            }
             if configuration.logger != nil { exchange.started = .now }
             if let length = exchange.contentLength, length > configuration.maxBodySize {
                 return tooLarge.queue(on: exchange.connection)
@@ -148,30 +158,47 @@ final class Daemon: @unchecked Sendable {
     /// Called with the raw request line's target, before anything else: the exchange starts here.
     private static let requestStarted: decoy_uri_log_callback = { _, uri, connection in
         guard let uri, let connection else { return nil }
-        return Unmanaged.passRetained(Exchange(target: String(cString: uri), connection: connection)).toOpaque()
+        // The connection's socket context holds a retained watch from its start to its close,
+        // which comes after its last request, so borrowing it here is safe.
+        let watch = decoy_connection_context(connection).map { Unmanaged<HeadDeadlines.Watch>.fromOpaque($0).takeUnretainedValue() }
+        let exchange = Exchange(target: HeadCheck.originForm(of: String(cString: uri)), connection: connection, watch: watch)
+        return Unmanaged.passRetained(exchange).toOpaque()
     }
 
-    private static let handleRequest: MHD_AccessHandlerCallback = { context, _, _, method, _, upload, uploadSize, state in
-        guard let context, let method, let uploadSize, let exchangePointer = state?.pointee else { return .NO }
+    private static let handleRequest: MHD_AccessHandlerCallback = { context, _, _, method, version, upload, uploadSize, state in
+        guard let context, let method, let version, let uploadSize, let exchangePointer = state?.pointee else { return .NO }
         // Both outlive the call, so neither needs a retain; both threads share the daemon, whose
         // reference count they would otherwise fight over for every request.
         return Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
             Unmanaged<Exchange>.fromOpaque(exchangePointer)._withUnsafeGuaranteedRef { exchange in
-                daemon.handle(exchange, method: method, upload: upload, uploadSize: uploadSize)
+                daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
             }
         }
     }
 
-    private static let connectionChanged: MHD_NotifyConnectionCallback = { context, _, _, change in
-        guard let context else { return }
-        _ = Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
-            daemon.openConnections.add(change == .CONNECTION_NOTIFY_STARTED ? 1 : -1, ordering: .relaxed)
+    /// Counts connections and keeps each one's head deadline in its socket context, retained
+    /// from its start to its close.
+    private static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, change in
+        guard let context, let connection, let socketContext else { return }
+        Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
+            let started = change == .CONNECTION_NOTIFY_STARTED
+            daemon.openConnections.add(started ? 1 : -1, ordering: .relaxed)
+            if started {
+                let watch = daemon.headDeadlines.watch(socket: decoy_connection_socket(connection))
+                socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
+            } else if let pointer = socketContext.pointee {
+                // Balances the retain at the start; the context is cleared so it is taken once.
+                daemon.headDeadlines.remove(Unmanaged<HeadDeadlines.Watch>.fromOpaque(pointer).takeRetainedValue())
+                socketContext.pointee = nil
+            }
         }
     }
 
     private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
         guard let state, let exchangePointer = state.pointee else { return }
-        Unmanaged<Exchange>.fromOpaque(exchangePointer).release()
+        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
+        exchange.takeUnretainedValue().watch?.awaitHead()
+        exchange.release()
         state.pointee = nil
     }
 }

@@ -12,6 +12,8 @@ final class Exchange: @unchecked Sendable {
     /// The request target exactly as received, query included.
     let target: String
     let connection: OpaquePointer
+    /// The connection's head deadline, lifted once the head is in and set again once answered.
+    let watch: HeadDeadlines.Watch?
     var method: HTTPRequest.Method?
     var rawHeaderFields: [(name: String, value: String)] = []
     var body = Data()
@@ -23,9 +25,10 @@ final class Exchange: @unchecked Sendable {
     var reply: StubResponse?
     var isClosing = false
 
-    init(target: String, connection: OpaquePointer) {
+    init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
         self.target = target
         self.connection = connection
+        self.watch = watch
     }
 
     var request: StubRequest {

@@ -1,0 +1,92 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// Cuts off connections that take longer than the connection timeout to send a request head.
+///
+/// libmicrohttpd's own timeout counts from the last byte received, so a client that sends a
+/// byte every few seconds would hold its connection forever. Each connection gets a watch that
+/// holds a deadline while the head is awaited (from the connection's start or the previous
+/// answer) and none while a request is served; a task sweeps the watches and shuts the sockets
+/// of those past their deadline, which libmicrohttpd then closes as it would any other.
+final class HeadDeadlines: Sendable {
+    /// One connection's deadline, in nanoseconds after the sweeper's origin; 0 while none is set.
+    final class Watch: Sendable {
+        fileprivate let socket: Int32
+        fileprivate let deadline = Atomic<Int64>(0)
+        private let owner: HeadDeadlines
+
+        fileprivate init(socket: Int32, owner: HeadDeadlines) {
+            self.socket = socket
+            self.owner = owner
+        }
+
+        /// The head has arrived: no deadline until the answer is sent.
+        func headArrived() {
+            deadline.store(0, ordering: .relaxed)
+        }
+
+        /// The answer is sent; the next head, if any, is due within the timeout.
+        func awaitHead() {
+            deadline.store(owner.now + owner.timeout, ordering: .relaxed)
+        }
+    }
+
+    private let origin = ContinuousClock.now
+    private let timeout: Int64
+    private let watches = Mutex<[ObjectIdentifier: Watch]>([:])
+    private let sweeper = Mutex<Task<Void, Never>?>(nil)
+
+    init(timeout: Duration) {
+        self.timeout = Self.nanoseconds(timeout)
+    }
+
+    private var now: Int64 { Self.nanoseconds(ContinuousClock.now - origin) }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+
+    /// Starts sweeping, a few times per timeout and at least once a second.
+    func start() {
+        let interval = Duration.nanoseconds(max(50_000_000, min(1_000_000_000, timeout / 4)))
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                self?.sweep()
+            }
+        }
+        sweeper.withLock { $0 = task }
+    }
+
+    func stop() {
+        sweeper.withLock { $0?.cancel() }
+    }
+
+    /// A watch for a connection just accepted, its first head due within the timeout.
+    func watch(socket: Int32) -> Watch {
+        let watch = Watch(socket: socket, owner: self)
+        watch.awaitHead()
+        watches.withLock { $0[ObjectIdentifier(watch)] = watch }
+        return watch
+    }
+
+    /// Forgets a closing connection's watch. libmicrohttpd calls this before it closes the
+    /// socket, and the sweeper shuts sockets only under the same lock, so it never shuts a
+    /// descriptor that has been closed and reused.
+    func remove(_ watch: Watch) {
+        _ = watches.withLock { $0.removeValue(forKey: ObjectIdentifier(watch)) }
+    }
+
+    private func sweep() {
+        let now = now
+        watches.withLock { watches in
+            for watch in watches.values {
+                let deadline = watch.deadline.load(ordering: .relaxed)
+                guard deadline != 0, deadline < now else { continue }
+                watch.deadline.store(0, ordering: .relaxed)
+                shutdown(watch.socket, Int32(SHUT_RDWR))
+            }
+        }
+    }
+}

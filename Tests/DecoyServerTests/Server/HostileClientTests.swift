@@ -1,0 +1,130 @@
+import Decoy
+import DecoyClient
+import DecoyServer
+import Foundation
+import Testing
+
+/// Clients that misbehave on purpose: ambiguous framing, slow heads, catastrophic patterns.
+/// Each is refused or cut off, and the server keeps answering everyone else.
+@Suite("MockServer: hostile clients")
+struct HostileClientTests {
+    /// Sent after each refused head on the same connection; it must never be answered.
+    static let smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    /// Heads that RFC 9112 says to refuse, and the status each gets: Content-Length with
+    /// Transfer-Encoding, two differing lengths, a list of them, a space before the colon, an
+    /// unknown coding, chunked twice, no Host, two Hosts, a method that is not a token.
+    static let badHeads: [(String, String)] = [
+        ("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "400"),
+        ("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 40\r\n\r\nabc", "400"),
+        ("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 3, 4\r\n\r\nabc", "400"),
+        ("POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n", "400"),
+        ("POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc", "501"),
+        ("POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n", "400"),
+        ("GET /ok HTTP/1.1\r\n\r\n", "400"),
+        ("GET /ok HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "400"),
+        ("G(T /ok HTTP/1.1\r\nHost: x\r\n\r\n", "400"),
+    ]
+
+    private static func started(_ configuration: MockServer.Configuration = .init()) throws -> (MockServer, StubRegistry) {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "fine"), for: .any("/ok"))
+        try registry.register(StubResponse(text: "smuggled"), for: .get("/smuggled"))
+        let server = MockServer(registry: registry, configuration: configuration)
+        try server.start()
+        return (server, registry)
+    }
+
+    @Test(arguments: badHeads)
+    func anAmbiguousHeadIsRefusedAndTheConnectionClosed(_ head: String, _ status: String) async throws {
+        let (server, registry) = try Self.started()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+        connection.send(head + Self.smuggled)
+        // Read to the end: the server closes, so nothing sent after the head is answered.
+        let reply = await connection.read()
+        #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(reply)")
+        #expect(!reply.contains("smuggled"), "\(reply)")
+        #expect(!registry.journal.entries.contains { $0.request.path == "/smuggled" })
+        #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+    }
+
+    @Test func anAbsoluteFormTargetIsMatchedByItsPath() async throws {
+        let (server, registry) = try Self.started()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET http://api.example.com/ok?x=1 HTTP/1.1\r\nHost: api.example.com\r\nConnection: close\r\n\r\n")
+        let reply = await connection.read()
+        #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.hasSuffix("fine"), "\(reply)")
+        #expect(registry.journal.entries.last?.request.target == "/ok?x=1")
+    }
+
+    /// One byte of the head every 200 ms: libmicrohttpd's idle timeout never fires, the head's does.
+    @Test func aHeadSentByteByByteIsCutOffAtTheConnectionTimeout() async throws {
+        let (server, _) = try Self.started(.init(connectionTimeout: .seconds(1)))
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+        let dribble = Task {
+            for byte in Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200) {
+                connection.send([byte])
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { dribble.cancel() }
+        let start = ContinuousClock.now
+        #expect(await connection.isClosedByPeer())
+        let elapsed = ContinuousClock.now - start
+        // Cut off once the second has passed, well before the 40 s the dribble would take.
+        #expect(elapsed >= .milliseconds(900) && elapsed < endlessWait, "\(elapsed)")
+        #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+    }
+
+    /// The deadline counts from the previous answer, not from the connection's start: a
+    /// connection kept busy for longer than the timeout is never cut off.
+    @Test func aBusyKeptAliveConnectionOutlivesTheTimeout() async throws {
+        let (server, _) = try Self.started(.init(connectionTimeout: .seconds(3)))
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+        let start = ContinuousClock.now
+        var answered = 0
+        while ContinuousClock.now - start < .seconds(4) {
+            connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            guard await connection.read(until: "fine").hasSuffix("fine") else { break }
+            answered += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(ContinuousClock.now - start >= .seconds(4), "cut off after \(answered) answers")
+    }
+
+    /// `(a+)+$` against 30 a's and a b takes seconds of backtracking; matched under the
+    /// registry's lock, it held every other request that long.
+    @Test func aCatastrophicPatternHoldsNoOtherRequest() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
+        try registry.register(StubResponse(text: "matched"), for: Route(method: .get, path: "/search", matchers: [.query("q", .matches("(a+)+$"))]))
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL)
+        let started = ContinuousClock.now
+        async let hostile = RawConnection(port: server.port).sendingThenReading("GET /search?q=\(String(repeating: "a", count: 30))b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        for _ in 0..<20 {
+            #expect(try await client.send(Resource<String>.get("/ok")) == "fine")
+        }
+        #expect(try await hostile.hasPrefix("HTTP/1.1 404 "))
+        #expect(ContinuousClock.now - started < endlessWait)
+        #expect(try await client.send(Resource<String>.get("/search", query: ["q": "aaa"])) == "matched")
+        // A match given up is a miss for doesNotMatch too, not a pass.
+        try registry.register(StubResponse(text: "excluded"), for: Route(method: .get, path: "/exclude", matchers: [.query("q", .doesNotMatch("(a+)+$"))]))
+        let excluded = try await registry.engine.answer(StubRequest(method: .get, target: "/exclude?q=\(String(repeating: "a", count: 30))b"))
+        #expect(excluded.response.status == .notFound)
+    }
+}
+
+extension RawConnection {
+    /// Sends `text` and reads to the end.
+    func sendingThenReading(_ text: String) async -> String {
+        send(text)
+        return await read()
+    }
+}
