@@ -1,9 +1,9 @@
+import Atomics
 import CMicroHTTPD
 import Decoy
 import Foundation
 import HTTPTypes
 import Logging
-import Synchronization
 
 /// A running libmicrohttpd daemon and the request handling it calls back into.
 ///
@@ -22,7 +22,7 @@ final class Daemon: @unchecked Sendable {
     private let tooLarge = PreparedResponse.text(.contentTooLarge, "The request body is larger than this server accepts.\n")
     private let overLimit = PreparedResponse.text(.serviceUnavailable, "The server has as many connections open as it accepts.\n")
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
-    private let openConnections = Atomic<Int>(0)
+    private let openConnections = ManagedAtomic<Int>(0)
 
     init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
         self.engine = engine
@@ -164,8 +164,8 @@ final class Daemon: @unchecked Sendable {
 
     private static let connectionChanged: MHD_NotifyConnectionCallback = { context, _, _, change in
         guard let context else { return }
-        _ = Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
-            daemon.openConnections.add(change == .CONNECTION_NOTIFY_STARTED ? 1 : -1, ordering: .relaxed)
+        Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
+            daemon.openConnections.wrappingIncrement(by: change == .CONNECTION_NOTIFY_STARTED ? 1 : -1, ordering: .relaxed)
         }
     }
 
