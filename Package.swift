@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Decoy",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // The floors of what an app and its unit tests link: `Duration` and `Clock` need iOS 16 and
+    // macOS 13; scripts/check-app-closure keeps anything newer out.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "DecoyClient", targets: ["DecoyClient"]),
         .library(name: "Decoy", targets: ["Decoy"]),
@@ -19,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     ],
     targets: [
         .target(
@@ -48,6 +51,7 @@ let package = Package(
             dependencies: [
                 "Decoy",
                 "CMicroHTTPD",
+                .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -56,7 +60,9 @@ let package = Package(
             dependencies: [
                 "Decoy",
                 "DecoyClient",
-                "DecoyServer",
+                // Only where libmicrohttpd exists, so that the assertions link no C library on iOS;
+                // the server's parts of DecoyTesting are behind `#if canImport(DecoyServer)`.
+                .target(name: "DecoyServer", condition: .when(platforms: [.macOS, .linux])),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Without it, failures reach neither XCTest nor Swift Testing on Linux; linked here,
                 // a test target that uses DecoyTesting needs nothing else.

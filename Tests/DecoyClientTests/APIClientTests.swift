@@ -2,7 +2,6 @@ import Decoy
 import DecoyClient
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @Suite("APIClient")

@@ -3,7 +3,6 @@ import Decoy
 import DecoyClient
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @Suite("Caching: memory, disk and hybrid caches; cache policies")

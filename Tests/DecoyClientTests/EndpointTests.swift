@@ -2,7 +2,6 @@ import Decoy
 import DecoyClient
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @Suite("Endpoints: absolute URLs, property wrappers, builders, loading through a transport")

@@ -3,7 +3,6 @@ import DecoyClient
 import Foundation
 import HTTPTypes
 import Logging
-import Synchronization
 import Testing
 
 @Suite("Request pipeline: interceptors, retry, logging, failures")

@@ -1,4 +1,4 @@
-import Synchronization
+import DecoyClient
 
 /// The delay of every stub whose response sets none, shared by a registry and its engines so that
 /// a change, such as WireMock's global fixed delay set over the admin API, reaches a running server.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import DecoyClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,6 +1,6 @@
 import HTTPTypes
 import HTTPTypesFoundation
-import Synchronization
+import DecoyClient
 #if canImport(FoundationNetworking)
 import Foundation
 public import FoundationNetworking

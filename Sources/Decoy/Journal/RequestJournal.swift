@@ -1,7 +1,7 @@
 import DequeModule
 import Foundation
 import HTTPTypes
-import Synchronization
+import DecoyClient
 
 /// Every request an engine received, newest last, bounded so that a long run cannot exhaust memory.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import DecoyClient
 
 /// The current state of each scenario of one registry.
 final class ScenarioStates: Sendable {

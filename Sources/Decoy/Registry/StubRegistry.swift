@@ -1,6 +1,5 @@
 public import DecoyClient
 import Foundation
-import Synchronization
 
 /// The default ``StubProvider``: stubs registered for routes or resources, with a journal.
 ///

@@ -1,6 +1,6 @@
 public import Foundation
 public import HTTPTypes
-import Synchronization
+import DecoyClient
 
 /// A request as the stub engine sees it, whichever way it arrived: in-process or over the wire.
 public struct StubRequest: Sendable {

@@ -1,4 +1,4 @@
-import Synchronization
+import DecoyClient
 
 /// Answers with each of its stubs in turn, starting again after the last.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import DecoyClient
 
 /// Answers with a fixed series of stubs, then with one stub for ever after.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import DecoyClient
 
 /// A slot where a serving keeps its own encoding of a ``StubResponse`` (a prebuilt
 /// libmicrohttpd response, say), so that static answers are encoded once, not per request.

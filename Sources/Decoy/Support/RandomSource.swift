@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import DecoyClient
 
 /// A seeded random number generator shared safely between threads.
 ///

@@ -1,12 +1,13 @@
-import Synchronization
-
 /// Hands each failure to every listening stream; streams that end stop listening.
 final class FailureBroadcast: Sendable {
     private let listeners = Mutex<[UInt64: AsyncStream<ClientFailure>.Continuation]>([:])
-    private let nextID = Atomic<UInt64>(0)
+    private let nextID = Mutex<UInt64>(0)
 
     func stream() -> AsyncStream<ClientFailure> {
-        let id = nextID.add(1, ordering: .relaxed).newValue
+        let id = nextID.withLock { next in
+            next += 1
+            return next
+        }
         let (stream, continuation) = AsyncStream<ClientFailure>.makeStream(bufferingPolicy: .bufferingNewest(256))
         continuation.onTermination = { [weak self] _ in
             _ = self?.listeners.withLock { $0.removeValue(forKey: id) }

@@ -1,9 +1,9 @@
+import Atomics
 import CMicroHTTPD
 import Decoy
 import Foundation
 import HTTPTypes
 import Logging
-import Synchronization
 
 /// A running libmicrohttpd daemon and the request handling it calls back into.
 ///
@@ -22,7 +22,7 @@ final class Daemon: @unchecked Sendable {
     private let tooLarge = PreparedResponse.text(.contentTooLarge, "The request body is larger than this server accepts.\n")
     private let overLimit = PreparedResponse.text(.serviceUnavailable, "The server has as many connections open as it accepts.\n")
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
-    private let openConnections = Atomic<Int>(0)
+    private let openConnections = ManagedAtomic<Int>(0)
     private let headDeadlines: HeadDeadlines
 
     init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
@@ -182,7 +182,7 @@ final class Daemon: @unchecked Sendable {
         guard let context, let connection, let socketContext else { return }
         Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
             let started = change == .CONNECTION_NOTIFY_STARTED
-            daemon.openConnections.add(started ? 1 : -1, ordering: .relaxed)
+            daemon.openConnections.wrappingIncrement(by: started ? 1 : -1, ordering: .relaxed)
             if started {
                 let watch = daemon.headDeadlines.watch(socket: decoy_connection_socket(connection))
                 socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()

@@ -1,6 +1,7 @@
+import Atomics
 import CMicroHTTPD
+import DecoyClient
 import Foundation
-import Synchronization
 
 /// Cuts off connections that take longer than the connection timeout to send a request head.
 ///
@@ -13,7 +14,7 @@ final class HeadDeadlines: Sendable {
     /// One connection's deadline, in nanoseconds after the sweeper's origin; 0 while none is set.
     final class Watch: Sendable {
         fileprivate let socket: Int32
-        fileprivate let deadline = Atomic<Int64>(0)
+        fileprivate let deadline = ManagedAtomic<Int64>(0)
         private let owner: HeadDeadlines
 
         fileprivate init(socket: Int32, owner: HeadDeadlines) {

@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Decoy
-import Synchronization
+import DecoyClient
 
 /// The exchanges whose connections are suspended while a task awaits their answer.
 ///

@@ -5,9 +5,14 @@
 /// @Test(arguments: ServingMode.allCases)
 /// func loadsAUser(_ mode: ServingMode) async throws { … }
 /// ```
+///
+/// The server mode exists where `DecoyServer` builds (macOS and Linux, with libmicrohttpd); on
+/// iOS, tvOS, watchOS and visionOS, where no server can link, every mode is in-process.
 public enum ServingMode: CaseIterable, Sendable {
     /// `StubTransport`: the engine plugged into the client; no socket is opened.
     case inProcess
+    #if canImport(DecoyServer)
     /// `URLSessionTransport` against a fresh `MockServer` on 127.0.0.1 and an ephemeral port.
     case server
+    #endif
 }

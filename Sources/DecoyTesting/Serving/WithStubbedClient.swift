@@ -1,6 +1,8 @@
 public import Decoy
 public import DecoyClient
+#if canImport(DecoyServer)
 import DecoyServer
+#endif
 public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -29,6 +31,7 @@ public func withStubbedClient<Result>(
     case .inProcess:
         let baseURL = URL(string: "http://decoy.invalid")!
         return try await body(APIClient(baseURL: baseURL, configuration: configuration, transport: StubTransport(registry)), baseURL)
+    #if canImport(DecoyServer)
     case .server:
         let server = MockServer(registry: registry)
         try server.start()
@@ -37,6 +40,7 @@ public func withStubbedClient<Result>(
         defer { session.finishTasksAndInvalidate() }
         let client = APIClient(baseURL: server.baseURL, configuration: configuration, transport: URLSessionTransport(session: session))
         return try await body(client, server.baseURL)
+    #endif
     }
 }
 

@@ -4,7 +4,6 @@ import DecoyServer
 import DecoyTesting
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 /// Client features where the wire matters, each run in-process and against MockServer.

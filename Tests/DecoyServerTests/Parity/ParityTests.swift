@@ -3,7 +3,6 @@ import DecoyClient
 import DecoyServer
 import DecoyTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// The same stubs must give the same client-visible outcome in-process and over the wire.

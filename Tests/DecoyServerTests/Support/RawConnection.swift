@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import DecoyClient
 
 /// A bare TCP client for sending what no HTTP library would: partial requests, garbage, repeats.
 ///

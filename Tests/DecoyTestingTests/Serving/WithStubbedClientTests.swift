@@ -2,7 +2,6 @@ import Decoy
 import DecoyClient
 import DecoyTesting
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("withStubbedClient")

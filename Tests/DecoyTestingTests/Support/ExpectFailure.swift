@@ -1,4 +1,4 @@
-import Synchronization
+import DecoyClient
 import Testing
 
 /// Runs `body`, which must record exactly one failure, with `message`, at the line this is called from.

@@ -4,7 +4,6 @@ import DecoyClient
 import Foundation
 import HTTPTypes
 import Logging
-import Synchronization
 import Testing
 
 struct Order: Codable, Sendable, Equatable { let id: Int; let sku: String; let quantity: Int }

@@ -4,7 +4,6 @@ import Decoy
 import DecoyClient
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 struct Product: Codable, Sendable, Equatable { let sku: String; let price: Int }

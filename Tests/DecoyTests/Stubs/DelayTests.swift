@@ -2,7 +2,6 @@ import Clocks
 import Decoy
 import DecoyClient
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Delays, on a test clock")

@@ -1,7 +1,6 @@
 import Decoy
 import DecoyClient
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Stub kinds, in both in-process servings")
