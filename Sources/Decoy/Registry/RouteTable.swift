@@ -90,21 +90,17 @@ struct RouteTable {
         }
     }
 
-    /// The closest routes, at most three: first those whose path fits, then the trie's neighbours.
+    /// The closest routes, at most three, ranked as DecoyTesting ranks the journal's near misses
+    /// (``Closeness``): among the routes whose path fits and the trie's nearest, the fewest
+    /// differences first, then the earliest registered.
     private func nearMisses(for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates) -> [NearMiss] {
-        let limit = 3
-        var misses = pathMatches.sorted { $0.outranks($1) }.prefix(limit).map { entry in
-            NearMiss(route: entry.route.route, reason: entry.route.mismatchBeyondPath(request, scenarios: scenarios) ?? "")
+        var seen = Set(pathMatches.map(\.id))
+        let near = trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8).filter { seen.insert($0.id).inserted }
+        let candidates = (pathMatches + near).sorted { $0.id < $1.id }
+        let ranked = Closeness.ranked(candidates) { $0.route.differences(request, segments: segments, scenarios: scenarios) }
+        return ranked.prefix(3).map { miss in
+            NearMiss(route: miss.candidate.route.route, reason: miss.differences.map { $0.words(for: request) }.joined(separator: "; "))
         }
-        guard misses.count < limit else { return misses }
-        let seen = Set(pathMatches.map(\.id))
-        // Rank by the cheap test first; only the routes shown get a reason put into words.
-        let neighbours = trie.neighbours(of: segments[...], limit: 8)
-            .filter { !seen.contains($0.id) }
-            .sorted { ($0.route.route.method == request.method ? 0 : 1) < ($1.route.route.method == request.method ? 0 : 1) }
-            .prefix(limit - misses.count)
-        misses += neighbours.map { NearMiss(route: $0.route.route, reason: $0.route.mismatch(request, segments: segments, scenarios: scenarios) ?? "") }
-        return misses
     }
 }
 
