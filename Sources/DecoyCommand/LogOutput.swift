@@ -1,3 +1,4 @@
+import DecoyServer
 import Foundation
 import Synchronization
 
@@ -14,8 +15,7 @@ final class LogOutput: Sendable {
     private let state = Mutex(State())
     /// Held while writing, so that batches reach the output in the order they were taken.
     private let writing = Mutex(())
-    private let closed = DispatchSemaphore(value: 0)
-    private let flusherDone = DispatchSemaphore(value: 0)
+    private let flusher = PeriodicFlush(every: flushInterval)
 
     /// Written at once past this many bytes; below, within ``flushInterval``.
     static let batchSize = 64 * 1024
@@ -44,7 +44,7 @@ final class LogOutput: Sendable {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         colours = isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        Thread { [self] in flushUntilClosed() }.start()
+        flusher.start { [weak self] in self?.flush() }
     }
 
     /// Adds `timestamp line\n`, the timestamp as swift-log's `StreamLogHandler` writes it.
@@ -67,22 +67,9 @@ final class LogOutput: Sendable {
 
     /// Writes every line appended so far, then stops; lines appended later are dropped.
     func close() {
-        let wasClosed = state.withLock { state in
-            defer { state.isClosed = true }
-            return state.isClosed
-        }
-        guard !wasClosed else { return }
-        closed.signal()
-        flusherDone.wait()
+        state.withLock { $0.isClosed = true }
+        flusher.close()
         if ownsDescriptor { Foundation.close(descriptor) }
-    }
-
-    private func flushUntilClosed() {
-        while closed.wait(timeout: .now() + Self.flushInterval) == .timedOut {
-            flush()
-        }
-        flush()
-        flusherDone.signal()
     }
 
     private func flush() {

@@ -139,14 +139,15 @@ final class Daemon: @unchecked Sendable {
 
     private func log(_ answer: StubAnswer, for exchange: Exchange) {
         guard requestLog != nil else { return }
-        log(answer.response, by: answer.route.map { .route($0) } ?? .unmatched, for: exchange)
+        log(answer.response, by: answer.route.map { .route($0) } ?? .unmatched(body: answer.response.body), for: exchange)
     }
 
     /// Hands the request's outcome to the log, which words and writes it on its own thread.
     private func log(_ response: StubResponse, by source: RequestLog.Source, for exchange: Exchange) {
         guard let requestLog, let started = exchange.started else { return }
         requestLog.append(RequestLog.Record(
-            method: exchange.method ?? .get, target: exchange.target, response: response, answeredBy: source, elapsed: .now - started
+            method: exchange.method ?? .get, target: exchange.target, status: response.status.code, fault: response.fault,
+            answeredBy: source, elapsed: .now - started
         ))
     }
 

@@ -6,16 +6,18 @@ import Synchronization
 
 /// The server's request log, kept off libmicrohttpd's threads.
 ///
-/// A server thread only appends what happened, without making any text; a thread of the log's
-/// own takes what piled up, a batch at a time, puts each into words and hands it to the logger.
-/// So neither formatting nor writing ever holds a connection, however slow the logger's output.
-/// ``close()`` hands over everything appended before it, so a stopped server has logged all it answered.
+/// A server thread only appends what happened, without making any text or waking anyone; a
+/// thread of the log's own takes what piled up every few milliseconds, puts each into words and
+/// hands it to the logger. So neither formatting nor writing ever holds a connection, however
+/// slow the logger's output. ``close()`` hands over everything appended before it, so a stopped
+/// server has logged all it answered.
 final class RequestLog: Sendable {
     /// One answered request, as the server saw it.
     struct Record: Sendable {
         let method: HTTPRequest.Method
         let target: String
-        let response: StubResponse
+        let status: Int
+        let fault: Fault?
         let answeredBy: Source
         let elapsed: Duration
     }
@@ -23,9 +25,14 @@ final class RequestLog: Sendable {
     /// What answered a request.
     enum Source: Sendable {
         case route(Route)
-        case unmatched
+        /// No stub: the 404's body says why the closest routes missed.
+        case unmatched(body: Data)
         case adminAPI
     }
+
+    /// How long lines wait to be handed over at most. Waking the log's thread for each request
+    /// would cost the server's threads a system call per request.
+    static let interval = DispatchTimeInterval.milliseconds(20)
 
     private struct Pending {
         var records: [Record] = []
@@ -34,65 +41,48 @@ final class RequestLog: Sendable {
 
     private let logger: Logger
     private let pending = Mutex(Pending())
-    private let wake = DispatchSemaphore(value: 0)
-    private let drained = DispatchSemaphore(value: 0)
+    /// Only the flushing thread touches it; kept between batches so that steady traffic
+    /// allocates no new storage.
+    private let spare = Mutex<[Record]>([])
+    private let flusher = PeriodicFlush(every: interval)
 
     init(logger: Logger) {
         self.logger = logger
-        Thread { [self] in writeUntilClosed() }.start()
+        flusher.start { [weak self] in self?.writePending() }
     }
 
     /// Queues a line; called on the server's threads, so it only stores the record.
     func append(_ record: Record) {
-        let isFirst = pending.withLock { pending in
-            guard !pending.isClosed else { return false }
-            pending.records.append(record)
-            return pending.records.count == 1
+        pending.withLock { pending in
+            if !pending.isClosed { pending.records.append(record) }
         }
-        // The writer drains everything each time it wakes, so one signal per batch is enough.
-        if isFirst { wake.signal() }
     }
 
-    /// Hands every queued line to the logger, then ends the writer; later appends are dropped.
+    /// Hands every queued line to the logger, then stops; later appends are dropped.
     func close() {
-        let wasClosed = pending.withLock { pending in
-            defer { pending.isClosed = true }
-            return pending.isClosed
-        }
-        guard !wasClosed else { return }
-        wake.signal()
-        drained.wait()
+        pending.withLock { $0.isClosed = true }
+        flusher.close()
     }
 
-    private func writeUntilClosed() {
-        var batch: [Record] = []
-        while true {
-            wake.wait()
-            let isClosed = pending.withLock { pending in
-                swap(&batch, &pending.records)
-                return pending.isClosed
-            }
+    private func writePending() {
+        spare.withLock { batch in
+            pending.withLock { swap(&batch, &$0.records) }
             for record in batch { write(record) }
-            // Kept for the next batch, so that steady traffic allocates no new storage.
             batch.removeAll(keepingCapacity: true)
-            if isClosed {
-                drained.signal()
-                return
-            }
         }
     }
 
     /// `METHOD target → outcome (what answered) time`, and the unmatched 404's body at `debug`.
     private func write(_ record: Record) {
-        let outcome = record.response.fault.map { "fault \($0)" } ?? "\(record.response.status.code)"
+        let outcome = record.fault.map { "fault \($0)" } ?? "\(record.status)"
         let source = switch record.answeredBy {
         case .route(let route): "(\(route))"
         case .unmatched: "(unmatched)"
         case .adminAPI: "(admin API)"
         }
         logger.info("\(record.method) \(record.target) → \(outcome) \(source) \(Self.milliseconds(record.elapsed)) ms")
-        if case .unmatched = record.answeredBy {
-            logger.debug("\(String(decoding: record.response.body, as: UTF8.self))")
+        if case .unmatched(let body) = record.answeredBy {
+            logger.debug("\(String(decoding: body, as: UTF8.self))")
         }
     }
 
@@ -103,3 +93,4 @@ final class RequestLog: Sendable {
         return "\(tenths / 10).\(tenths % 10)"
     }
 }
+
