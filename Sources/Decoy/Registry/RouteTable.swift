@@ -13,6 +13,9 @@ struct RouteTable {
     /// Template and expression routes need the path in segments; literal routes only its hash,
     /// so a table without the former never splits it.
     private var templateCount = 0
+    /// The closest routes of unmatched requests that depend on their request line only, until the
+    /// routes change; a class, so that a table copied for reading shares and fills it.
+    private var unmatchedMemo = BoundedMemo<RequestLine, [NearMiss]>()
 
     private enum Kind { case literal(String), template, expression }
 
@@ -20,6 +23,7 @@ struct RouteTable {
     mutating func insert(_ route: CompiledRoute, stub: any Stub, number: UInt64? = nil) -> UInt64 {
         let id = number ?? nextID + 1
         nextID = max(nextID, id)
+        unmatchedMemo = BoundedMemo()
         let entry = RouteEntry(id: id, route: route, stub: stub)
         switch route.pattern {
         case .expression:
@@ -41,6 +45,7 @@ struct RouteTable {
 
     mutating func remove(_ id: UInt64) {
         guard let kind = kindByID.removeValue(forKey: id) else { return }
+        unmatchedMemo = BoundedMemo()
         switch kind {
         case .expression:
             expressions.removeAll { $0.id == id }
@@ -74,9 +79,13 @@ struct RouteTable {
             best = entry
         }
         if let best { return .matched(StubMatch(stub: best.stub, route: best.route.route)) }
+        let line = RequestLine(request)
+        if let misses = unmatchedMemo[line] { return .unmatched(misses) }
         var pathMatches: [RouteEntry] = []
         visitPathMatches(of: request) { pathMatches.append($0) }
-        return .unmatched(nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios))
+        let (misses, dependsOnLineOnly) = nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios)
+        if dependsOnLineOnly { unmatchedMemo.keep(misses, for: line) }
+        return .unmatched(misses)
     }
 
     /// Calls `visit` with every route whose path fits the request's, without gathering them.
@@ -92,15 +101,19 @@ struct RouteTable {
 
     /// The closest routes, at most three, ranked as DecoyTesting ranks the journal's near misses
     /// (``Closeness``): among the routes whose path fits and the trie's nearest, the fewest
-    /// differences first, then the earliest registered.
-    private func nearMisses(for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates) -> [NearMiss] {
+    /// differences first, then the earliest registered. Also whether they depend on the request
+    /// line only, as they do when no candidate looks at header fields, cookies, the body or a scenario.
+    private func nearMisses(
+        for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates
+    ) -> (misses: [NearMiss], dependsOnLineOnly: Bool) {
         var seen = Set(pathMatches.map(\.id))
         let near = trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8).filter { seen.insert($0.id).inserted }
         let candidates = (pathMatches + near).sorted { $0.id < $1.id }
         let ranked = Closeness.ranked(candidates) { $0.route.differences(request, segments: segments, scenarios: scenarios) }
-        return ranked.prefix(3).map { miss in
+        let misses = ranked.prefix(3).map { miss in
             NearMiss(route: miss.candidate.route.route, reason: miss.differences.map { $0.words(for: request) }.joined(separator: "; "))
         }
+        return (misses, candidates.allSatisfy { $0.route.route.dependsOnRequestLineOnly })
     }
 }
 

@@ -172,6 +172,25 @@ struct RoutingTests {
             """)
     }
 
+    /// A repeated unmatched request may get the 404 made for it before, but never a stale one:
+    /// not after the routes change, nor when a near route looks at what the request line does not show.
+    @Test func aRepeatedUnmatchedRequestSeesTheRoutesAsTheyAreNow() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(), for: .get("/orders"))
+        let before = try await Serving.transport.exchange(registry, .get, "/user/42").text
+        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text == before)
+        let handle = try registry.register(StubResponse(), for: .get("/users/{id}"))
+        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text.contains("  - GET /users/{id}: path segment 1"))
+        registry.remove(handle)
+        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text == before)
+
+        try registry.register(StubResponse(), for: Route.get("/user/{id}").header(.accept, .equalTo("application/json")))
+        let plain = try await Serving.transport.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/plain"]).text
+        let html = try await Serving.transport.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/html"]).text
+        #expect(plain.contains(#"got "text/plain""#))
+        #expect(html.contains(#"got "text/html""#))
+    }
+
     @Test func unmatchedWithNothingRegisteredSaysSo() async throws {
         let exchange = try await Serving.transport.exchange(StubRegistry(), .get, "/anything")
         #expect(exchange.text == "No stub matches GET /anything.\nNo registered route comes close.\n")
