@@ -103,6 +103,10 @@ let package = Package(
             name: "DecoyTestingTests",
             dependencies: ["DecoyTesting", "Decoy", "DecoyClient", "DecoyServer"]
         ),
+        .testTarget(
+            name: "DecoyCommandTests",
+            dependencies: ["DecoyCommand", .product(name: "Logging", package: "swift-log")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,8 +3,13 @@
 
   server_bench.py SERVER_BENCH_BINARY DECOY_BINARY STUBS_DIR PEERS_DIR [PROBE_PATH [PHASE,...]]
 
-- throughput: wrk -t2 -c64 on a static 99-byte JSON stub, MockServer vs the raw libmicrohttpd C
-  server from PEERS_DIR/mhd_stub.c, alternated run by run (target >= 0.85 of raw);
+- throughput: wrk -t2 -c64 on a static 99-byte JSON stub, every server alternated run by run
+  against the raw libmicrohttpd C server from PEERS_DIR/mhd_stub.c: `decoy serve` as users run
+  it, its request log on (to a file) and off; MockServer alone (ServerBench); the Swift servers a
+  user might pick instead (Hummingbird 2, FlyingFox: Benchmarks/Peers, whose SwiftPeer binary is
+  in the folder $SWIFT_PEERS; skipped when unset); and MockServer's unmatched 404 among 10,000 stubs. Targets:
+  `decoy serve` logging to a file >= 0.85 of raw and ahead of every Swift peer; the unmatched
+  404 at 10,000 stubs >= 0.8 of a matched request with 1 stub;
 - peak memory (VmHWM) of MockServer under that load, journal on (target <= 50 MB);
 - 1,000 concurrent requests to a stub with a 1 s delay: answered, wall time, threads (<= 1.3 s);
 - 10,000 connections held at once by a stub with a 10 s delay: all answered, server memory per
@@ -81,30 +86,77 @@ def ratio_line(label, r, target, ok):
     print(f"  {label:<58} {r:>12.2f} {'x':<6} {target} {'ok' if ok else 'MISSED'}")
 
 
-def throughput(bench, peers, workdir):
-    print(f"== Throughput: GET of a static 99-byte JSON stub, wrk -t2 -c64 -d{DURATION}, {RUNS} alternated runs")
+BODY = '{"id":42,"name":"benchmark-stub","status":"ok","tags":["alpha","beta"],"message":"hello from stub"}'
+
+
+def stub_folder(workdir):
+    """A stubs folder for `decoy serve` answering GET /stub as the other servers do."""
+    folder = os.path.join(workdir, "stubs")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "stub.json"), "w") as f:
+        json.dump({"request": {"method": "GET", "urlPath": "/stub"},
+                   "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": BODY}}, f)
+    return folder
+
+
+def throughput(bench, decoy, peers, workdir):
+    print(f"== Throughput: GET of a static 99-byte JSON stub, wrk -t2 -c64 -d{DURATION}, {RUNS} runs, each alternating every server")
     raw_binary = os.path.join(workdir, "mhd_stub")
     subprocess.run(["gcc", "-O2", "-o", raw_binary, os.path.join(peers, "mhd_stub.c"), "-lmicrohttpd"], check=True)
-    raw_port, decoy_port = free_port(), free_port()
-    raw = Server([raw_binary, str(raw_port), "pool", "2"], raw_port, "/stub")
-    decoy = Server([bench, str(decoy_port), "1"], decoy_port, "/stub/0")
-    raws, decoys = [], []
+    stubs, log_file = stub_folder(workdir), os.path.join(workdir, "requests.log")
+    swift_peers = os.environ.get("SWIFT_PEERS")
+    # (name, command taking the port, path)
+    targets = [
+        ("raw libmicrohttpd C server", lambda p: [raw_binary, str(p), "pool", "2"], "/stub"),
+        ("decoy serve, request log to a file", lambda p: [decoy, "serve", stubs, "--port", str(p), "--no-admin", "--log-file", log_file], "/stub"),
+        ("decoy serve, --log none", lambda p: [decoy, "serve", stubs, "--port", str(p), "--no-admin", "--log", "none"], "/stub"),
+        ("MockServer, no logger (ServerBench)", lambda p: [bench, str(p), "1"], "/stub/0"),
+        ("MockServer, unmatched 404 among 10,000 stubs", lambda p: [bench, str(p), "10000"], "/nostub/x"),
+    ]
+    if swift_peers:
+        peer = os.path.join(swift_peers, "SwiftPeer")
+        targets += [("Hummingbird 2", lambda p: [peer, "hummingbird", str(p)], "/stub"),
+                    ("FlyingFox", lambda p: [peer, "flyingfox", str(p)], "/stub")]
+    servers, results = {}, {name: [] for name, _, _ in targets}
     try:
-        wrk(f"http://127.0.0.1:{raw_port}/stub", "3s")
-        wrk(f"http://127.0.0.1:{decoy_port}/stub/0", "3s")
+        for name, command, path in targets:
+            port = free_port()
+            ready = "/stub/0" if path == "/nostub/x" else path
+            servers[name] = (Server(command(port), port, ready), f"http://127.0.0.1:{port}{path}")
+        for name, _, _ in targets:
+            wrk(servers[name][1], "3s")
         for _ in range(RUNS):
-            raws.append(wrk(f"http://127.0.0.1:{raw_port}/stub", DURATION)[0])
-            decoys.append(wrk(f"http://127.0.0.1:{decoy_port}/stub/0", DURATION)[0])
-        peak = decoy.status("VmHWM") / 1024
-        counts = [instructions_per_request(server, url) for server, url in
-                  ((raw, f"http://127.0.0.1:{raw_port}/stub"), (decoy, f"http://127.0.0.1:{decoy_port}/stub/0"))]
+            for name, _, _ in targets:
+                if os.path.exists(log_file):
+                    os.truncate(log_file, 0)
+                results[name].append(wrk(servers[name][1], DURATION)[0])
+        mock, mock_url = servers["MockServer, no logger (ServerBench)"]
+        peak = mock.status("VmHWM") / 1024
+        raw, raw_url = servers["raw libmicrohttpd C server"]
+        counts = [instructions_per_request(raw, raw_url), instructions_per_request(mock, mock_url)]
     finally:
-        raw.stop()
-        decoy.stop()
-    ratios = [d / r for d, r in zip(decoys, raws)]
-    line("raw libmicrohttpd C server (median)", f"{statistics.median(raws):,.0f}", "req/s", f"[{min(raws):,.0f}..{max(raws):,.0f}]")
-    line("MockServer, journal on (median)", f"{statistics.median(decoys):,.0f}", "req/s", f"[{min(decoys):,.0f}..{max(decoys):,.0f}]")
-    ratio_line("MockServer / raw, median of per-run ratios", statistics.median(ratios), ">= 0.85", statistics.median(ratios) >= 0.85)
+        for server, _ in servers.values():
+            server.stop()
+    raws = results["raw libmicrohttpd C server"]
+    print(f"  {'server':<58} {'median':>12} {'':<6} [min..max] req/s; ratio to raw: median of per-run ratios")
+    for name, runs in results.items():
+        ratio = statistics.median(r / b for r, b in zip(runs, raws))
+        line(name, f"{statistics.median(runs):,.0f}", "req/s", f"[{min(runs):,.0f}..{max(runs):,.0f}]  x{ratio:.2f}")
+
+    def per_run(a, b):
+        return statistics.median(x / y for x, y in zip(results[a], results[b]))
+
+    logged = "decoy serve, request log to a file"
+    r = per_run(logged, "raw libmicrohttpd C server")
+    ratio_line(f"{logged} / raw", r, ">= 0.85", r >= 0.85)
+    for peer in ("Hummingbird 2", "FlyingFox"):
+        if peer in results:
+            r = per_run(logged, peer)
+            ratio_line(f"{logged} / {peer}", r, "> 1", r > 1)
+    r = per_run("MockServer, unmatched 404 among 10,000 stubs", "MockServer, no logger (ServerBench)")
+    ratio_line("unmatched 404 at 10,000 stubs / matched with 1 stub", r, ">= 0.8", r >= 0.8)
+    if not swift_peers:
+        print("  (Swift peers skipped: set SWIFT_PEERS to the folder of Benchmarks/Peers' SwiftPeer)")
     line("MockServer peak RSS under the load (VmHWM)", f"{peak:.1f}", "MB", "<= 50 MB " + ("ok" if peak <= 50 else "MISSED"))
     if None not in counts:
         (raw_user, raw_kernel), (decoy_user, decoy_kernel) = counts
@@ -222,7 +274,7 @@ def scaling(bench):
     for name, runs in results.items():
         line(name, f"{statistics.median(runs):,.0f}", "req/s", f"[{min(runs):,.0f}..{max(runs):,.0f}]")
     for name, base in [("10,000, first registered", "1 stub, matched"), ("10,000, last registered", "1 stub, matched"),
-                       ("10,000, unmatched", "1 stub, unmatched")]:
+                       ("10,000, unmatched", "1 stub, unmatched"), ("10,000, unmatched", "1 stub, matched")]:
         r = statistics.median(a / b for a, b in zip(results[name], results[base]))
         ratio_line(f"{name} / {base}, median of per-run ratios", r, ">= 0.8", r >= 0.8)
 
@@ -249,7 +301,7 @@ def main():
     with tempfile.TemporaryDirectory() as workdir:
         phases = sys.argv[6].split(",") if len(sys.argv) > 6 else ["throughput", "delays", "held", "scaling", "startup"]
         if "throughput" in phases:
-            throughput(bench, peers, workdir)
+            throughput(bench, decoy, peers, workdir)
         if "delays" in phases:
             delays(bench, peers)
         if "held" in phases:

@@ -29,8 +29,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Reload the folder when its files change; a broken edit keeps the previous stubs serving.")
     var watch = false
 
-    @Flag(help: "Also log why unmatched requests missed the closest stubs.")
-    var verbose = false
+    @Option(help: "What to log: none, requests (a line per request) or verbose (also why unmatched requests missed the closest stubs).")
+    var log: LogOption = .requests
+
+    @Option(help: "Append the log to this file instead of standard output.")
+    var logFile: String?
 
     @Flag(help: "Turn off the admin API under /__admin.")
     var noAdmin = false
@@ -44,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         if noAdmin, adminToken != nil { throw ValidationError("--admin-token needs the admin API; drop --no-admin.") }
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
+        if log == .none, logFile != nil { throw ValidationError("--log-file needs a log; drop --log none.") }
     }
 
     func run() async throws {
@@ -55,13 +59,22 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
+        let output: LogOutput
+        do {
+            output = try logFile.map { path throws(LogOutputError) in try LogOutput(path: path) } ?? LogOutput()
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode.failure
+        }
         let access: MockServer.AdminAccess = noAdmin ? .off : adminToken.map { .token($0) } ?? .open
-        let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: Self.logger(verbose: verbose), adminAccess: access))
+        let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: log.logger(to: output), adminAccess: access))
         try server.start()
         Self.say("Decoy is serving \(folder) on \(server.baseURL)")
         let watcher = watch ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()
+        // The stopped server has handed every request's line to the output; this writes them.
+        output.close()
         withExtendedLifetime((watcher, signals)) {}
         Self.say("Decoy stopped.")
     }
@@ -80,16 +93,6 @@ struct ServeCommand: AsyncParsableCommand {
         for stub in report.stubs { say("  \(stub)") }
         for warning in report.warnings { say("  warning: \(warning)") }
         say("\(report.stubs.count) stubs from \(folder)")
-    }
-
-    private static func logger(verbose: Bool) -> Logger {
-        var logger = Logger(label: "decoy") { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = .trace
-            return handler
-        }
-        logger.logLevel = verbose ? .debug : .info
-        return logger
     }
 
     /// Writes a line at once: `print` buffers when the output is a file or pipe, and scripts that

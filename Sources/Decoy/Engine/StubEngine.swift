@@ -17,6 +17,9 @@ public struct StubEngine: Sendable {
     /// The delay of every stub answer whose response has ``Delay/none``, like WireMock's global delay.
     public var defaultDelay: Delay { defaultDelaySetting.value }
     let defaultDelaySetting: DelaySetting
+    /// Unmatched 404s made before, so that one repeated request gets the same response, whose
+    /// servings' encodings are kept, instead of a new one each time.
+    private let unmatchedResponses = BoundedMemo<RequestLine, (nearMisses: [NearMiss], response: StubResponse)>()
 
     /// Creates an engine over `provider`.
     public init(
@@ -39,7 +42,7 @@ public struct StubEngine: Sendable {
     public func prepare(_ request: StubRequest) -> PreparedAnswer {
         switch provider.lookup(request) {
         case .unmatched(let misses):
-            let response = Self.unmatchedResponse(for: request, nearMisses: misses)
+            let response = unmatchedResponse(for: request, nearMisses: misses)
             journal.record(request, route: nil, response: response)
             return .ready(StubAnswer(response: response, route: nil, delay: .zero))
         case .matched(let match):
@@ -94,6 +97,15 @@ public struct StubEngine: Sendable {
             case .deferred(let deferred): next = deferred
             }
         }
+    }
+
+    /// The 404 for `request`: the one made before for the same request line and near misses, or a new one.
+    private func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss]) -> StubResponse {
+        let line = RequestLine(request)
+        if let made = unmatchedResponses[line], made.nearMisses == nearMisses { return made.response }
+        let response = Self.unmatchedResponse(for: request, nearMisses: nearMisses)
+        unmatchedResponses.keep((nearMisses, response), for: line)
+        return response
     }
 
     /// `404 Not Found`, naming the closest routes and why each missed.

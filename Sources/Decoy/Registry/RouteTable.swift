@@ -15,6 +15,9 @@ struct RouteTable: Sendable {
     /// Template and expression routes need the path in segments; literal routes only its hash,
     /// so a table without the former never splits it.
     private var templateCount = 0
+    /// The closest routes of unmatched requests that depend on their request line only, until the
+    /// routes change; a class, so that a table copied for reading shares and fills it.
+    private var unmatchedMemo = BoundedMemo<RequestLine, [NearMiss]>()
 
     private enum Kind { case literal(String), template, expression }
 
@@ -22,6 +25,7 @@ struct RouteTable: Sendable {
     mutating func insert(_ route: CompiledRoute, stub: any Stub, number: UInt64? = nil) -> UInt64 {
         let id = number ?? nextID + 1
         nextID = max(nextID, id)
+        unmatchedMemo = BoundedMemo()
         let entry = RouteEntry(id: id, route: route, stub: stub)
         makeTrieUnique()
         switch route.pattern {
@@ -44,6 +48,7 @@ struct RouteTable: Sendable {
 
     mutating func remove(_ id: UInt64) {
         guard let kind = kindByID.removeValue(forKey: id) else { return }
+        unmatchedMemo = BoundedMemo()
         switch kind {
         case .expression:
             expressions.removeAll { $0.id == id }
@@ -83,9 +88,13 @@ struct RouteTable: Sendable {
             best = entry
         }
         if let best { return .matched(StubMatch(stub: best.stub, route: best.route.route)) }
+        let line = RequestLine(request)
+        if let misses = unmatchedMemo[line] { return .unmatched(misses) }
         var pathMatches: [RouteEntry] = []
         visitPathMatches(of: request) { pathMatches.append($0) }
-        return .unmatched(nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios))
+        let (misses, dependsOnLineOnly) = nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios)
+        if dependsOnLineOnly { unmatchedMemo.keep(misses, for: line) }
+        return .unmatched(misses)
     }
 
     /// Calls `visit` with every route whose path fits the request's, without gathering them.
@@ -99,21 +108,21 @@ struct RouteTable: Sendable {
         }
     }
 
-    /// The closest routes, at most three: first those whose path fits, then the trie's neighbours.
-    private func nearMisses(for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates) -> [NearMiss] {
-        let limit = 3
-        var misses = pathMatches.sorted { $0.outranks($1) }.prefix(limit).map { entry in
-            NearMiss(route: entry.route.route, reason: entry.route.mismatchBeyondPath(request, scenarios: scenarios) ?? "")
+    /// The closest routes, at most three, ranked as DecoyTesting ranks the journal's near misses
+    /// (``Closeness``): among the routes whose path fits and the trie's nearest, the fewest
+    /// differences first, then the earliest registered. Also whether they depend on the request
+    /// line only, as they do when no candidate looks at header fields, cookies, the body or a scenario.
+    private func nearMisses(
+        for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates
+    ) -> (misses: [NearMiss], dependsOnLineOnly: Bool) {
+        var seen = Set(pathMatches.map(\.id))
+        let near = trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8).filter { seen.insert($0.id).inserted }
+        let candidates = (pathMatches + near).sorted { $0.id < $1.id }
+        let ranked = Closeness.ranked(candidates) { $0.route.differences(request, segments: segments, scenarios: scenarios) }
+        let misses = ranked.prefix(3).map { miss in
+            NearMiss(route: miss.candidate.route.route, reason: miss.differences.map { $0.words(for: request) }.joined(separator: "; "))
         }
-        guard misses.count < limit else { return misses }
-        let seen = Set(pathMatches.map(\.id))
-        // Rank by the cheap test first; only the routes shown get a reason put into words.
-        let neighbours = trie.neighbours(of: segments[...], limit: 8)
-            .filter { !seen.contains($0.id) }
-            .sorted { ($0.route.route.method == request.method ? 0 : 1) < ($1.route.route.method == request.method ? 0 : 1) }
-            .prefix(limit - misses.count)
-        misses += neighbours.map { NearMiss(route: $0.route.route, reason: $0.route.mismatch(request, segments: segments, scenarios: scenarios) ?? "") }
-        return misses
+        return (misses, candidates.allSatisfy { $0.route.route.dependsOnRequestLineOnly })
     }
 }
 

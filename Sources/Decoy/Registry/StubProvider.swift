@@ -29,11 +29,11 @@ public struct StubMatch: Sendable {
     }
 }
 
-/// A route that almost matched a request, and the first reason it did not.
+/// A route that almost matched a request, and every way it did not.
 public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
     /// The route that missed.
     public let route: Route
-    /// Why it missed, in words.
+    /// Why it missed, in words: every difference, separated by `; `.
     public let reason: String
 
     /// Creates a near miss.

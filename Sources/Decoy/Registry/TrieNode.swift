@@ -5,6 +5,9 @@
 /// share is never changed: `RouteTable` writes to a ``copy()`` of it instead.
 final class TrieNode: @unchecked Sendable {
     private var literals: [String: TrieNode] = [:]
+    /// The keys of `literals` in the order they were added, so that the search for near misses
+    /// walks them the same way in every registry with the same stubs.
+    private var literalOrder: [String] = []
     private var anySegment: [TrieNode] = []
     /// Template routes ending here.
     private var templates: [RouteEntry] = []
@@ -34,6 +37,7 @@ final class TrieNode: @unchecked Sendable {
             rests.append(entry)
         case .literal(let text):
             let child = literals[text] ?? TrieNode()
+            if literals[text] == nil { literalOrder.append(text) }
             literals[text] = child
             child.insert(entry, along: segments.dropFirst(), asTemplate: asTemplate)
         case .parameter, .wildcard:
@@ -53,7 +57,10 @@ final class TrieNode: @unchecked Sendable {
             rests.removeAll { $0.id == id }
         case .literal(let text):
             literals[text]?.remove(id, along: segments.dropFirst())
-            if literals[text]?.isEmpty == true { literals[text] = nil }
+            if literals[text]?.isEmpty == true {
+                literals[text] = nil
+                literalOrder.removeAll { $0 == text }
+            }
         case .parameter, .wildcard:
             anySegment[0].remove(id, along: segments.dropFirst())
             if anySegment[0].isEmpty { anySegment = [] }
@@ -75,34 +82,63 @@ final class TrieNode: @unchecked Sendable {
         anySegment.first?.visitTemplates(matching: segments.dropFirst(), visit)
     }
 
-    /// Up to `limit` routes near `segments`: from the deepest node the path reaches, and the one above it.
-    func neighbours(of segments: ArraySlice<Substring>, limit: Int) -> [RouteEntry] {
-        var path: [TrieNode] = [self]
-        var rest = segments
-        while let segment = rest.first, let next = path.last!.literals[String(segment)] ?? path.last!.anySegment.first {
-            path.append(next)
-            rest = rest.dropFirst()
+    /// Routes whose paths are near `segments`, found nearest first within a fixed budget, so that
+    /// an unmatched request never walks every route.
+    ///
+    /// The walk is best first over the cost of the path so far: a segment that fits (a literal
+    /// that equals it, a parameter, `*`) costs nothing, a literal that differs costs one, and so
+    /// does ending before or after the request does. At each node it tries at most `fanOut`
+    /// differing children, in the order they were added, so that the same stubs always give the
+    /// same routes. It stops once it holds `limit` routes or has taken `budget` steps.
+    func nearRoutes(to segments: [Substring], limit: Int, budget: Int, fanOut: Int) -> [RouteEntry] {
+        enum Place {
+            /// Walking the request's segments; `depth` of them are behind.
+            case along(depth: Int)
+            /// Past the request's last segment: routes here and below are longer than the request.
+            case pastEnd
+            /// The routes ending here, which are shorter than the request.
+            case endingShort
         }
+        let maximumCost = segments.count + 1
+        var queues: [[(node: TrieNode, place: Place)]] = Array(repeating: [], count: maximumCost + 1)
+        func push(_ node: TrieNode, _ place: Place, cost: Int) {
+            if cost <= maximumCost { queues[cost].append((node, place)) }
+        }
+        push(self, .along(depth: 0), cost: 0)
         var found: [RouteEntry] = []
-        for node in path.suffix(2).reversed() where found.count < limit {
-            node.gather(into: &found, limit: limit)
+        var steps = 0
+        for cost in 0...maximumCost {
+            var index = 0
+            while index < queues[cost].count, found.count < limit, steps < budget {
+                let (node, place) = queues[cost][index]
+                index += 1
+                steps += 1
+                switch place {
+                case .endingShort:
+                    found += (node.templates + node.literalRoutes).prefix(limit - found.count)
+                case .pastEnd:
+                    found += (node.templates + node.literalRoutes + node.rests).prefix(limit - found.count)
+                    for key in node.literalOrder.prefix(fanOut) { push(node.literals[key]!, .pastEnd, cost: cost) }
+                    for child in node.anySegment { push(child, .pastEnd, cost: cost) }
+                case .along(let depth):
+                    found += node.rests.prefix(limit - found.count)
+                    guard depth < segments.count else {
+                        found += (node.templates + node.literalRoutes).prefix(limit - found.count)
+                        for key in node.literalOrder.prefix(fanOut) { push(node.literals[key]!, .pastEnd, cost: cost + 1) }
+                        for child in node.anySegment { push(child, .pastEnd, cost: cost + 1) }
+                        continue
+                    }
+                    push(node, .endingShort, cost: cost + 1)
+                    let segment = String(segments[depth])
+                    if let fitting = node.literals[segment] { push(fitting, .along(depth: depth + 1), cost: cost) }
+                    for child in node.anySegment { push(child, .along(depth: depth + 1), cost: cost) }
+                    for key in node.literalOrder.lazy.filter({ $0 != segment }).prefix(fanOut) {
+                        push(node.literals[key]!, .along(depth: depth + 1), cost: cost + 1)
+                    }
+                }
+            }
         }
-        var unique: [UInt64: RouteEntry] = [:]
-        for entry in found { unique[entry.id] = entry }
-        return unique.values.sorted { $0.id < $1.id }
-    }
-
-    /// Breadth first, so the routes nearest this node come first.
-    private func gather(into found: inout [RouteEntry], limit: Int) {
-        var queue: [TrieNode] = [self]
-        var index = 0
-        while index < queue.count, found.count < limit {
-            let node = queue[index]
-            index += 1
-            found += (node.templates + node.literalRoutes + node.rests).prefix(limit - found.count)
-            queue += node.literals.values.prefix(limit)
-            queue += node.anySegment
-        }
+        return found
     }
 
     func allTemplates() -> [RouteEntry] {

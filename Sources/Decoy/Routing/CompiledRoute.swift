@@ -13,29 +13,28 @@ struct CompiledRoute: Sendable {
         matchers = try route.matchers.map { matcher throws(RouteError) in try CompiledMatcher(matcher, route: route) }
     }
 
-    /// Why `request`, whose path is already known to fit, is not for this route; `nil` when it is.
-    /// Without `scenarios`, as when searching the journal, scenario states are not checked.
-    func mismatchBeyondPath(_ request: StubRequest, scenarios: ScenarioStates? = nil) -> String? {
-        if let difference = methodDifference(request) { return difference }
-        for matcher in matchers {
-            if let reason = matcher.mismatch(in: request) { return reason }
-        }
+    /// The first way `request`, whose path is already known to fit, differs from this route;
+    /// `nil` when it is for this route. Without `scenarios`, as when searching the journal,
+    /// scenario states are not checked.
+    func mismatchBeyondPath(_ request: StubRequest, scenarios: ScenarioStates? = nil) -> RouteDifference? {
+        differencesBeyondPath(request, scenarios: scenarios).first
+    }
+
+    /// Every way `request` differs from this route beyond its path: the method, each matcher, the scenario state.
+    func differencesBeyondPath(_ request: StubRequest, scenarios: ScenarioStates? = nil) -> [RouteDifference] {
+        var differences: [RouteDifference] = []
+        if let method = route.method, method != request.method { differences.append(.method(received: request.method, expected: method)) }
+        for matcher in matchers where !matcher.accepts(request) { differences.append(.matcher(matcher)) }
         if let scenarios, let scenario = route.scenario, let required = scenario.requiredState {
             let state = scenarios.state(of: scenario.name)
-            if state != required { return "scenario \"\(scenario.name)\" is in state \"\(state)\", the route expects \"\(required)\"" }
+            if state != required { differences.append(.scenario(name: scenario.name, state: state, required: required)) }
         }
-        return nil
+        return differences
     }
 
-    /// Why the method of `request` is not the route's; `nil` when it is, or the route takes any.
-    func methodDifference(_ request: StubRequest) -> String? {
-        guard let method = route.method, method != request.method else { return nil }
-        return "the method is \(request.method), the route expects \(method)"
-    }
-
-    /// Why `request` is not for this route; `nil` when it is.
-    func mismatch(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil) -> String? {
-        pattern.difference(path: request.path, segments: segments) ?? mismatchBeyondPath(request, scenarios: scenarios)
+    /// Every way `request`, split into `segments`, differs from this route; empty when it is for this route.
+    func differences(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil) -> [RouteDifference] {
+        pattern.differences(path: request.path, segments: segments) + differencesBeyondPath(request, scenarios: scenarios)
     }
 }
 
@@ -47,6 +46,11 @@ struct CompiledMatcher: Sendable {
     init(_ source: RequestMatcher, route: Route) throws(RouteError) {
         self.source = source
         matcher = try CompiledValueMatcher(source.valueMatcher) { RouteError(path: route.path, reason: "\(source): \($0)") }
+    }
+
+    /// Whether `request` passes this matcher.
+    func accepts(_ request: StubRequest) -> Bool {
+        matcher.accepts(source.values(in: request))
     }
 
     /// Why `request` fails this matcher; `nil` when it passes.

@@ -31,30 +31,34 @@ enum PathPattern: Sendable {
 
     /// Whether a request with `path`, split into `segments`, has this path.
     func matches(path: String, segments requestSegments: [Substring]) -> Bool {
-        difference(path: path, segments: requestSegments) == nil
+        differences(path: path, segments: requestSegments).isEmpty
     }
 
-    /// Why a request path does not fit this pattern, or `nil` when it does.
-    func difference(path: String, segments requestSegments: [Substring]) -> String? {
+    /// Every way a request path differs from this pattern: each literal segment that differs,
+    /// then the number of segments; empty when it fits.
+    func differences(path: String, segments requestSegments: [Substring]) -> [RouteDifference] {
         switch self {
         case .expression(let expression):
-            switch expression.matchesWhole(path) {
-            case true: return nil
-            case false: return "the path does not match \(expression)"
-            case nil: return "matching the path against \(expression) took too long"
-            }
+            // A match that gave up (nil) is a miss.
+            return expression.matchesWhole(path) == true ? [] : [.pathExpression(expression)]
         case .segments(let segments):
+            var differences: [RouteDifference] = []
             for (index, segment) in segments.enumerated() {
-                if case .rest = segment { return nil }
-                guard index < requestSegments.count else {
-                    return "the route expects \(segments.count) path segments, the request has \(requestSegments.count)"
+                if case .rest = segment {
+                    if requestSegments.count < index {
+                        differences.append(.segmentCount(expected: index, orMore: true, received: requestSegments.count))
+                    }
+                    return differences
                 }
+                guard index < requestSegments.count else { continue }
                 if case .literal(let text) = segment, text != requestSegments[index] {
-                    return "path segment \(index + 1) is \"\(requestSegments[index])\", the route expects \"\(text)\""
+                    differences.append(.segment(index: index, received: requestSegments[index], expected: text))
                 }
             }
-            return segments.count == requestSegments.count
-                ? nil : "the route expects \(segments.count) path segments, the request has \(requestSegments.count)"
+            if segments.count != requestSegments.count {
+                differences.append(.segmentCount(expected: segments.count, orMore: false, received: requestSegments.count))
+            }
+            return differences
         }
     }
 

@@ -24,14 +24,14 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
 
     /// Whether `request` fits the pattern.
     public func matches(_ request: StubRequest) -> Bool {
-        compiled.mismatch(request, segments: request.pathSegments) == nil
+        compiled.differences(request, segments: request.pathSegments).isEmpty
     }
 
-    /// Every way `request` differs from the pattern, in words: the path, the method, then each
-    /// matcher that fails. Empty when it fits; the fewer, the nearer the miss.
+    /// Every way `request` differs from the pattern, in words: each path segment that differs and
+    /// the number of segments, the method, then each matcher that fails. Empty when it fits; the
+    /// fewer, the nearer the miss.
     public func differences(from request: StubRequest) -> [String] {
-        [compiled.pattern.difference(path: request.path, segments: request.pathSegments), compiled.methodDifference(request)].compactMap { $0 }
-            + compiled.matchers.compactMap { $0.mismatch(in: request) }
+        compiled.differences(request, segments: request.pathSegments).map { $0.words(for: request) }
     }
 
     /// The route, as messages show it.

@@ -177,3 +177,16 @@ extension Route: CustomStringConvertible {
         return text
     }
 }
+
+extension Route {
+    /// Whether a request's method, path and query decide alone how it differs from this route:
+    /// no matcher on header fields, cookies or the body, and no scenario state to be in.
+    var dependsOnRequestLineOnly: Bool {
+        scenario?.requiredState == nil && matchers.allSatisfy { matcher in
+            switch matcher {
+            case .query, .target: true
+            case .header, .cookie, .body: false
+            }
+        }
+    }
+}

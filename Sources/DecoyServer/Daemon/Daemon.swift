@@ -16,6 +16,8 @@ final class Daemon: @unchecked Sendable {
     let configuration: MockServer.Configuration
     let suspended = SuspendedExchanges()
     private let admin: AdminAPI
+    /// Where answered requests are logged, off the server's threads; `nil` without a logger.
+    private let requestLog: RequestLog?
     private(set) var pointer: OpaquePointer?
     private(set) var port: UInt16 = 0
     private(set) var baseURL = ""
@@ -30,6 +32,7 @@ final class Daemon: @unchecked Sendable {
         self.configuration = configuration
         admin = AdminAPI(engine: engine, access: configuration.adminAccess)
         headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
+        requestLog = configuration.logger.map(RequestLog.init(logger:))
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
         if configuration.adminAccess == .open, !address.isLoopback { throw .openAdminAPIOffLoopback(host: configuration.host) }
         // Turbo skips the shutdown() before close(), without which a reset fault reaches the
@@ -43,7 +46,10 @@ final class Daemon: @unchecked Sendable {
             Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
             Unmanaged.passUnretained(self).toOpaque()
         )
-        guard let pointer else { throw .cannotListen(host: configuration.host, port: configuration.port) }
+        guard let pointer else {
+            requestLog?.close()
+            throw .cannotListen(host: configuration.host, port: configuration.port)
+        }
         port = decoy_daemon_port(pointer)
         headDeadlines.start()
         baseURL = MockServer.baseURL(host: configuration.host, port: port)
@@ -55,13 +61,16 @@ final class Daemon: @unchecked Sendable {
         max(16, limit / 8)
     }
 
-    /// Closes every held connection, then stops the daemon; in-flight immediate answers finish first.
+    /// Closes every held connection, then stops the daemon; in-flight immediate answers finish
+    /// first, and the request log has handed every line to its logger when this returns.
     func stop() {
         guard let pointer else { return }
         suspended.closeAll()
         headDeadlines.stop()
         MHD_stop_daemon(pointer)
         self.pointer = nil
+        // After the daemon's threads are gone, so that nothing answered is left unlogged.
+        requestLog?.close()
     }
 
     // MARK: Handling one request
@@ -75,7 +84,7 @@ final class Daemon: @unchecked Sendable {
             if let (status, reason) = HeadCheck.problem(method: String(cString: method), version: String(cString: version), fields: exchange.rawHeaderFields) {
                 return PreparedResponse.text(status, reason + "\n").queue(on: exchange.connection)
             }
-            if configuration.logger != nil { exchange.started = .now }
+            if requestLog != nil { exchange.started = .now }
             if let length = exchange.contentLength, length > configuration.maxBodySize {
                 return tooLarge.queue(on: exchange.connection)
             }
@@ -99,7 +108,7 @@ final class Daemon: @unchecked Sendable {
         }
         if let reply = exchange.reply {
             exchange.reply = nil
-            log(reply, by: "(admin API)", for: exchange)
+            log(reply, by: .adminAPI, for: exchange)
             return PreparedResponse(reply).queue(on: exchange.connection)
         }
         if admin.handles(exchange.target) {
@@ -139,18 +148,17 @@ final class Daemon: @unchecked Sendable {
     }
 
     private func log(_ answer: StubAnswer, for exchange: Exchange) {
-        guard configuration.logger != nil else { return }
-        log(answer.response, by: answer.route.map { "(\($0))" } ?? "(unmatched)", for: exchange)
-        if answer.route == nil { configuration.logger?.debug("\(String(decoding: answer.response.body, as: UTF8.self))") }
+        guard requestLog != nil else { return }
+        log(answer.response, by: answer.route.map { .route($0) } ?? .unmatched(body: answer.response.body), for: exchange)
     }
 
-    /// `METHOD target → outcome (what answered) time`.
-    private func log(_ response: StubResponse, by source: String, for exchange: Exchange) {
-        guard let logger = configuration.logger, let started = exchange.started else { return }
-        let outcome = response.fault.map { "fault \($0)" } ?? "\(response.status.code)"
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("\(exchange.method ?? .get) \(exchange.target) → \(outcome) \(source) \(String(format: "%.1f", milliseconds)) ms")
+    /// Hands the request's outcome to the log, which words and writes it on its own thread.
+    private func log(_ response: StubResponse, by source: RequestLog.Source, for exchange: Exchange) {
+        guard let requestLog, let started = exchange.started else { return }
+        requestLog.append(RequestLog.Record(
+            method: exchange.method ?? .get, target: exchange.target, status: response.status.code, fault: response.fault,
+            answeredBy: source, elapsed: .now - started
+        ))
     }
 
     // MARK: libmicrohttpd callbacks

@@ -23,7 +23,10 @@ extension MockServer {
         public var headerMemoryLimit: Int
         /// How long a ``Fault/timeout`` holds a connection before closing it, so that no client is held forever.
         public var faultTimeoutHold: Duration
-        /// Receives a line per answered request at `info`; `nil` logs nothing.
+        /// Receives a line per answered request at `info`, and the unmatched 404's body at `debug`;
+        /// `nil` logs nothing. The lines are made and handed over by a thread of the server's
+        /// own, a batch at a time, never on the threads that answer; ``MockServer/stop()``
+        /// returns once every answered request's line is handed over.
         public var logger: Logger?
         /// Who may use the admin API under `/__admin`; open by default, as the server listens on loopback.
         public var adminAccess: AdminAccess

@@ -26,20 +26,16 @@ struct ReceivedRequests {
         return lines
     }
 
-    /// The requests among `candidates` nearest to `pattern` (the fewest differences, then the
-    /// oldest), each with every part that differed; `place` says where they were looked for.
+    /// The requests among `candidates` nearest to `pattern`, ranked as the unmatched 404 ranks its
+    /// closest routes (the fewest differences, then the oldest), each with every part that
+    /// differed; `place` says where they were looked for.
     static func nearMisses(to pattern: RequestPattern, among candidates: [JournalEntry], place: String = "") -> [String] {
-        let ranked = candidates
-            .map { (entry: $0, differences: pattern.differences(from: $0.request)) }
-            .filter { !$0.differences.isEmpty }
-            .enumerated()
-            .sorted { ($0.element.differences.count, $0.offset) < ($1.element.differences.count, $1.offset) }
-            .map(\.element)
+        let ranked = Closeness.ranked(candidates) { pattern.differences(from: $0.request) }
         guard !ranked.isEmpty else { return [] }
         let shown = ranked.prefix(nearMissLimit)
         let count = shown.count < ranked.count ? "closest \(shown.count) of \(ranked.count)" : "closest first"
         return ["Near misses\(place) (\(count)):"] + shown.map { miss in
-            "  \(miss.entry.sequence). \(miss.entry): \(miss.differences.joined(separator: "; "))"
+            "  \(miss.candidate.sequence). \(miss.candidate): \(miss.differences.joined(separator: "; "))"
         }
     }
 

@@ -50,6 +50,18 @@ struct ParityTests {
                        - GET /users/{id}/orders: path segment 3 is "order", the route expects "orders"
 
                      """)]),
+        Scenario(name: "unmatched 404 lists the route a typo missed", register: { registry in
+                     for path in ["/status", "/feed", "/me", "/users/{id}"] { try registry.register(StubResponse(), for: .get(path)) }
+                 },
+                 requests: [.get("/user/42")], headers: ["X-Decoy-Unmatched"],
+                 expected: [.response(status: 404, headers: ["X-Decoy-Unmatched": "true"], body: """
+                     No stub matches GET /user/42.
+                     Closest routes:
+                       - GET /users/{id}: path segment 1 is "user", the route expects "users"
+                       - GET /status: path segment 1 is "user", the route expects "status"; the route expects 1 path segments, the request has 2
+                       - GET /feed: path segment 1 is "user", the route expects "feed"; the route expects 1 path segments, the request has 2
+
+                     """)]),
     ] + Self.faultScenarios
 
     static let faults: [(Fault, TransportFailure.Category)] = [

@@ -106,12 +106,89 @@ struct RoutingTests {
         #expect(exchange.text == """
             No stub matches GET /users/7/order?page=2.
             Closest routes:
-              - GET /users/{id}/order where query "page" equal to "1": query "page": expected equal to "1", got "2"
-              - POST /users/{id}/order: the method is GET, the route expects POST
               - GET /users/{id}/orders: path segment 3 is "order", the route expects "orders"
+              - POST /users/{id}/order: the method is GET, the route expects POST
+              - GET /users/{id}/order where query "page" equal to "1": query "page": expected equal to "1", got "2"
 
             """)
         #expect(registry.journal.unmatchedEntries.map(\.request.target) == ["/users/7/order?page=2"])
+    }
+
+    /// The closest routes are ranked by every difference: a route with the request's method and
+    /// number of segments, one segment off, comes before routes whose only segment differs and
+    /// whose length does too, however early those were registered.
+    @Test(arguments: Serving.allCases)
+    func unmatchedListsTheRouteATypoMissed(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        for path in ["/status", "/feed", "/me", "/users/{id}"] {
+            try registry.register(StubResponse(), for: .get(path))
+        }
+        try registry.register(StubResponse(), for: .post("/user/{id}"))
+        let exchange = try await serving.exchange(registry, .get, "/user/42")
+        #expect(exchange.text == """
+            No stub matches GET /user/42.
+            Closest routes:
+              - GET /users/{id}: path segment 1 is "user", the route expects "users"
+              - POST /user/{id}: the method is GET, the route expects POST
+              - GET /status: path segment 1 is "user", the route expects "status"; the route expects 1 path segments, the request has 2
+
+            """)
+    }
+
+    /// Registries with the same stubs in the same order answer an unmatched request with the same
+    /// body in every serving, however their hash tables happen to be laid out.
+    @Test func unmatchedBodyIsTheSameForTheSameStubs() async throws {
+        func registry() throws -> StubRegistry {
+            let registry = StubRegistry()
+            for index in 0..<200 {
+                try registry.register(StubResponse(), for: .get("/\(["items", "users", "orders", "carts"][index % 4])/\(index)"))
+                try registry.register(StubResponse(), for: .post("/\(["a", "b", "c"][index % 3])/{id}/part\(index)"))
+            }
+            return registry
+        }
+        for target in ["/nothing/here", "/items/x", "/b/7/part", "/users"] {
+            var bodies: Set<String> = []
+            for serving in Serving.allCases {
+                for _ in 0..<4 { bodies.insert(try await serving.exchange(try registry(), .get, target).text) }
+            }
+            #expect(bodies.count == 1, "\(target): \(bodies.sorted())")
+        }
+    }
+
+    /// Routes equally near are listed in the order they were registered.
+    @Test func equallyNearRoutesKeepTheirRegistrationOrder() async throws {
+        let registry = StubRegistry()
+        for index in 0..<10_000 {
+            try registry.register(StubResponse(), for: .get("/stub/\(index)"))
+        }
+        let exchange = try await Serving.transport.exchange(registry, .get, "/stub/x/y")
+        #expect(exchange.text == """
+            No stub matches GET /stub/x/y.
+            Closest routes:
+              - GET /stub/0: path segment 2 is "x", the route expects "0"; the route expects 2 path segments, the request has 3
+              - GET /stub/1: path segment 2 is "x", the route expects "1"; the route expects 2 path segments, the request has 3
+              - GET /stub/2: path segment 2 is "x", the route expects "2"; the route expects 2 path segments, the request has 3
+
+            """)
+    }
+
+    /// A repeated unmatched request may get the 404 made for it before, but never a stale one:
+    /// not after the routes change, nor when a near route looks at what the request line does not show.
+    @Test func aRepeatedUnmatchedRequestSeesTheRoutesAsTheyAreNow() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(), for: .get("/orders"))
+        let before = try await Serving.transport.exchange(registry, .get, "/user/42").text
+        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text == before)
+        let handle = try registry.register(StubResponse(), for: .get("/users/{id}"))
+        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text.contains("  - GET /users/{id}: path segment 1"))
+        registry.remove(handle)
+        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text == before)
+
+        try registry.register(StubResponse(), for: Route.get("/user/{id}").header(.accept, .equalTo("application/json")))
+        let plain = try await Serving.transport.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/plain"]).text
+        let html = try await Serving.transport.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/html"]).text
+        #expect(plain.contains(#"got "text/plain""#))
+        #expect(html.contains(#"got "text/html""#))
     }
 
     @Test func unmatchedWithNothingRegisteredSaysSo() async throws {

@@ -1,0 +1,57 @@
+import HTTPTypes
+
+/// One way a request differs from a route, found without putting it into words.
+///
+/// Near misses are ranked by how many of these they have, so finding them must be cheap; only
+/// the misses that are shown get their words, from ``words(for:)``.
+enum RouteDifference: Sendable {
+    /// The path does not match the route's regular expression.
+    case pathExpression(CompiledExpression)
+    /// A literal segment of the route's path differs (`index` counts from 0).
+    case segment(index: Int, received: Substring, expected: String)
+    /// The request has another number of path segments; `orMore` when the route ends in `**`.
+    case segmentCount(expected: Int, orMore: Bool, received: Int)
+    /// The request's method is not the route's.
+    case method(received: HTTPRequest.Method, expected: HTTPRequest.Method)
+    /// A matcher on the query, header fields, cookies or body fails.
+    case matcher(CompiledMatcher)
+    /// The route's scenario is in another state than the route requires.
+    case scenario(name: String, state: String, required: String)
+
+    /// The difference in words, as the 404's closest routes and the journal's near misses say it.
+    func words(for request: StubRequest) -> String {
+        switch self {
+        case .pathExpression(let expression):
+            "the path does not match \(expression)"
+        case .segment(let index, let received, let expected):
+            "path segment \(index + 1) is \"\(received)\", the route expects \"\(expected)\""
+        case .segmentCount(let expected, let orMore, let received):
+            "the route expects \(orMore ? "at least " : "")\(expected) path segments, the request has \(received)"
+        case .method(let received, let expected):
+            "the method is \(received), the route expects \(expected)"
+        case .matcher(let matcher):
+            matcher.mismatch(in: request) ?? ""
+        case .scenario(let name, let state, let required):
+            "scenario \"\(name)\" is in state \"\(state)\", the route expects \"\(required)\""
+        }
+    }
+}
+
+/// How near misses are ranked wherever they are shown: the closest routes in the unmatched 404
+/// and the near misses in DecoyTesting's `expect…` messages.
+package enum Closeness {
+    /// `candidates` with their differences, nearest first: the fewest differences, every one
+    /// counted (each path segment, the number of segments, the method, each matcher), and among
+    /// equals the order given, so that the same candidates always come out the same. Candidates
+    /// without a difference are not misses and are left out.
+    package static func ranked<Candidate, Differences: Collection>(
+        _ candidates: some Sequence<Candidate>, by differences: (Candidate) -> Differences
+    ) -> [(candidate: Candidate, differences: Differences)] {
+        candidates
+            .map { (candidate: $0, differences: differences($0)) }
+            .filter { !$0.differences.isEmpty }
+            .enumerated()
+            .sorted { ($0.element.differences.count, $0.offset) < ($1.element.differences.count, $1.offset) }
+            .map(\.element)
+    }
+}

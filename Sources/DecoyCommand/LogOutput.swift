@@ -1,0 +1,110 @@
+import DecoyServer
+import Foundation
+import Synchronization
+
+/// Where `decoy serve` writes its log: standard output or a file, in batches.
+///
+/// Lines collect in memory and are written together, when enough have piled up or, at the
+/// latest, a moment after the first of them, so that a busy server makes one `write` for hundreds
+/// of requests. ``close()`` writes what is left.
+final class LogOutput: Sendable {
+    /// Whether lines may carry colour: the output is a terminal, and `NO_COLOR` is not set.
+    let colours: Bool
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let state = Mutex(State())
+    /// Held while writing, so that batches reach the output in the order they were taken.
+    private let writing = Mutex(())
+    private let flusher = PeriodicFlush(every: flushInterval)
+
+    /// Written at once past this many bytes; below, within ``flushInterval``.
+    static let batchSize = 64 * 1024
+    static let flushInterval = DispatchTimeInterval.milliseconds(50)
+
+    private struct State {
+        var bytes: [UInt8] = []
+        var isClosed = false
+        var second = 0
+        var timestamp = ""
+    }
+
+    /// Standard output.
+    convenience init() {
+        self.init(descriptor: STDOUT_FILENO, ownsDescriptor: false)
+    }
+
+    /// The file at `path`, appended to, and made if missing.
+    convenience init(path: String) throws(LogOutputError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw LogOutputError(path: path, reason: String(cString: strerror(errno))) }
+        self.init(descriptor: descriptor, ownsDescriptor: true)
+    }
+
+    private init(descriptor: Int32, ownsDescriptor: Bool) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = ownsDescriptor
+        colours = isatty(descriptor) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        flusher.start { [weak self] in self?.flush() }
+    }
+
+    /// Adds `timestamp line\n`, the timestamp as swift-log's `StreamLogHandler` writes it.
+    func append(_ line: String) {
+        let now = time(nil)
+        let isFull = state.withLock { state in
+            guard !state.isClosed else { return false }
+            if state.second != now || state.timestamp.isEmpty {
+                state.second = now
+                state.timestamp = Self.timestamp(now)
+            }
+            state.bytes.append(contentsOf: (colours ? "\(Self.dim)\(state.timestamp)\(Self.reset)" : state.timestamp).utf8)
+            state.bytes.append(UInt8(ascii: " "))
+            state.bytes.append(contentsOf: line.utf8)
+            state.bytes.append(UInt8(ascii: "\n"))
+            return state.bytes.count >= Self.batchSize
+        }
+        if isFull { flush() }
+    }
+
+    /// Writes every line appended so far, then stops; lines appended later are dropped.
+    func close() {
+        state.withLock { $0.isClosed = true }
+        flusher.close()
+        if ownsDescriptor { Foundation.close(descriptor) }
+    }
+
+    private func flush() {
+        writing.withLock { _ in
+            var batch: [UInt8] = []
+            state.withLock { swap(&batch, &$0.bytes) }
+            var written = 0
+            while written < batch.count {
+                let result = batch.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                if result < 0, errno == EINTR { continue }
+                // A closed pipe or a full disk: the log is lost, the server goes on.
+                guard result > 0 else { return }
+                written += result
+            }
+        }
+    }
+
+    /// `2026-01-31T12:00:00+0000`: local time, as `StreamLogHandler` stamps its lines.
+    private static func timestamp(_ second: Int) -> String {
+        var seconds = second
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return "<unknown>" }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static let dim = "\u{1B}[2m"
+    static let reset = "\u{1B}[0m"
+}
+
+/// The log file cannot be opened.
+struct LogOutputError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+
+    var description: String { "cannot write the log to \(path): \(reason)" }
+}

@@ -1,0 +1,134 @@
+@testable import DecoyCommand
+import Foundation
+import Logging
+import Synchronization
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("decoy serve's log")
+struct ServeLogTests {
+    /// A stream that keeps what `StreamLogHandler` writes, to compare lines with.
+    struct Kept: TextOutputStream, Sendable {
+        final class Text: Sendable {
+            let value = Mutex("")
+        }
+
+        let text = Text()
+        func write(_ string: String) { text.value.withLock { $0 += string } }
+    }
+
+    /// The lines are those swift-log's own `StreamLogHandler` writes, timestamp included.
+    @Test func linesAreStreamLogHandlersLines() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "decoy-log-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = try LogOutput(path: path)
+        let kept = Kept()
+        var batched = Logger(label: "decoy") { BatchingLogHandler(label: $0, output: output) }
+        var streamed = Logger(label: "decoy") { StreamLogHandler(label: $0, stream: kept, metadataProvider: nil) }
+        for logger in [batched, streamed] {
+            logger.info("GET /users/1 → 200 (GET /users/{id}) 0.1 ms")
+            logger.debug("not at info")
+            logger.warning("with metadata", metadata: ["b": "2", "a": "1"])
+        }
+        batched.logLevel = .debug
+        streamed.logLevel = .debug
+        batched.debug("at debug")
+        streamed.debug("at debug")
+        output.close()
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        let expected = kept.text.value.withLock { $0 }
+        #expect(written.split(separator: "\n").count == 3)
+        // The two may straddle a second; the rest of each line must be the same.
+        #expect(Self.withoutTimestamps(written) == Self.withoutTimestamps(expected))
+        #expect(written.split(separator: "\n").allSatisfy { $0.prefixMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} /#) != nil })
+    }
+
+    private static func withoutTimestamps(_ text: String) -> [Substring] {
+        text.split(separator: "\n").map { $0.drop { $0 != " " } }
+    }
+
+    @Test func outcomesAreColouredByClass() {
+        #expect(BatchingLogHandler.colouringOutcome(of: "GET /a → 404 (unmatched) 0.1 ms") == "GET /a → \u{1B}[33m404\u{1B}[0m (unmatched) 0.1 ms")
+        #expect(BatchingLogHandler.colouringOutcome(of: "GET /a → 200 (GET /a) 0.1 ms") == "GET /a → \u{1B}[32m200\u{1B}[0m (GET /a) 0.1 ms")
+        #expect(BatchingLogHandler.colouringOutcome(of: "GET /a → fault connectionReset (GET /a) 0.1 ms") == "GET /a → \u{1B}[31mfault\u{1B}[0m connectionReset (GET /a) 0.1 ms")
+        #expect(BatchingLogHandler.colouringOutcome(of: "Reloaded stubs") == "Reloaded stubs")
+    }
+
+    @Test func aLogFileThatCannotBeOpenedIsAClearError() {
+        let error = #expect(throws: LogOutputError.self) { try LogOutput(path: "/nonexistent-directory/decoy.log") }
+        #expect(error?.description == "cannot write the log to /nonexistent-directory/decoy.log: No such file or directory")
+    }
+
+    @Test func logFileWithoutALogIsRefused() {
+        #expect(throws: (any Error).self) { try ServeCommand.parse(["--log", "none", "--log-file", "x.log"]) }
+        #expect(throws: (any Error).self) { try ServeCommand.parse(["--log", "loud"]) }
+        #expect((try? ServeCommand.parse(["--log", "verbose", "--log-file", "x.log"]))?.log == .verbose)
+    }
+
+    /// `decoy serve` itself, stopped by a signal right after its last answer: every request it
+    /// answered is in the log file, though lines are written in batches.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func everyAnsweredRequestIsLoggedWhenStoppedBySignal(_ signal: Int32) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8)
+            .write(to: folder.appending(path: "hello.json"))
+        let log = folder.appending(path: "requests.log").path
+        let server = try ServedProcess(arguments: ["serve", folder.path, "--port", "0", "--log-file", log])
+        let session = URLSession(configuration: .ephemeral)
+        let count = 300
+        for _ in 0..<count {
+            let (data, _) = try await session.data(from: URL(string: "\(server.baseURL)/hello")!)
+            #expect(data == Data("hi".utf8))
+        }
+        let status = try server.stop(with: signal)
+        #expect(status == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == count)
+        #expect(lines.allSatisfy { $0.contains("info decoy: [DecoyServer] GET /hello → 200 (GET /hello) ") })
+    }
+}
+
+/// The `decoy` executable built beside the tests, serving until it is stopped.
+final class ServedProcess {
+    let process = Process()
+    let baseURL: String
+
+    init(arguments: [String]) throws {
+        // The tests run from a bundle in the products folder, where `decoy` is built too.
+        let products = Bundle.main.bundleURL
+        process.executableURL = products.appending(path: "decoy")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var seen = ""
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+            if let match = seen.firstMatch(of: #/Decoy is serving .* on (http://[^\s]+)\n/#) {
+                baseURL = String(match.1)
+                return
+            }
+        }
+        process.terminate()
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "decoy serve did not start: \(seen)"])
+    }
+
+    /// Sends `signal` and waits, at most ten seconds, for the exit status.
+    func stop(with signal: Int32) throws -> Int32 {
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        guard !process.isRunning else {
+            process.terminate()
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "decoy serve did not stop on signal \(signal)"])
+        }
+        return process.terminationStatus
+    }
+}
