@@ -57,6 +57,7 @@ let package = Package(
                 "Decoy",
                 "DecoyClient",
                 "DecoyServer",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Without it, failures reach neither XCTest nor Swift Testing on Linux; linked here,
                 // a test target that uses DecoyTesting needs nothing else.
@@ -85,6 +86,7 @@ let package = Package(
             dependencies: [
                 "Decoy",
                 "DecoyServer",
+                "DecoyTesting",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             resources: [.copy("Fixtures")]

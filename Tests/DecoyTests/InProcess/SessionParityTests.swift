@@ -31,7 +31,7 @@ struct SessionParityTests {
         #expect(try await client.send(Resource<String>.get("/me")) == "moved=yes; session=abc; theme=dark")
         let multi = try await client.response(for: Resource<Void>.get("/multi"))
         #expect(multi.headerFields[values: .init("X-Multi")!] == ["a, b"])
-        #expect(String(decoding: multi.data, as: UTF8.self) == #"{"a":1,"b":2,"c":3}"#)
+        #expect(String(decoding: multi.body, as: UTF8.self) == #"{"a":1,"b":2,"c":3}"#)
         #expect(registry.journal.entries.map(\.request.target) == ["/old", "/new", "/login", "/me", "/multi"])
         let other = serving.client(registry)
         #expect(try await other.send(Resource<String>.get("/me")) == "none")
