@@ -183,6 +183,7 @@ private struct Loader: @unchecked Sendable {
         }
         #else
         urlProtocol.client?.urlProtocol(urlProtocol, wasRedirectedTo: next, redirectResponse: head)
+        // This load ends here, as a cancelled one does: URLSession starts another for `next`.
         throw CancellationError()
         #endif
     }
