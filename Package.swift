@@ -63,6 +63,7 @@ let package = Package(
                 // Only where libmicrohttpd exists, so that the assertions link no C library on iOS;
                 // the server's parts of DecoyTesting are behind `#if canImport(DecoyServer)`.
                 .target(name: "DecoyServer", condition: .when(platforms: [.macOS, .linux])),
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Without it, failures reach neither XCTest nor Swift Testing on Linux; linked here,
                 // a test target that uses DecoyTesting needs nothing else.
@@ -91,6 +92,7 @@ let package = Package(
             dependencies: [
                 "Decoy",
                 "DecoyServer",
+                "DecoyTesting",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             resources: [.copy("Fixtures")]

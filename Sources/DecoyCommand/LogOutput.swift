@@ -1,6 +1,6 @@
 import DecoyServer
 import Foundation
-import Synchronization
+import DecoyClient
 
 /// Where `decoy serve` writes its log: standard output or a file, in batches.
 ///

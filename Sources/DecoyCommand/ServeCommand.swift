@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: "The folder of stub files.")
     var folder: String = "stubs"
 
-    @Option(help: "The loopback address to listen on: 127.0.0.1 or ::1.")
+    @Option(help: "The numeric address to listen on: 127.0.0.1 or ::1 for this machine only; another, such as 0.0.0.0, needs --admin-token or --no-admin.")
     var host: String = "127.0.0.1"
 
     @Option(help: "The port to listen on; 0 picks a free one.")

@@ -25,6 +25,16 @@ struct APIClientTests {
         #expect(request.headerFields[values: .accept] == ["text/plain"], "the resource's field replaces the default")
     }
 
+    /// As docs/client.md says: a path is written as it reads, and an encoded one is encoded again.
+    @Test func pathsAreWrittenAsTheyRead() async throws {
+        let recorder = try Recorder()
+        let client = recorder.client(.init(), base: "https://api.test")
+        try await client.send(Resource<Void>.get("/files/annual report.pdf"))
+        #expect(recorder.request?.target == "/files/annual%20report.pdf")
+        try await client.send(Resource<Void>.get("/files/annual%20report.pdf"))
+        #expect(recorder.request?.target == "/files/annual%2520report.pdf")
+    }
+
     @Test func encodesABodyWithTheClientEncoderAndSetsItsType() async throws {
         let recorder = try Recorder()
         let encoder = JSONEncoder()
@@ -58,7 +68,7 @@ struct APIClientTests {
             try await recorder.client().send(Resource<[Person]>.get("/people").rootKeys("data", "people"))
         }
         guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure, got \(String(describing: error))"); return }
-        #expect(failure.data == Data(body.utf8))
+        #expect(failure.body == Data(body.utf8))
         #expect(failure.codingPath == ["data", "people", "0", "age"])
         #expect(failure.underlying is DecodingError)
     }
@@ -93,7 +103,7 @@ struct APIClientTests {
         #expect(response.value == Person(name: "Lin", age: 3))
         #expect(response.status == .created)
         #expect(response.headerFields[.location] == "/people/9")
-        #expect(response.data == Data(#"{"name": "Lin", "age": 3}"#.utf8))
+        #expect(response.body == Data(#"{"name": "Lin", "age": 3}"#.utf8))
     }
 
     @Test func voidStringAndDataResources() async throws {

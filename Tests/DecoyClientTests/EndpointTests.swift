@@ -136,7 +136,7 @@ struct EndpointTests {
         try registry.register(StubResponse(text: "no header"), for: .post("/rate"))
         let error = await #expect(throws: APIError.self) { try await StubTransport(registry).load(RateLimit()) }
         guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
-        #expect(failure.data == Data("no header".utf8))
+        #expect(failure.body == Data("no header".utf8))
     }
 
     @Test func transportFailureIsClassified() async throws {

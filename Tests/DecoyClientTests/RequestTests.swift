@@ -72,7 +72,7 @@ struct RequestTests {
         let error = await #expect(throws: APIError.self) { try await client.send(Refuses()) }
         guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
         #expect(failure.underlying is Refuses.Refusal)
-        #expect(failure.data == Data("42".utf8))
+        #expect(failure.body == Data("42".utf8))
         var iterator = failures.makeAsyncIterator()
         #expect(await iterator.next()?.request.path == "/count", "reported like any failure")
     }

@@ -1,7 +1,7 @@
 @testable import DecoyCommand
 import Foundation
 import Logging
-import Synchronization
+import DecoyClient
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -83,6 +83,24 @@ struct TestingExamples {
         registry.expect(.get("/users/42"), count: .once)
     }
 
+    @Test(arguments: ServingMode.allCases)
+    func findsOnlyKnownUsers(_ mode: ServingMode) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .notFound), for: .get("/users/{id}"))
+        try registry.register(StubResponse(json: #"{"id": 7, "name": "Grace"}"#), for: .get("/users/7"))
+
+        try await withStubbedClient(mode, registry: registry, configuration: .init(timeout: .seconds(5))) { client, _ in
+            do throws(APIError) {
+                _ = try await client.send(.user(id: 42))
+            } catch .unacceptableStatus(let failure) {
+                #expect(failure.status == .notFound)
+            }
+        }
+        try await withStubbedClient(mode, registry: registry) { client, _ throws in
+            #expect(try await client.send(.user(id: 7)) == User(id: 7, name: "Grace"))
+        }
+    }
+
     @Test func appReachesTheServerItIsLaunchedWith() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created, json: #"{"id": 7, "name": "Ada"}"#), for: .post("/users"))

@@ -26,20 +26,20 @@ final class SessionBinding: NSObject, URLSessionDelegate, Sendable {
     }
 
     static func engine(for request: URLRequest, task: URLSessionTask?) -> StubEngine? {
-        guard let token = request.value(forHTTPHeaderField: HTTPFieldName.session) ?? task.flatMap(sessionToken) else {
-            return nil
-        }
+        guard let token = request.value(forHTTPHeaderField: HTTPFieldName.session)
+            ?? task.flatMap(session(of:))?.configuration.httpAdditionalHeaders?[HTTPFieldName.session] as? String
+        else { return nil }
         return table.withLock { $0[token]?.binding?.engine }
     }
 
-    /// swift-corelibs-foundation adds a configuration's header fields only when it sends the
-    /// request, after the protocol has seen it, and exposes no task's session; reflection finds it.
-    private static func sessionToken(of task: URLSessionTask) -> String? {
+    /// The session `task` belongs to. swift-corelibs-foundation adds a configuration's header
+    /// fields only when it sends the request, after the protocol has seen it, and exposes no
+    /// task's session; reflection finds it.
+    static func session(of task: URLSessionTask) -> URLSession? {
         var mirror: Mirror? = Mirror(reflecting: task)
         while let current = mirror {
             for child in current.children where child.label == "session" {
-                let session = (child.value as? URLSession) ?? Mirror(reflecting: child.value).children.first?.value as? URLSession
-                return session?.configuration.httpAdditionalHeaders?[HTTPFieldName.session] as? String
+                return (child.value as? URLSession) ?? Mirror(reflecting: child.value).children.first?.value as? URLSession
             }
             mirror = current.superclassMirror
         }

@@ -30,7 +30,7 @@ public struct StubTransport: Transport {
         let body = request.method == .head ? Data() : response.body
         // The whole body is returned at once, so the pieces only pace it.
         try await engine.dribble(body, response.throttle) { _ in }
-        return (HTTPResponse(status: response.status, headerFields: response.headerFields), body)
+        return (HTTPResponse(status: response.status, headerFields: response.headerFields.joiningRepeatedNames), body)
     }
 }
 

@@ -12,7 +12,7 @@ public import Foundation
 ///
 /// Get a session it answers with ``Foundation/URLSession/stubbed(by:configuration:)``. Each such
 /// session is bound to its own engine, so parallel tests never see each other's stubs.
-public final class StubURLProtocol: URLProtocol {
+public class StubURLProtocol: URLProtocol {
     private let running = Mutex<Task<Void, Never>?>(nil)
 
     /// Takes every request of the sessions it is installed in.
@@ -23,21 +23,43 @@ public final class StubURLProtocol: URLProtocol {
 
     /// Answers the request from the engine its session is bound to.
     public override func startLoading() {
-        guard let engine = SessionBinding.engine(for: request, task: task) else {
+        guard let engine = Self.engine(for: request, task: task) else {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }
-        let stubRequest = Self.stubRequest(from: request)
-        let url = request.url!
+        let first = request
         // Foundation calls a protocol's client from any thread; the box says so to the compiler.
         let loader = Loader(urlProtocol: self)
-        let task = Task {
-            do {
+        let task = Task { await StubURLProtocol.answer(first, from: engine, to: loader) }
+        running.withLock { $0 = task }
+    }
+
+    /// Answers `first`, and the redirects that follow it, from `engine`.
+    private static func answer(_ first: URLRequest, from engine: StubEngine, to loader: Loader) async {
+        do {
+            var request = first
+            var redirectsFollowed = 0
+            while true {
+                let stubRequest = stubRequest(from: request)
                 let response = try await engine.answer(stubRequest).response
                 try await engine.waitOut(response.fault)
                 try Task.checkCancellation()
                 if let fault = response.fault { return loader.fail(with: fault.inProcessError) }
-                loader.receive(response, url: url)
+                let head = Loader.head(of: response, url: request.url!)
+                let cookies = loader.cookieStorage(for: request)
+                if let cookies { CookieJar.keep(response.headerFields[values: .setCookie], from: request.url!, in: cookies) }
+                if let next = redirect(following: response, to: request, body: stubRequest.body) {
+                    guard redirectsFollowed < redirectLimit else { return loader.fail(with: URLError(.httpTooManyRedirects)) }
+                    if let followed = try await loader.redirect(to: next, after: head) {
+                        request = followed
+                        if let cookies, let url = followed.url {
+                            request.setValue(CookieJar.cookieField(for: url, in: cookies), forHTTPHeaderField: "Cookie")
+                        }
+                        redirectsFollowed += 1
+                        continue
+                    }
+                }
+                loader.receive(head)
                 let body = stubRequest.method == .head ? Data() : response.body
                 #if canImport(FoundationNetworking)
                 // swift-corelibs-foundation keeps only the last piece a protocol loads for a task
@@ -47,12 +69,33 @@ public final class StubURLProtocol: URLProtocol {
                 #else
                 try await engine.dribble(body, response.throttle) { loader.load($0) }
                 #endif
-                loader.finish()
-            } catch {
-                // Cancelled: the session has already stopped listening.
+                return loader.finish()
             }
+        } catch {
+            // Cancelled: the session has already stopped listening.
         }
-        running.withLock { $0 = task }
+    }
+
+    /// URLSession's limit on redirects in a row; one more fails the task.
+    private static let redirectLimit = 20
+
+    /// The engine that answers `request`: the one its session is bound to.
+    class func engine(for request: URLRequest, task: URLSessionTask?) -> StubEngine? {
+        SessionBinding.engine(for: request, task: task)
+    }
+
+    /// The request that follows `response`, by the rules every serving shares, or `nil` when
+    /// `response` is not a redirect to follow.
+    private static func redirect(following response: StubResponse, to request: URLRequest, body: Data) -> URLRequest? {
+        guard let http = request.httpRequest,
+              let (next, nextBody) = Redirect.request(following: HTTPResponse(status: response.status, headerFields: response.headerFields), to: http, body: body),
+              var followed = URLRequest(httpRequest: next)
+        else { return nil }
+        followed.httpBody = nextBody
+        followed.timeoutInterval = request.timeoutInterval
+        followed.cachePolicy = request.cachePolicy
+        followed.httpShouldHandleCookies = request.httpShouldHandleCookies
+        return followed
     }
 
     /// Cancels the answer in progress, and with it any delay.
@@ -95,13 +138,53 @@ private struct Loader: @unchecked Sendable {
         urlProtocol.client?.urlProtocol(urlProtocol, didFailWithError: error)
     }
 
-    func receive(_ response: StubResponse, url: URL) {
+    /// The head a URLSession client sees: one value per field name, as Foundation keeps them.
+    static func head(of response: StubResponse, url: URL) -> HTTPURLResponse {
         var fields: [String: String] = [:]
-        for field in response.headerFields {
-            fields[field.name.rawName] = fields[field.name.rawName].map { "\($0), \(field.value)" } ?? field.value
+        for field in response.headerFields.joiningRepeatedNames {
+            fields[field.name.rawName] = field.value
         }
-        let head = HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields)!
+        return HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields)!
+    }
+
+    func receive(_ head: HTTPURLResponse) {
         urlProtocol.client?.urlProtocol(urlProtocol, didReceive: head, cacheStoragePolicy: .notAllowed)
+    }
+
+    /// Where the task's session keeps the cookies of `request`, as URLSession would: `nil` when
+    /// the request or the session's configuration leaves cookies alone.
+    ///
+    /// swift-corelibs-foundation stores `Set-Cookie` only for its own HTTP protocol, and Darwin's
+    /// URLSession handles cookies itself, so only Linux needs the protocol to.
+    func cookieStorage(for request: URLRequest) -> HTTPCookieStorage? {
+        #if canImport(FoundationNetworking)
+        guard request.httpShouldHandleCookies, let task = urlProtocol.task, let configuration = SessionBinding.session(of: task)?.configuration,
+              configuration.httpShouldSetCookies, configuration.httpCookieAcceptPolicy != .never
+        else { return nil }
+        return configuration.httpCookieStorage
+        #else
+        return nil
+        #endif
+    }
+
+    /// Asks the task's delegate whether to follow a redirect to `next`, as URLSession does, and
+    /// returns the request to send, or `nil` to answer with the redirect itself.
+    ///
+    /// swift-corelibs-foundation cannot take a redirect from a protocol, so there the protocol
+    /// follows it; Darwin's URLSession takes it and asks for a new load.
+    func redirect(to next: URLRequest, after head: HTTPURLResponse) async throws -> URLRequest? {
+        #if canImport(FoundationNetworking)
+        guard let task = urlProtocol.task, let delegate = task.delegate, let session = SessionBinding.session(of: task) else { return next }
+        return await withCheckedContinuation { continuation in
+            session.delegateQueue.addOperation {
+                delegate.urlSession(session, task: task, willPerformHTTPRedirection: head, newRequest: next) { continuation.resume(returning: $0) }
+            }
+        }
+        #else
+        urlProtocol.client?.urlProtocol(urlProtocol, wasRedirectedTo: next, redirectResponse: head)
+        // This load ends here, as a cancelled one does: URLSession starts another for `next`.
+        throw CancellationError()
+        #endif
     }
 
     func load(_ data: Data) {

@@ -88,9 +88,13 @@ public struct StubResponse: Stub {
     }
 
     /// Creates an `application/json` response by encoding `value` now.
+    ///
+    /// The default encoder sorts keys, so two responses made from one value have the same bytes
+    /// (a dictionary's order differs from one process to the next); an encoder passed in is used
+    /// as it is.
     public init(
         status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], encoding value: some Encodable,
-        encoder: JSONEncoder = JSONEncoder(), delay: Delay = .none
+        encoder: JSONEncoder = .sortingKeys(), delay: Delay = .none
     ) throws {
         self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: "application/json"), body: try encoder.encode(value), delay: delay)
     }
@@ -149,5 +153,14 @@ enum MediaType {
         case "graphql": "application/graphql"
         default: "application/octet-stream"
         }
+    }
+}
+
+extension JSONEncoder {
+    /// An encoder whose output depends only on the value: keys sorted.
+    @usableFromInline static func sortingKeys() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
     }
 }

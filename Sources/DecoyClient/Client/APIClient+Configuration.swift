@@ -37,6 +37,11 @@ extension APIClient {
         public var cache: (any ResponseCache)?
         /// When the cache answers, for resources that do not set their own policy.
         public var cachePolicy: CachePolicy
+        /// Whether redirects are followed, and how many in a row; URLSession's behaviour by default.
+        public var redirects: RedirectPolicy
+        /// Whether the client keeps the cookies responses set and sends them back, in a store of
+        /// its own (``APIClient/cookieStorage``), as a URLSession does.
+        public var handlesCookies: Bool
 
         /// Creates a configuration; every setting has a working default.
         public init(
@@ -55,7 +60,9 @@ extension APIClient {
             retry: RetryPolicy? = nil,
             delegate: (any APIClientDelegate)? = nil,
             cache: (any ResponseCache)? = nil,
-            cachePolicy: CachePolicy = .networkOnly
+            cachePolicy: CachePolicy = .networkOnly,
+            redirects: RedirectPolicy = .follow,
+            handlesCookies: Bool = true
         ) {
             self.headerFields = headerFields
             self.queryItems = queryItems
@@ -73,6 +80,8 @@ extension APIClient {
             self.delegate = delegate
             self.cache = cache
             self.cachePolicy = cachePolicy
+            self.redirects = redirects
+            self.handlesCookies = handlesCookies
         }
     }
 }

@@ -18,6 +18,8 @@ public final class APIClient: Sendable {
 
     private let target: BaseTarget
     private let pipeline: RequestPipeline
+    /// `nil` when the configuration leaves cookies alone.
+    let cookies: CookieJar?
     private let failures = FailureBroadcast()
 
     /// Creates a client for `baseURL` sending through `transport`.
@@ -26,7 +28,10 @@ public final class APIClient: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.target = BaseTarget(baseURL)
-        self.pipeline = RequestPipeline(transport: transport, configuration: configuration)
+        let cookies = configuration.handlesCookies ? CookieJar() : nil
+        self.cookies = cookies
+        let session = SessionTransport(transport: transport, redirects: configuration.redirects, cookies: cookies)
+        self.pipeline = RequestPipeline(transport: session, configuration: configuration)
     }
 
     /// A stream of every request of this client that fails from now on, whoever sent it.

@@ -17,8 +17,8 @@ public struct Response<Value> {
     public let status: HTTPResponse.Status
     /// The response header fields.
     public let headerFields: HTTPFields
-    /// The raw body the value was decoded from.
-    public let data: Data
+    /// The body the value was decoded from, as it came.
+    public let body: Data
     /// Whether the network or the cache answered.
     public let source: Source
 }
@@ -28,6 +28,6 @@ extension Response: Sendable where Value: Sendable {}
 extension Response {
     /// `value`, decoded from `answer`.
     init(_ value: Value, of answer: CachedResponse, from source: Source) {
-        self.init(value: value, status: answer.response.status, headerFields: answer.response.headerFields, data: answer.body, source: source)
+        self.init(value: value, status: answer.response.status, headerFields: answer.response.headerFields, body: answer.body, source: source)
     }
 }

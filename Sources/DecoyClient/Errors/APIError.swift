@@ -20,7 +20,7 @@ extension APIError {
     /// The failure of a decoding step: an ``APIError`` it threw (a fallback) as is, anything
     /// else as a decoding failure of `data`.
     init(parsing error: any Error, of data: Data) {
-        self = error as? APIError ?? .decoding(DecodingFailure(error, data: data))
+        self = error as? APIError ?? .decoding(DecodingFailure(error, body: data))
     }
 }
 

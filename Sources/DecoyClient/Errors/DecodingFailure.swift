@@ -5,12 +5,12 @@ public struct DecodingFailure: Sendable {
     /// The decoder's error (usually a `DecodingError`).
     public let underlying: any Error
     /// The body that failed to decode.
-    public let data: Data
+    public let body: Data
 
     /// Creates a failure from a decoding error and the bytes it was decoding.
-    public init(_ underlying: any Error, data: Data) {
+    public init(_ underlying: any Error, body: Data) {
         self.underlying = underlying
-        self.data = data
+        self.body = body
     }
 
     /// The coding path of the failure, such as `["data", "people", "0", "age"]`.

@@ -17,6 +17,8 @@ public struct TransportFailure: Sendable {
         case cancelled
         /// Bytes arrived that are not a valid HTTP response.
         case badResponse
+        /// Redirects went on past the client's ``RedirectPolicy``.
+        case tooManyRedirects
         /// Anything the categories above do not describe.
         case other
     }
@@ -46,6 +48,7 @@ public struct TransportFailure: Sendable {
         case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed: return .cannotConnect
         case .cancelled: return .cancelled
         case .badServerResponse, .zeroByteResource, .cannotParseResponse, .cannotDecodeRawData: return .badResponse
+        case .httpTooManyRedirects: return .tooManyRedirects
         default: return .other
         }
     }

@@ -14,7 +14,7 @@ extension Resource where Value: Decodable & Sendable {
                 return try primary?(data, context) ?? context.decode(Value.self, from: data)
             } catch {
                 guard let fallback = try? context.decode(Fallback.self, from: data) else { throw error }
-                throw APIError.fallback(DecodedFallback(value: fallback, failure: DecodingFailure(error, data: data)))
+                throw APIError.fallback(DecodedFallback(value: fallback, failure: DecodingFailure(error, body: data)))
             }
         }
     }

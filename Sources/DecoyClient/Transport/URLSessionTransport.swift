@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 import HTTPTypesFoundation
 #if canImport(FoundationNetworking)
@@ -7,12 +7,17 @@ public import FoundationNetworking
 
 /// A ``Transport`` over Foundation's `URLSession`: the one to use in production and against a
 /// ``MockServer`` in integration tests.
+///
+/// It carries one exchange: the session follows no redirect and handles no cookie, because
+/// ``APIClient`` does both itself, the same way over every transport (see ``RedirectPolicy``).
+/// On Linux a session stores and sends the cookies of its configuration's storage whatever a
+/// request says, so give it a configuration without cookies, as the default session has.
 public struct URLSessionTransport: Transport {
     /// The session every request goes through.
     public let session: URLSession
 
-    /// Creates a transport on `session` (a shared-cookie-free ephemeral session by default).
-    public init(session: URLSession = URLSession(configuration: .ephemeral)) {
+    /// Creates a transport on `session`: by default an ephemeral session that keeps no cookies.
+    public init(session: URLSession = URLSession(configuration: .withoutCookies())) {
         self.session = session
     }
 
@@ -22,10 +27,11 @@ public struct URLSessionTransport: Transport {
             throw URLError(.badURL)
         }
         urlRequest.httpBody = body
+        urlRequest.httpShouldHandleCookies = false
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await exchange(urlRequest)
         } catch let error as URLError where Self.meansUnparsableReply(error, for: urlRequest) {
             throw URLError(.cannotParseResponse, userInfo: [NSUnderlyingErrorKey: error])
         }
@@ -35,11 +41,76 @@ public struct URLSessionTransport: Transport {
         return (httpResponse, data)
     }
 
+    /// One exchange with redirects refused by a task delegate.
+    ///
+    /// A completion handler rather than `data(for:delegate:)`: in swift-corelibs-foundation a
+    /// delegate that refuses a redirect leaves that call waiting until it times out.
+    private func exchange(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let cancellation = CancellableTask()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let data, let response { continuation.resume(returning: (data, response)) }
+                    else { continuation.resume(throwing: error ?? URLError(.badServerResponse)) }
+                }
+                task.delegate = RefusingRedirects.delegate
+                cancellation.start(task)
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
     /// swift-corelibs-foundation reports a reply it cannot parse as `unknown` (a broken chunk, a
     /// bad header) or `unsupportedURL` (bytes that are not HTTP at all) where Darwin reports
     /// `cannotParseResponse`; for an http(s) request those codes can mean nothing else.
     private static func meansUnparsableReply(_ error: URLError, for request: URLRequest) -> Bool {
         guard ["http", "https"].contains(request.url?.scheme?.lowercased()) else { return false }
         return error.code == .unknown || error.code == .unsupportedURL
+    }
+}
+
+/// A task delegate that answers every redirect with the redirect itself.
+private final class RefusingRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    static let delegate = RefusingRedirects()
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
+
+/// A data task that may be cancelled before it is started: then it is never started.
+private final class CancellableTask: Sendable {
+    private let state = Mutex<(task: URLSessionTask?, cancelled: Bool)>((nil, false))
+
+    func start(_ task: URLSessionTask) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }?.cancel()
+    }
+}
+
+extension URLSessionConfiguration {
+    /// An ephemeral configuration with no cookie storage, for sessions under an ``APIClient``,
+    /// which keeps its own cookies.
+    public static func withoutCookies() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return configuration
     }
 }

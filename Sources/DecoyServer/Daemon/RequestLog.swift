@@ -2,7 +2,7 @@ import Decoy
 import Foundation
 import HTTPTypes
 import Logging
-import Synchronization
+import DecoyClient
 
 /// The server's request log, kept off libmicrohttpd's threads.
 ///

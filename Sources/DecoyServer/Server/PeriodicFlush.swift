@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import DecoyClient
 
 /// A thread of its own that runs a flush every `interval`, and a last time when closed.
 ///

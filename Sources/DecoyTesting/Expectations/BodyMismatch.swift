@@ -22,7 +22,7 @@ struct BodyMismatch: CustomStringConvertible {
     }
 
     private var reason: String {
-        let path = DecodingFailure(error, data: entry.request.body).codingPath
+        let path = DecodingFailure(error, body: entry.request.body).codingPath
         let place = path.isEmpty ? "the top level" : path.joined(separator: ".")
         switch error as? DecodingError {
         case .keyNotFound?: return "\(place) is missing"

@@ -36,9 +36,9 @@ public func withStubbedClient<Result>(
         let server = MockServer(registry: registry)
         try server.start()
         defer { server.stop() }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let client = APIClient(baseURL: server.baseURL, configuration: configuration, transport: URLSessionTransport(session: session))
+        let transport = URLSessionTransport()
+        defer { transport.session.finishTasksAndInvalidate() }
+        let client = APIClient(baseURL: server.baseURL, configuration: configuration, transport: transport)
         return try await body(client, server.baseURL)
     #endif
     }

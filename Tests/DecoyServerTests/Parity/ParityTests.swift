@@ -4,6 +4,9 @@ import DecoyServer
 import DecoyTesting
 import Foundation
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The same stubs must give the same client-visible outcome in-process and over the wire.
 @Suite("Parity: in-process and server give the same outcome")
@@ -62,7 +65,34 @@ struct ParityTests {
                        - GET /feed: path segment 1 is "user", the route expects "feed"; the route expects 1 path segments, the request has 2
 
                      """)]),
+        Scenario(name: "redirect followed", register: { registry in
+                    try registry.register(StubResponse(status: .found, headerFields: [.location: "/new"], text: "moved"), for: .get("/old"))
+                    try registry.register(StubResponse(headerFields: [.init("X-Hop")!: "new"], text: "here"), for: .get("/new"))
+                 },
+                 requests: [.get("/old")], headers: ["X-Hop"],
+                 expected: [.response(status: 200, headers: ["X-Hop": "new"], body: "here")]),
+        Scenario(name: "cookies kept and sent back", register: { registry in
+                    try registry.register(ClosureStub { StubResponse(text: "cookie: \($0.headerFields[.cookie] ?? "none")") }, for: .get("/me"))
+                    try registry.register(StubResponse(status: .seeOther, headerFields: [.setCookie: "session=abc; Path=/", .location: "/me"]), for: .post("/login"))
+                    try registry.register(StubResponse(headerFields: [.setCookie: "theme=dark; Path=/"]), for: .get("/theme"))
+                 },
+                 requests: [.get("/me"), .post("/login", body: ["user": "ada"]), .get("/theme"), .get("/me")], headers: [],
+                 expected: [.response(status: 200, headers: [:], body: "cookie: none"), .response(status: 200, headers: [:], body: "cookie: session=abc"),
+                            .response(status: 200, headers: [:], body: ""), .response(status: 200, headers: [:], body: "cookie: session=abc; theme=dark")]),
+        Scenario(name: "repeated response fields", register: { try $0.register(StubResponse(headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], text: "two"), for: .get("/multi")) },
+                 requests: [.get("/multi")], headers: ["X-Multi"],
+                 expected: [.response(status: 200, headers: ["X-Multi": "a, b"], body: "two")]),
+        Scenario(name: "encoded body is deterministic", register: { registry in
+                    try registry.register(StubResponse(encoding: Self.manyKeys), for: .get("/one"))
+                    try registry.register(StubResponse(encoding: Self.manyKeys), for: .get("/two"))
+                 },
+                 requests: [.get("/one"), .get("/two")], headers: [],
+                 expected: Array(repeating: .response(status: 200, headers: [:], body: Self.manyKeysSorted), count: 2)),
     ] + Self.faultScenarios
+
+    /// Enough keys that two dictionaries of them seldom iterate in the same order.
+    static let manyKeys = Dictionary(uniqueKeysWithValues: (0..<16).map { ("key\($0)", $0) })
+    static let manyKeysSorted = "{" + (0..<16).map { "key\($0)" }.sorted().map { #""\#($0)":\#($0.dropFirst(3))"# }.joined(separator: ",") + "}"
 
     static let faults: [(Fault, TransportFailure.Category)] = [
         (.connectionReset, .connectionLost),
@@ -195,6 +225,87 @@ struct ParityTests {
         #expect(entry.request.headerFields[.contentType] == "application/json")
         #expect(entry.request.bodyText == #"{"sku":"A-1"}"#)
         #expect(entry.status == .created)
+    }
+
+    /// `301` and `302` turn a `POST` into a body-less `GET`, `303` any method, `307` and `308`
+    /// keep both; every hop is a request the journal records.
+    @Test(arguments: ServingMode.allCases)
+    func everyRedirectHopIsARequestOfItsOwn(_ mode: ServingMode) async throws {
+        let registry = StubRegistry()
+        let statuses = [301, 302, 303, 307, 308]
+        for status in statuses {
+            try registry.register(StubResponse(status: .init(code: status), headerFields: [.location: "/landed"]), for: .post("/\(status)"))
+        }
+        try registry.register(ClosureStub { StubResponse(text: "\($0.method) \($0.headerFields[.contentType] ?? "-") \($0.bodyText)") }, for: .any("/landed"))
+        let answers = try await withStubbedClient(mode, registry: registry) { client, _ in
+            var answers: [String] = []
+            for status in statuses {
+                answers.append(try await client.send(Resource<String>.post("/\(status)", body: ["n": 1])))
+            }
+            return answers
+        }
+        #expect(answers == ["GET - ", "GET - ", "GET - ", #"POST application/json {"n":1}"#, #"POST application/json {"n":1}"#])
+        let hops = registry.journal.entries.map { "\($0.request.method) \($0.request.target)" }
+        #expect(hops == statuses.flatMap { ["POST /\($0)", $0 < 307 ? "GET /landed" : "POST /landed"] })
+    }
+
+    @Test(arguments: ServingMode.allCases)
+    func redirectsLeftAloneWhenTheClientSaysSo(_ mode: ServingMode) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .found, headerFields: [.location: "/new"], text: "moved"), for: .get("/old"))
+        try registry.register(StubResponse(text: "here"), for: .get("/new"))
+        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(redirects: .never)) { client, _ in
+            await Outcome.of(.get("/old"), on: client, keeping: ["Location"])
+        }
+        #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation hands a completion handler an empty body for a redirect its
+        // delegate refused, whatever the server sent.
+        let body = mode == .server ? "" : "moved"
+        #else
+        let body = "moved"
+        #endif
+        #expect(outcome == .response(status: 302, headers: ["Location": "/new"], body: body))
+        #expect(registry.journal.entries.map(\.request.target) == ["/old"])
+    }
+
+    @Test(arguments: ServingMode.allCases)
+    func redirectsPastTheLimitFail(_ mode: ServingMode) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .temporaryRedirect, headerFields: [.location: "/loop"]), for: .get("/loop"))
+        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(redirects: .follow(limit: 3))) { client, _ in
+            await Outcome.of(.get("/loop"), on: client, keeping: [])
+        }
+        #expect(outcome == .failure(.tooManyRedirects))
+        #expect(registry.journal.totalCount == 4)
+    }
+
+    /// Each client has its own cookies, as each URLSession has: a server's are not a test's.
+    @Test(arguments: ServingMode.allCases)
+    func cookiesAreNotSharedBetweenClients(_ mode: ServingMode) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(headerFields: [.setCookie: "session=abc; Path=/"]), for: .get("/login"))
+        try registry.register(ClosureStub { StubResponse(text: $0.headerFields[.cookie] ?? "none") }, for: .get("/me"))
+        let first = try await withStubbedClient(mode, registry: registry) { client, _ in
+            try await client.send(Resource<Void>.get("/login"))
+            return try await client.send(Resource<String>.get("/me"))
+        }
+        let second = try await withStubbedClient(mode, registry: registry) { client, _ in
+            try await client.send(Resource<String>.get("/me"))
+        }
+        #expect([first, second] == ["session=abc", "none"])
+    }
+
+    @Test(arguments: ServingMode.allCases)
+    func cookiesLeftAloneWhenTheClientSaysSo(_ mode: ServingMode) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(headerFields: [.setCookie: "session=abc; Path=/"]), for: .get("/login"))
+        try registry.register(ClosureStub { StubResponse(text: $0.headerFields[.cookie] ?? "none") }, for: .get("/me"))
+        let seen = try await withStubbedClient(mode, registry: registry, configuration: .init(handlesCookies: false)) { client, _ in
+            try await client.send(Resource<Void>.get("/login"))
+            #expect(client.cookieStorage == nil)
+            return try await client.send(Resource<String>.get("/me"))
+        }
+        #expect(seen == "none")
     }
 
     /// Half of its calls reset, the seed deciding which.

@@ -79,6 +79,19 @@ struct MockServerTests {
         #expect(registry.journal.entries.first?.request.headerFields[values: .init("X-Tag")!] == ["first", "second"])
     }
 
+    /// The server writes a repeated field as the stub has it, one line per value; it is
+    /// URLSession that joins them (see the parity suite), as it does for any server.
+    @Test func writesRepeatedResponseFieldsOneLineEach() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], text: "two"), for: .get("/multi"))
+        let server = try Self.started(registry)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /multi HTTP/1.1\r\nHost: x\r\n\r\n")
+        let reply = await connection.read(until: "two")
+        #expect(reply.contains("\r\nX-Multi: a\r\n") && reply.contains("\r\nX-Multi: b\r\n"), "\(reply)")
+    }
+
     @Test func readsAChunkedUploadWhole() async throws {
         let registry = StubRegistry()
         try registry.register(ClosureStub { StubResponse(text: "\($0.body.count) bytes: \($0.bodyText)") }, for: .post("/upload"))

@@ -3,7 +3,6 @@ import DecoyClient
 import DecoyServer
 import Foundation
 import Logging
-import Synchronization
 import Testing
 
 @Suite("MockServer's request log")

@@ -29,7 +29,7 @@ enum Outcome: Equatable, CustomStringConvertible, Sendable {
     }
 
     private static func response(_ response: Response<Void>, keeping names: [String]) -> Outcome {
-        .response(status: response.status.code, headers: pick(names, from: response.headerFields), body: String(decoding: response.data, as: UTF8.self))
+        .response(status: response.status.code, headers: pick(names, from: response.headerFields), body: String(decoding: response.body, as: UTF8.self))
     }
 
     private static func pick(_ names: [String], from fields: HTTPFields) -> [String: String] {

@@ -53,7 +53,7 @@ struct WithStubbedClientTests {
             try registry.register(SequenceStub(first: [StubResponse(text: "first")], then: StubResponse(text: "later")), for: .get("/step"))
         } body: { client, registry, mode in
             let response = try await client.response(for: Resource<Void>.get("/step"))
-            #expect(String(decoding: response.data, as: UTF8.self) == "first", "\(mode)")
+            #expect(String(decoding: response.body, as: UTF8.self) == "first", "\(mode)")
             runs.withLock { $0.append((mode, registry)) }
         }
         let (modes, registries) = runs.withLock { ($0.map(\.0), $0.map(\.1)) }

@@ -49,6 +49,16 @@ struct ClientExamples {
         return APIClient(baseURL: client.baseURL, configuration: client.configuration, transport: StubTransport(registry))
     }
 
+    @Test func redirectsAndCookies() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .seeOther, headerFields: [.location: "/me", .setCookie: "session=abc; Path=/"]), for: .post("/login"))
+        try registry.register(ClosureStub { StubResponse(text: $0.headerFields[.cookie] ?? "none") }, for: .get("/me"))
+        let client = APIClient(baseURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry))
+
+        #expect(try await client.send(Resource<String>.post("/login", body: ["user": "ada"])) == "session=abc")
+        #expect(client.cookieStorage?.cookies?.map(\.name) == ["session"])
+    }
+
     static func ordersRegistry() throws -> StubRegistry {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: #"[{"id": 9, "sku": "B-2", "quantity": 1}]"#), for: Route.get("/v2/orders").query("locale", .equalTo("en")))
@@ -120,7 +130,7 @@ struct ClientExamples {
             #expect(failure.status == .unprocessableContent)
             #expect(problem?.message == "sku is required")
         } catch .decoding(let failure) {
-            print("bad body at \(failure.codingPath):", String(decoding: failure.data, as: UTF8.self))
+            print("bad body at \(failure.codingPath):", String(decoding: failure.body, as: UTF8.self))
         } catch .transport(let failure) where failure.category == .timedOut {
             print("too slow")
         } catch {

@@ -3,6 +3,7 @@ import Clocks
 import Decoy
 import DecoyClient
 import Foundation
+import HTTPTypes
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -44,6 +45,16 @@ struct GettingStartedExamples {
         #expect(try await client.send(.user(id: 7)).name == "Grace")
     }
 
+    @Test func headerFieldsOnAStub() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .created, headerFields: [.location: "/users/7", HTTPField.Name("X-Request-Id")!: "r-1"],
+                                           json: #"{"id": 7, "name": "Grace"}"#), for: .post("/users"))
+        let client = APIClient(baseURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry))
+        let created = try await client.response(for: Resource<User>.post("/users", body: User(id: 7, name: "Grace")))
+        #expect(created.headerFields[.location] == "/users/7")
+        #expect(created.headerFields[HTTPField.Name("X-Request-Id")!] == "r-1")
+    }
+
     @Test func stubbedURLSession() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: #"{"id": 42, "name": "Ada"}"#), for: .get("/users/{id}"))
@@ -79,20 +90,6 @@ struct GettingStartedExamples {
         #expect(try await client.send(Resource<User>.post("/users", body: User(id: 5, name: "New"))) == User(id: 5, name: "New"))
     }
 
-    @Test func showsTheSlowAnswer() async throws {
-        let clock = TestClock()
-        let registry = StubRegistry(clock: clock)
-        try registry.register(StubResponse(json: #"{"id": 1, "name": "Slow"}"#, delay: .fixed(.seconds(3))), for: .get("/users/1"))
-        let client = APIClient(baseURL: URL(string: "https://api.example.com")!,
-                               configuration: .init(timeout: nil), transport: StubTransport(registry))
-
-        let request = Task { try await client.send(.user(id: 1)) }
-        try await waitUntilSleeping(clock)
-        await clock.advance(by: .seconds(3))
-
-        #expect(try await request.value.name == "Slow")
-    }
-
     @Test func unmatchedExplainsItself() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(), for: .get("/users/{id}"))
@@ -104,5 +101,18 @@ struct GettingStartedExamples {
 
             """
         #expect(String(decoding: answer.response.body, as: UTF8.self) == documented)
+    }
+}
+
+/// In the interception suite, which runs its tests one at a time: the interception is global.
+extension SharedSessionInterceptionTests {
+    @Test func documentedInterception() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: #"{"id": 42, "name": "Ada"}"#), for: .get("/users/{id}"))
+        try await withSharedSessionIntercepted(by: registry) {
+            let (data, _) = try await URLSession.shared.data(from: URL(string: "https://api.example.com/users/42")!)
+            #expect(String(decoding: data, as: UTF8.self) == #"{"id": 42, "name": "Ada"}"#)
+        }
+        #expect(registry.journal.totalCount == 1)
     }
 }

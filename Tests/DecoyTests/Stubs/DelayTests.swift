@@ -1,6 +1,7 @@
 import Clocks
 import Decoy
 import DecoyClient
+import DecoyTesting
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ struct DelayTests {
         let registry = StubRegistry(clock: clock)
         try registry.register(StubResponse(delay: .fixed(.seconds(60))), for: .get("/slow"))
         let request = Task { try await Serving.transport.exchange(registry, .get, "/slow") }
-        try await waitUntilSleeping(clock)
+        await waitUntilSleeping(clock)
         request.cancel()
         await #expect(throws: CancellationError.self) { try await request.value }
         try await clock.checkSuspension()
@@ -80,7 +81,7 @@ struct DelayTests {
             transport: StubTransport(registry)
         )
         let request = Task { try await client.send(Resource<Void>.get("/slow")) }
-        try await waitUntilSleeping(clock)
+        await waitUntilSleeping(clock)
         await clock.advance(by: .seconds(2))
         let error = await #expect(throws: APIError.self) { try await request.value }
         guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
@@ -98,18 +99,9 @@ func exchange(_ serving: Serving, _ registry: StubRegistry, _ target: String, ad
         return exchange
     }
     for step in steps {
-        try await waitUntilSleeping(clock)
+        await waitUntilSleeping(clock)
         #expect(!finished.withLock { $0 }, "answered before the clock passed \(step)")
         await clock.advance(by: step)
     }
     return try await request.value
-}
-
-/// Waits, boundedly, until something sleeps on `clock`, so that advancing it wakes that sleeper.
-func waitUntilSleeping(_ clock: TestClock<Duration>) async throws {
-    for _ in 0..<1_000 {
-        if (try? await clock.checkSuspension()) == nil { return }
-        try await Task.sleep(for: .milliseconds(1))
-    }
-    Issue.record("nothing slept on the test clock within a second")
 }
