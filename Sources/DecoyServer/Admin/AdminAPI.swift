@@ -50,6 +50,9 @@ struct AdminAPI: Sendable {
         case (.post, "requests/remove"): return removeRequests(request.body, baseURL: baseURL)
         case (.post, "requests/remove-by-metadata"): return withRegistry { removeRequests($0, byMetadata: request.body, baseURL: baseURL) }
         case (.get, "requests/unmatched"): return found(engine.journal.unmatchedEntries, baseURL: baseURL)
+        case (.get, "requests/unmatched/near-misses"): return unmatchedNearMisses(baseURL: baseURL)
+        case (.post, "near-misses/request"): return nearMisses(toRequest: request.body, baseURL: baseURL)
+        case (.post, "near-misses/request-pattern"): return nearMisses(toPattern: request.body, baseURL: baseURL)
         case (.post, "reset"): return withRegistry { $0.reset(); return AdminReply.ok }
         case (.get, "scenarios"): return withRegistry(scenarios)
         case (.post, "scenarios/reset"): return withRegistry { $0.resetScenarios(); return AdminReply.ok }
@@ -80,6 +83,7 @@ struct AdminAPI: Sendable {
     private static let endpoints: Set = [
         "health", "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
         "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "settings", "requests", "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
+        "requests/unmatched/near-misses", "near-misses/request", "near-misses/request-pattern",
         "reset", "scenarios", "scenarios/reset",
     ]
 
@@ -267,6 +271,44 @@ struct AdminAPI: Sendable {
             let routes = Set(try registry.mappings(withMetadata: body).map(\.route))
             let removed = engine.journal.remove { $0.route.map(routes.contains) ?? false }
             return AdminReply.encoded(["serveEvents": serveEvents(removed, baseURL: baseURL)])
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    // MARK: Near misses
+
+    /// For each request no stub matched, the stubs it nearly matched as they are registered now.
+    private func unmatchedNearMisses(baseURL: String) -> StubResponse {
+        let mappings = mappingsByRoute()
+        let misses = engine.journal.unmatchedEntries.flatMap { entry in
+            NearMisses.stubs(nearlyMatching: ServedRequest(entry, baseURL: baseURL), entry.request, engine: engine, mappings: mappings)
+        }
+        return AdminReply.encoded(NearMisses(nearMisses: misses))
+    }
+
+    /// The stubs the request in `body`, in WireMock's logged-request shape, nearly matches.
+    private func nearMisses(toRequest body: Data, baseURL: String) -> StubResponse {
+        let logged: LoggedRequest
+        do {
+            logged = try JSONDecoder().decode(LoggedRequest.self, from: body)
+        } catch {
+            return AdminReply.error(.unprocessableContent, "Expected a request with url and method: \(error)")
+        }
+        guard let request = logged.stubRequest else {
+            return AdminReply.error(.unprocessableContent, "The request's method or a header name is not valid HTTP.")
+        }
+        let served = ServedRequest(request, id: UUID().uuidString.lowercased(), date: Date(), baseURL: baseURL)
+        return AdminReply.encoded(NearMisses(nearMisses: NearMisses.stubs(nearlyMatching: served, request, engine: engine, mappings: mappingsByRoute())))
+    }
+
+    /// The received requests that nearly match the request pattern in `body`: what WireMock's
+    /// clients show when a `verify` fails.
+    private func nearMisses(toPattern body: Data, baseURL: String) -> StubResponse {
+        do {
+            let pattern = try Self.pattern(body)
+            let misses = NearMisses.requests(nearlyMatching: pattern, document: JSONValue(parsing: body), in: engine.journal.entries, baseURL: baseURL)
+            return AdminReply.encoded(NearMisses(nearMisses: misses))
         } catch {
             return AdminReply.invalid(error)
         }

@@ -72,8 +72,11 @@ struct ServedRequest: Encodable {
     let browserProxyRequest = false
 
     init(_ entry: JournalEntry, baseURL: String) {
-        let request = entry.request
-        id = Self.id(of: entry)
+        self.init(entry.request, id: Self.id(of: entry), date: entry.date, baseURL: baseURL)
+    }
+
+    init(_ request: StubRequest, id: String, date: Date, baseURL: String) {
+        self.id = id
         url = request.target
         absoluteUrl = baseURL + request.target
         method = request.method.rawValue
@@ -89,8 +92,8 @@ struct ServedRequest: Encodable {
         queryParameters = parameters
         body = request.bodyText
         bodyAsBase64 = request.body.base64EncodedString()
-        loggedDate = Int64((entry.date.timeIntervalSince1970 * 1000).rounded())
-        loggedDateString = entry.date.formatted(.iso8601)
+        loggedDate = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        loggedDateString = date.formatted(.iso8601)
     }
 
     /// Repeated fields joined as HTTP allows, so that each name appears once.

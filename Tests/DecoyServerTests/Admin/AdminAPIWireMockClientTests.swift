@@ -232,4 +232,27 @@ struct AdminAPIWireMockClientTests {
             #expect(refused.errorTitle?.hasPrefix("Decoy does not serve POST /__admin\(endpoint): ") == true)
         }
     }
+
+    @Test func nearMissesNameTheClosestRequestsAndStubs() async throws {
+        try await withServer { http, _ in
+            _ = try await http.admin("POST", "/mappings", #"{"id": "\#(Self.id)", "request": {"method": "GET", "urlPath": "/users/1"}, "response": {}}"#)
+            _ = try await http.send("GET", "/users/2")
+            _ = try await http.send("POST", "/orders")
+
+            let toPattern = try await http.admin("POST", "/near-misses/request-pattern", #"{"method": "GET", "urlPath": "/users/3"}"#)
+            let requestMisses = try #require(toPattern.json["nearMisses"] as? [[String: Any]])
+            #expect(requestMisses.map { ($0["request"] as? [String: Any])?["url"] as? String } == ["/users/2", "/orders"])
+            #expect((requestMisses.first?["requestPattern"] as? [String: Any])?["urlPath"] as? String == "/users/3")
+            let distances = requestMisses.compactMap { ($0["matchResult"] as? [String: Any])?["distance"] as? Double }
+            #expect(distances == distances.sorted() && distances.count == 2)
+
+            let unmatched = try #require(try await http.admin("GET", "/requests/unmatched/near-misses").json["nearMisses"] as? [[String: Any]])
+            #expect(unmatched.first.flatMap { ($0["request"] as? [String: Any])?["url"] as? String } == "/users/2")
+            #expect(unmatched.first.flatMap { ($0["stubMapping"] as? [String: Any])?["id"] as? String } == Self.id)
+
+            let toRequest = try await http.admin("POST", "/near-misses/request", #"{"url": "/users/9", "method": "GET", "headers": {"Accept": "text/plain"}}"#)
+            #expect(((toRequest.json["nearMisses"] as? [[String: Any]])?.first?["stubMapping"] as? [String: Any])?["id"] as? String == Self.id)
+            #expect(try await http.admin("POST", "/near-misses/request", #"{"url": "/x"}"#).status == 422)
+        }
+    }
 }

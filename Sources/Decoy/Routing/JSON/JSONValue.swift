@@ -17,7 +17,7 @@ package enum JSONValue: Sendable, Hashable {
     }
 
     /// Parses `data`; `nil` when it is not JSON.
-    init?(parsing data: Data) {
+    package init?(parsing data: Data) {
         guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
         self = parsed
     }
