@@ -5,6 +5,9 @@ stays flat once warmed up.
 
   soak.py DECOY STUBS_FOLDER [SECONDS] [WARMUP_SECONDS]
 
+SECONDS defaults to $SOAK_SECONDS or 60, WARMUP_SECONDS to a quarter of it, at least 15: the
+journal must fill before memory can level off, so a soak shorter than about 30 s says little.
+
 The traffic, from wrk -t2 -c32, cycles through matched stubs of every kind in the example
 folder (alternating, sequence, random, conditional, a delayed one that suspends its
 connection), a POST with a body and an unmatched request answered with its near misses; once a
@@ -29,7 +32,7 @@ import urllib.request
 
 decoy, stubs = sys.argv[1], sys.argv[2]
 seconds = int(sys.argv[3]) if len(sys.argv) > 3 else int(os.environ.get("SOAK_SECONDS", "60"))
-warmup = int(sys.argv[4]) if len(sys.argv) > 4 else max(5, seconds // 4)
+warmup = int(sys.argv[4]) if len(sys.argv) > 4 else max(15, seconds // 4)
 assert warmup < seconds, "the warm-up must end before the soak does"
 
 TRAFFIC = r"""

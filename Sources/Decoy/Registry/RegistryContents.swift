@@ -10,7 +10,12 @@ struct RegistryContents {
         let mapping: StubMapping
     }
 
-    private(set) var table = RouteTable()
+    private(set) var table = RouteTable() {
+        didSet { snapshot = nil }
+    }
+    /// The table as lookups last took it, kept until the next change, so that taking it costs
+    /// one reference count rather than one per buffer of the table.
+    private var snapshot: RouteTableSnapshot?
     private var records: [UInt64: Record] = [:]
     private var numbersByID: [String: UInt64] = [:]
     /// Removed or replaced through the admin API, by registration number; a reset restores them.
@@ -21,6 +26,14 @@ struct RegistryContents {
     /// The mappings, newest first.
     var mappings: [StubMapping] {
         records.sorted { $0.key > $1.key }.map(\.value.mapping)
+    }
+
+    /// The table for a lookup outside the lock.
+    mutating func tableForLookup() -> RouteTableSnapshot {
+        if let snapshot { return snapshot }
+        let taken = RouteTableSnapshot(table: table)
+        snapshot = taken
+        return taken
     }
 
     func mapping(id: String) -> StubMapping? {
@@ -79,5 +92,14 @@ struct RegistryContents {
 extension StubMapping.Origin {
     var isFile: Bool {
         if case .file = self { true } else { false }
+    }
+}
+
+/// A route table shared by the lookups made until the registry next changes.
+final class RouteTableSnapshot: Sendable {
+    let table: RouteTable
+
+    init(table: RouteTable) {
+        self.table = table
     }
 }

@@ -88,15 +88,15 @@ public struct StubFolder: Sendable {
         do {
             // A JSON tab is whitespace or escaped, never inside a string; YAML forbids it in indentation.
             let yaml = isJSON ? text.replacingOccurrences(of: "\t", with: " ") : text
+            // Every value built from the file walks the tree with its aliases expanded, so a few
+            // hundred bytes of nested aliases would be billions of values: refuse them first.
+            guard AliasBound.expandsToAtMost(yaml, data.count + maximumAliasedValues) else {
+                log.error("aliases repeat more than \(maximumAliasedValues) values in this file; write them out, or repeat fewer")
+                return nil
+            }
             // An explicit encoding spares Yams a look at the environment for each file.
             guard let root = try Yams.compose(yaml: yaml, .basic, .default, .utf8) else {
                 log.error("the file is empty; expected a stub, a list of stubs or {\"mappings\": [...]}")
-                return nil
-            }
-            // Every value built from the file walks the tree with its aliases expanded, so a few
-            // hundred bytes of nested aliases would be billions of values: refuse them first.
-            guard root.expandsToAtMost(data.count + maximumAliasedValues) else {
-                log.error("aliases repeat more than \(maximumAliasedValues) values in this file; write them out, or repeat fewer")
                 return nil
             }
             return root
@@ -133,25 +133,3 @@ public struct StubFolder: Sendable {
     }
 }
 
-extension Node {
-    /// Whether the tree, aliases expanded, has at most `limit` nodes; the count stops at the limit,
-    /// so a bomb costs no more than `limit` steps.
-    func expandsToAtMost(_ limit: Int) -> Bool {
-        var budget = limit
-        var pending: [Node] = [self]
-        while let node = pending.popLast() {
-            budget -= 1
-            guard budget >= 0 else { return false }
-            switch node {
-            case .scalar, .alias: break
-            case .sequence(let sequence): pending.append(contentsOf: sequence)
-            case .mapping(let mapping):
-                for (key, value) in mapping {
-                    pending.append(key)
-                    pending.append(value)
-                }
-            }
-        }
-        return true
-    }
-}

@@ -16,7 +16,9 @@ extension MockServer {
         public var connectionLimit: Int
         /// Connections waiting to be accepted.
         public var listenBacklog: Int
-        /// How long a connection may sit idle, or a client take to send its request, before it is closed.
+        /// How long a connection may sit idle, or a client take to send a whole request head
+        /// (counted from the connection's start or the previous answer, however slowly the bytes
+        /// trickle in), before it is closed.
         public var connectionTimeout: Duration
         /// Memory for one connection's request head; a head that does not fit is answered `431`.
         /// libmicrohttpd clears it for every request, so more costs throughput.

@@ -49,6 +49,37 @@ struct HostileClientTests {
         #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
     }
 
+    /// libmicrohttpd 0.9.75 ends the head at a line with an empty field name, before the handler
+    /// can see it, and refuses what follows as a request with `400` and a close: the request
+    /// before it is answered, where RFC 9112 wants a `400`, but nothing after it is.
+    @Test func anEmptyFieldNameSmugglesNothing() async throws {
+        let (server, registry) = try Self.started()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+        connection.send("POST /ok HTTP/1.1\r\nHost: x\r\n: v\r\nContent-Length: 36\r\n\r\n" + Self.smuggled)
+        let reply = await connection.read()
+        #expect(!reply.contains("smuggled"), "\(reply)")
+        #expect(!registry.journal.entries.contains { $0.request.path == "/smuggled" })
+        withKnownIssue("libmicrohttpd 0.9.75 drops the line and serves the request before it") {
+            #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply)")
+        }
+    }
+
+    @Test func anAliasBombOverTheAdminAPIIsRefusedAndTheServerGoesOn() async throws {
+        let (server, registry) = try Self.started()
+        defer { server.stop() }
+        let levels = (0...9).map { level in
+            "&a\(level) [" + Array(repeating: level == 0 ? "\"x\"" : "*a\(level - 1)", count: 9).joined(separator: ", ") + "]"
+        }
+        let bomb = #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ") + "]}}"
+        let http = AdminConnection(server)
+        let refused = try await http.admin("POST", "/mappings", bomb)
+        #expect(refused.status == 400)
+        #expect(refused.text.contains("aliases repeat more than 100000 values"), "\(refused.text)")
+        #expect(registry.mappings.count == 2)
+        #expect(try await http.send("GET", "/ok").text == "fine")
+    }
+
     @Test func anAbsoluteFormTargetIsMatchedByItsPath() async throws {
         let (server, registry) = try Self.started()
         defer { server.stop() }

@@ -24,6 +24,17 @@ struct HostileStubFileTests {
         #expect(report.errors.map(\.description) == ["bomb.yaml: aliases repeat more than 100000 values in this file; write them out, or repeat fewer"])
     }
 
+    /// Yams expands an alias used as a mapping key while it composes (to compare keys), so the
+    /// count has to come before it does.
+    @Test func anAliasBombAsAMappingKeyIsRefusedBeforeYamsExpandsIt() throws {
+        let keys = Self.aliasBomb.replacingOccurrences(of: "response: {jsonBody: *a9}", with: "response: {jsonBody: {? *a9 : 1, ? *a8 : 2}}")
+        let folder = try ScratchFolder(["keys.yaml": keys])
+        let started = ContinuousClock.now
+        let report = StubFolder(url: folder.url).check()
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(report.errors.map(\.description) == ["keys.yaml: aliases repeat more than 100000 values in this file; write them out, or repeat fewer"])
+    }
+
     @Test func anAliasBombInAnAdminBodyIsRefused() {
         // The admin API reads JSON with the YAML parser, so anchors reach it too.
         let levels = (0...9).map { level in
