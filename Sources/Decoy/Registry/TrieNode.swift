@@ -20,6 +20,7 @@ final class TrieNode: @unchecked Sendable {
     func copy() -> TrieNode {
         let copy = TrieNode()
         copy.literals = literals.mapValues { $0.copy() }
+        copy.literalOrder = literalOrder
         copy.anySegment = anySegment.map { $0.copy() }
         copy.templates = templates
         copy.rests = rests
