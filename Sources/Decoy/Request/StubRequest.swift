@@ -15,15 +15,20 @@ public struct StubRequest: Sendable {
         private let rawHeaderFields: [(name: String, value: String)]
         /// Made from the raw fields on first use: most requests a server answers are matched and
         /// journaled without anyone reading a header, and validating names costs more than the
-        /// rest of the request.
-        private let parsedHeaderFields: Mutex<HTTPFields?>
+        /// rest of the request. Fields that came checked need no lock, nor its allocation.
+        private let parsedHeaderFields: ParsedHeaderFields
+
+        private enum ParsedHeaderFields {
+            case checked(HTTPFields)
+            case onFirstRead(Mutex<HTTPFields?>)
+        }
 
         init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields?, rawHeaderFields: [(name: String, value: String)], body: Data) {
             self.method = method
             self.target = target
             self.body = body
             self.rawHeaderFields = rawHeaderFields
-            parsedHeaderFields = Mutex(headerFields)
+            parsedHeaderFields = headerFields.map { .checked($0) } ?? .onFirstRead(Mutex(nil))
             // One pass over the bytes finds both; most targets have neither, and their path is
             // the target itself, shared rather than copied.
             var offset: Int?
@@ -46,12 +51,17 @@ public struct StubRequest: Sendable {
         }
 
         var headerFields: HTTPFields {
-            parsedHeaderFields.withLock { parsed in
-                if let parsed { return parsed }
-                // Names that are not valid tokens cannot be represented, and no matcher could name them.
-                let fields = HTTPFields(rawHeaderFields.compactMap { raw in HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) } })
-                parsed = fields
+            switch parsedHeaderFields {
+            case .checked(let fields):
                 return fields
+            case .onFirstRead(let lock):
+                return lock.withLock { parsed in
+                    if let parsed { return parsed }
+                    // Names that are not valid tokens cannot be represented, and no matcher could name them.
+                    let fields = HTTPFields(rawHeaderFields.compactMap { raw in HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) } })
+                    parsed = fields
+                    return fields
+                }
             }
         }
     }

@@ -48,7 +48,15 @@ package struct Mutex<Value>: @unchecked Sendable {
             let storage = unsafeDowncast(buffer, to: Storage.self)
             storage.withUnsafeMutablePointerToElements { lock in
                 lock.initialize(to: pthread_mutex_t())
-                let status = pthread_mutex_init(lock, nil)
+                var attributes = pthread_mutexattr_t()
+                pthread_mutexattr_init(&attributes)
+                defer { pthread_mutexattr_destroy(&attributes) }
+                #if canImport(Glibc)
+                // Spins a little before sleeping, as `Synchronization.Mutex` does on Linux: the
+                // server's threads hold these locks for a few instructions, less than a sleep costs.
+                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+                #endif
+                let status = pthread_mutex_init(lock, &attributes)
                 precondition(status == 0, "pthread_mutex_init failed: \(status)")
             }
             return storage
