@@ -43,10 +43,10 @@ struct JSONPath: Sendable, CustomStringConvertible {
     let description: String
 
     /// Parses `expression`; the error text says what is wrong.
-    init(parsing expression: String) throws(JSONPathError) {
+    init(parsing expression: String) throws(PathSyntaxError) {
         description = expression
         var parser = JSONPathParser(expression)
-        guard parser.take("$") else { throw JSONPathError("a JSON path starts with \"$\"") }
+        guard parser.take("$") else { throw PathSyntaxError("a JSON path starts with \"$\"") }
         steps = try parser.steps(until: { $0 == nil })
     }
 
@@ -166,7 +166,7 @@ private struct JSONPathParser {
     }
 
     /// Steps until `end` says the next character ends them (`nil` at the end of the text).
-    mutating func steps(until end: (Character?) -> Bool) throws(JSONPathError) -> [JSONPath.Step] {
+    mutating func steps(until end: (Character?) -> Bool) throws(PathSyntaxError) -> [JSONPath.Step] {
         var steps: [JSONPath.Step] = []
         while !end(rest.first) {
             if take("..") {
@@ -181,29 +181,29 @@ private struct JSONPathParser {
             } else if take("[") {
                 steps.append(try bracket())
             } else {
-                throw JSONPathError("unexpected \"\(rest.first.map(String.init) ?? "")\"; steps are \".name\", \"['name']\", \"[index]\", \"[*]\" or \"[?(…)]\"")
+                throw PathSyntaxError("unexpected \"\(rest.first.map(String.init) ?? "")\"; steps are \".name\", \"['name']\", \"[index]\", \"[*]\" or \"[?(…)]\"")
             }
         }
         return steps
     }
 
     /// The step after `.`: a member name or `*`.
-    private mutating func dotted() throws(JSONPathError) -> JSONPath.Step {
+    private mutating func dotted() throws(PathSyntaxError) -> JSONPath.Step {
         let name = rest.prefix { !".[ ()=!<>&|".contains($0) }
-        guard !name.isEmpty else { throw JSONPathError("a member name is missing after \".\"") }
+        guard !name.isEmpty else { throw PathSyntaxError("a member name is missing after \".\"") }
         rest = rest.dropFirst(name.count)
-        if rest.first == "(" { throw JSONPathError("functions such as \"\(name)()\" are not supported") }
+        if rest.first == "(" { throw PathSyntaxError("functions such as \"\(name)()\" are not supported") }
         return name == "*" ? .all : .member(String(name))
     }
 
     /// The step after `[`, up to and including its `]`.
-    private mutating func bracket() throws(JSONPathError) -> JSONPath.Step {
+    private mutating func bracket() throws(PathSyntaxError) -> JSONPath.Step {
         skipSpaces()
         if take("?") {
-            guard take("(") else { throw JSONPathError("a filter is written \"[?(condition)]\"") }
+            guard take("(") else { throw PathSyntaxError("a filter is written \"[?(condition)]\"") }
             let condition = try disjunction()
             skipSpaces()
-            guard take(")"), take("]") else { throw JSONPathError("a filter is closed by \")]\"") }
+            guard take(")"), take("]") else { throw PathSyntaxError("a filter is closed by \")]\"") }
             return .filter(condition)
         }
         if take("*") { return try closed(.all) }
@@ -216,18 +216,18 @@ private struct JSONPathParser {
         return try closed(steps.count == 1 ? steps[0] : .union(steps))
     }
 
-    private mutating func closed(_ step: JSONPath.Step) throws(JSONPathError) -> JSONPath.Step {
+    private mutating func closed(_ step: JSONPath.Step) throws(PathSyntaxError) -> JSONPath.Step {
         skipSpaces()
-        guard take("]") else { throw JSONPathError("\"[\" is not closed") }
+        guard take("]") else { throw PathSyntaxError("\"[\" is not closed") }
         return step
     }
 
     /// One selector inside brackets: `'name'`, `2`, or a slice `1:3`.
-    private mutating func selector() throws(JSONPathError) -> JSONPath.Step {
+    private mutating func selector() throws(PathSyntaxError) -> JSONPath.Step {
         if let quote = rest.first, quote == "'" || quote == "\"" { return .member(try quoted()) }
         let start = integer()
         if take(":") { return .slice(start: start, end: integer()) }
-        guard let start else { throw JSONPathError("expected \"['name']\", \"[index]\", \"[start:end]\", \"[*]\" or \"[?(…)]\"") }
+        guard let start else { throw PathSyntaxError("expected \"['name']\", \"[index]\", \"[start:end]\", \"[*]\" or \"[?(…)]\"") }
         return .index(start)
     }
 
@@ -238,42 +238,42 @@ private struct JSONPathParser {
         return value
     }
 
-    private mutating func quoted() throws(JSONPathError) -> String {
-        guard let quote = rest.first else { throw JSONPathError("a quoted name is not closed") }
+    private mutating func quoted() throws(PathSyntaxError) -> String {
+        guard let quote = rest.first else { throw PathSyntaxError("a quoted name is not closed") }
         rest = rest.dropFirst()
-        guard let close = rest.firstIndex(of: quote) else { throw JSONPathError("a quoted name is not closed") }
+        guard let close = rest.firstIndex(of: quote) else { throw PathSyntaxError("a quoted name is not closed") }
         defer { rest = rest[rest.index(after: close)...] }
         return String(rest[..<close])
     }
 
     // MARK: Filter conditions
 
-    private mutating func disjunction() throws(JSONPathError) -> JSONPath.Condition {
+    private mutating func disjunction() throws(PathSyntaxError) -> JSONPath.Condition {
         var condition = try conjunction()
         while skipSpacesThenTake("||") { condition = .or(condition, try conjunction()) }
         return condition
     }
 
-    private mutating func conjunction() throws(JSONPathError) -> JSONPath.Condition {
+    private mutating func conjunction() throws(PathSyntaxError) -> JSONPath.Condition {
         var condition = try unary()
         while skipSpacesThenTake("&&") { condition = .and(condition, try unary()) }
         return condition
     }
 
-    private mutating func unary() throws(JSONPathError) -> JSONPath.Condition {
+    private mutating func unary() throws(PathSyntaxError) -> JSONPath.Condition {
         skipSpaces()
         if take("!") { return .not(try unary()) }
         if take("(") {
             let inner = try disjunction()
-            guard skipSpacesThenTake(")") else { throw JSONPathError("\"(\" is not closed in a filter") }
+            guard skipSpacesThenTake(")") else { throw PathSyntaxError("\"(\" is not closed in a filter") }
             return inner
         }
         let left = try operand()
         skipSpaces()
-        if take("=~") { throw JSONPathError("regular expressions in filters (\"=~\") are not supported") }
+        if take("=~") { throw PathSyntaxError("regular expressions in filters (\"=~\") are not supported") }
         guard let comparison = JSONPath.Comparison.allCases.first(where: { take($0.rawValue) }) else {
             guard case .path(let fromRoot, let steps) = left, !fromRoot else {
-                throw JSONPathError("a filter compares with ==, !=, <, <=, > or >=, or tests a path \"@.name\"")
+                throw PathSyntaxError("a filter compares with ==, !=, <, <=, > or >=, or tests a path \"@.name\"")
             }
             return .exists(steps)
         }
@@ -286,7 +286,7 @@ private struct JSONPathParser {
     }
 
     /// A path from `@` or `$`, or a literal: a quoted string, a number, `true`, `false` or `null`.
-    private mutating func operand() throws(JSONPathError) -> JSONPath.Operand {
+    private mutating func operand() throws(PathSyntaxError) -> JSONPath.Operand {
         skipSpaces()
         for (start, fromRoot) in [("@", false), ("$", true)] where take(start) {
             return .path(fromRoot: fromRoot, try steps(until: { $0 == nil || " )=!<>&|".contains($0!) }))
@@ -297,16 +297,9 @@ private struct JSONPathParser {
         }
         let number = rest.prefix { $0.isNumber || "-+.eE".contains($0) }
         guard let value = Double(number) else {
-            throw JSONPathError("expected \"@…\", \"$…\", a quoted string, a number, true, false or null in a filter")
+            throw PathSyntaxError("expected \"@…\", \"$…\", a quoted string, a number, true, false or null in a filter")
         }
         rest = rest.dropFirst(number.count)
         return .literal(.number(value))
     }
-}
-
-/// Why a JSON path cannot be parsed.
-struct JSONPathError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
 }

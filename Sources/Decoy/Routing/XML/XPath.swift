@@ -54,12 +54,12 @@ struct XPath: Sendable, CustomStringConvertible {
     let description: String
 
     /// Parses `expression`; the error text says what is wrong.
-    init(parsing expression: String) throws(XPathError) {
+    init(parsing expression: String) throws(PathSyntaxError) {
         description = expression
         var parser = XPathParser(expression)
-        guard parser.peek("/") else { throw XPathError("an XPath starts at the root, with \"/\" or \"//\"") }
+        guard parser.peek("/") else { throw PathSyntaxError("an XPath starts at the root, with \"/\" or \"//\"") }
         steps = try parser.path()
-        guard parser.atEnd else { throw XPathError("unexpected \"\(parser.rest.prefix(10))\"") }
+        guard parser.atEnd else { throw PathSyntaxError("unexpected \"\(parser.rest.prefix(10))\"") }
     }
 
     /// The string values of what the path selects in `document`.
@@ -152,7 +152,7 @@ private struct XPathParser {
     }
 
     /// An absolute path: steps each after `/` or `//`.
-    mutating func path() throws(XPathError) -> [XPath.Step] {
+    mutating func path() throws(PathSyntaxError) -> [XPath.Step] {
         var steps: [XPath.Step] = []
         while true {
             if take("//") {
@@ -166,34 +166,34 @@ private struct XPathParser {
     }
 
     /// A path relative to a predicate's node: a step, then more after `/` or `//`.
-    private mutating func relativePath() throws(XPathError) -> [XPath.Step] {
+    private mutating func relativePath() throws(PathSyntaxError) -> [XPath.Step] {
         [try step(.child)] + (try path())
     }
 
-    private mutating func step(_ axis: XPath.Axis) throws(XPathError) -> XPath.Step {
+    private mutating func step(_ axis: XPath.Axis) throws(PathSyntaxError) -> XPath.Step {
         skipSpaces()
         let test: XPath.Test
         if take("@") {
             let name = self.name()
             test = .attribute(name == "*" ? nil : name)
-            guard !name.isEmpty else { throw XPathError("an attribute name is missing after \"@\"") }
+            guard !name.isEmpty else { throw PathSyntaxError("an attribute name is missing after \"@\"") }
         } else if take("text()") {
             test = .text
         } else if take("..") {
-            throw XPathError("\"..\" is not supported")
+            throw PathSyntaxError("\"..\" is not supported")
         } else if take(".") {
             test = .current
         } else {
             let name = self.name()
-            guard !name.isEmpty else { throw XPathError("a step is missing: expected a name, \"*\", \"@name\", \"text()\" or \".\"") }
-            if peek("(") { throw XPathError("the function \"\(name)()\" is not supported") }
-            if let axis = name.components(separatedBy: "::").first, axis != name { throw XPathError("axes such as \"\(axis)::\" are not supported") }
+            guard !name.isEmpty else { throw PathSyntaxError("a step is missing: expected a name, \"*\", \"@name\", \"text()\" or \".\"") }
+            if peek("(") { throw PathSyntaxError("the function \"\(name)()\" is not supported") }
+            if let axis = name.components(separatedBy: "::").first, axis != name { throw PathSyntaxError("axes such as \"\(axis)::\" are not supported") }
             test = .element(name == "*" ? nil : name)
         }
         var predicates: [XPath.Predicate] = []
         while take("[") {
             predicates.append(try disjunction())
-            guard take("]") else { throw XPathError("\"[\" is not closed") }
+            guard take("]") else { throw PathSyntaxError("\"[\" is not closed") }
         }
         return XPath.Step(axis: axis, test: test, predicates: predicates)
     }
@@ -204,19 +204,19 @@ private struct XPathParser {
         return String(name)
     }
 
-    private mutating func disjunction() throws(XPathError) -> XPath.Predicate {
+    private mutating func disjunction() throws(PathSyntaxError) -> XPath.Predicate {
         var predicate = try conjunction()
         while take(" or ") || take("or ") { predicate = .or(predicate, try conjunction()) }
         return predicate
     }
 
-    private mutating func conjunction() throws(XPathError) -> XPath.Predicate {
+    private mutating func conjunction() throws(PathSyntaxError) -> XPath.Predicate {
         var predicate = try comparison()
         while take(" and ") || take("and ") { predicate = .and(predicate, try comparison()) }
         return predicate
     }
 
-    private mutating func comparison() throws(XPathError) -> XPath.Predicate {
+    private mutating func comparison() throws(PathSyntaxError) -> XPath.Predicate {
         skipSpaces()
         if take("last()") { return .last }
         if let number = number(), !peekComparison() { return .position(number) }
@@ -224,8 +224,8 @@ private struct XPathParser {
         for (text, equal) in [("!=", false), ("=", true)] where take(text) {
             return .comparison(left, equal: equal, try operand())
         }
-        if peekComparison() { throw XPathError("only = and != compare in predicates") }
-        guard case .path(let steps) = left else { throw XPathError("a predicate tests a path, a position, or compares with = or !=") }
+        if peekComparison() { throw PathSyntaxError("only = and != compare in predicates") }
+        guard case .path(let steps) = left else { throw PathSyntaxError("a predicate tests a path, a position, or compares with = or !=") }
         return .exists(steps)
     }
 
@@ -241,22 +241,15 @@ private struct XPathParser {
         return value
     }
 
-    private mutating func operand() throws(XPathError) -> XPath.Operand {
+    private mutating func operand() throws(PathSyntaxError) -> XPath.Operand {
         skipSpaces()
         if let quote = rest.first, quote == "'" || quote == "\"" {
             rest = rest.dropFirst()
-            guard let close = rest.firstIndex(of: quote) else { throw XPathError("a quoted literal is not closed") }
+            guard let close = rest.firstIndex(of: quote) else { throw PathSyntaxError("a quoted literal is not closed") }
             defer { rest = rest[rest.index(after: close)...] }
             return .literal(String(rest[..<close]))
         }
         if let number = number() { return .literal(String(number)) }
         return .path(try relativePath())
     }
-}
-
-/// Why an XPath cannot be parsed.
-struct XPathError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
 }
