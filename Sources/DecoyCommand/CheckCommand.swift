@@ -15,7 +15,6 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let report = StubFolder(url: URL(filePath: folder, directoryHint: .isDirectory)).check()
         for error in report.errors { print("error: \(error)") }
-        for warning in report.warnings { print("warning: \(warning)") }
         guard report.isValid else {
             print("\(folder): \(report.errors.count) error\(report.errors.count == 1 ? "" : "s")")
             throw ExitCode.failure

@@ -91,7 +91,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     private static func show(_ report: StubFolderReport, from folder: String) {
         for stub in report.stubs { say("  \(stub)") }
-        for warning in report.warnings { say("  warning: \(warning)") }
         say("\(report.stubs.count) stubs from \(folder)")
     }
 

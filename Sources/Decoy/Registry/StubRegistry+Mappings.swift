@@ -41,7 +41,7 @@ extension StubRegistry {
     public func editMapping(_ json: Data) throws(StubFolderError) -> StubMapping? {
         let definition = try decode(json)
         guard let id = definition.loaded.id else {
-            throw StubFolderError(errors: [StubFileDiagnostic(file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")], warnings: [])
+            throw StubFolderError(errors: [StubFileDiagnostic(file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")])
         }
         return insert(definition, id: id, replacing: true)
     }
@@ -137,7 +137,7 @@ extension StubRegistry {
         do {
             return try CompiledValueMatcher(matcher) { RouteError(path: "metadata", reason: $0) }
         } catch {
-            throw StubFolderError(errors: [StubFileDiagnostic(file: requestBody, message: error.reason)], warnings: [])
+            throw StubFolderError(errors: [StubFileDiagnostic(file: requestBody, message: error.reason)])
         }
     }
 

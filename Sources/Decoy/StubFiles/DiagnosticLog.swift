@@ -1,11 +1,10 @@
 import Yams
 
-/// The errors and warnings found in one stub file, collected as the file is decoded.
+/// The errors found in one stub file, collected as the file is decoded.
 final class DiagnosticLog {
     /// The file, relative to the stubs folder.
     let file: String
     private(set) var errors: [StubFileDiagnostic] = []
-    private(set) var warnings: [StubFileDiagnostic] = []
 
     init(file: String) { self.file = file }
 
@@ -13,9 +12,6 @@ final class DiagnosticLog {
         errors.append(StubFileDiagnostic(file: file, line: mark?.line, column: mark?.column, field: field, message: message))
     }
 
-    func warning(_ message: String, field: String, at mark: (line: Int, column: Int)?) {
-        warnings.append(StubFileDiagnostic(file: file, line: mark?.line, column: mark?.column, field: field, message: message))
-    }
 }
 
 extension DiagnosticLog {

@@ -1,6 +1,6 @@
 /// The messages for fields a stub file has but Decoy does not know.
 enum FieldNames {
-    /// WireMock fields Decoy reads past, with why; a mapping recorded by WireMock has them.
+    /// WireMock fields Decoy does not have, with what to do instead.
     private static let unsupported: [String: String] = [
         "transformers": "response templating is not supported",
         "transformerParameters": "response templating is not supported",
@@ -12,11 +12,11 @@ enum FieldNames {
         "serveEventListeners": "serve event listeners are not supported",
     ]
 
-    /// The warning for the unknown field `name` among `known`: the closest known name when one is near.
+    /// The error for the unknown field `name` among `known`: the closest known name when one is near.
     static func unknownField(_ name: String, known: [String]) -> String {
-        if let reason = unsupported[name] { return "not supported by Decoy and ignored: \(reason)" }
-        if let closest = closest(to: name, among: known) { return "unknown field, ignored; did you mean \"\(closest)\"?" }
-        return "unknown field, ignored; expected one of \(known.joined(separator: ", "))"
+        if let reason = unsupported[name] { return "not supported by Decoy: \(reason)" }
+        if let closest = closest(to: name, among: known) { return "unknown field; did you mean \"\(closest)\"?" }
+        return "unknown field; expected one of \(known.joined(separator: ", "))"
     }
 
     /// The name in `candidates` nearest to `name` by edit distance, ignoring case, if near enough to be a slip.

@@ -73,8 +73,9 @@ struct FileNode {
         return sequence.enumerated().map { FileNode(node: $1, field: "\(field)[\($0)]", log: log) }
     }
 
-    /// The members of an object; members not in `known` are warned about, with the closest known
-    /// name. Pass `nil` when any name may be a member, as for header names.
+    /// The members of an object; members not in `known` are errors, with the closest known name:
+    /// a field Decoy does not know is never ignored. Pass `nil` when any name may be a member, as
+    /// for header names.
     func object(known: [String]?, _ what: String = "an object") -> FileObject? {
         guard case .mapping(let mapping) = node else { return expected(what) }
         var members: [(key: String, value: FileNode)] = []
@@ -83,7 +84,7 @@ struct FileNode {
             let child = member(name, value)
             members.append((name, child))
             if let known, !known.contains(name) {
-                log.warning(FieldNames.unknownField(name, known: known), field: child.field, at: key.mark.map { ($0.line, $0.column) })
+                log.error(FieldNames.unknownField(name, known: known), field: child.field, at: key.mark.map { ($0.line, $0.column) })
             }
         }
         return FileObject(node: self, members: members)

@@ -25,7 +25,7 @@ enum MatcherDecoder {
             return nil
         }
         for (option, value) in members where options[option].map({ $0 != name }) ?? false {
-            value.log.warning("ignored: \(option) applies only to \(options[option]!)", field: value.field, at: value.mark)
+            value.error("\(option) applies only to \(options[option]!)")
         }
         func flag(_ option: String) -> Bool { members.first { $0.key == option }?.value.flag() ?? false }
         switch name {

@@ -36,7 +36,8 @@ enum StubDocument {
     static func globalDelay(_ data: Data, source: String) -> Result<Delay, StubFolderError> {
         let log = DiagnosticLog(file: source)
         let delay = object(data, log: log).flatMap { node -> Delay? in
-            guard let settings = node.object(known: ["fixedDelay"]) else { return nil }
+            // Any name, so that each other setting gets its own message below.
+            guard let settings = node.object(known: nil) else { return nil }
             for (name, member) in settings.members where name != "fixedDelay" {
                 member.error("Decoy sets only fixedDelay over the admin API; \(name) is not supported")
             }
@@ -69,7 +70,7 @@ enum StubDocument {
 
     private static func finish<Value>(_ value: Value?, _ log: DiagnosticLog) -> Result<Value, StubFolderError> {
         guard let value, log.errors.isEmpty else {
-            return .failure(StubFolderError(errors: log.errors, warnings: log.warnings))
+            return .failure(StubFolderError(errors: log.errors))
         }
         return .success(value)
     }

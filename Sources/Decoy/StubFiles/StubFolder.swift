@@ -32,21 +32,19 @@ public struct StubFolder: Sendable {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
             let error = StubFileDiagnostic(file: url.path, message: "no such folder")
-            return ([], StubFolderReport(stubs: [], errors: [error], warnings: []))
+            return ([], StubFolderReport(stubs: [], errors: [error]))
         }
         let bodyFiles = BodyFiles(root: root)
         var definitions: [StubDefinition] = []
         var errors: [StubFileDiagnostic] = []
-        var warnings: [StubFileDiagnostic] = []
         for file in Self.stubFiles(in: root) {
             let log = DiagnosticLog(file: file)
             let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: bodyFiles, stubFile: file))
             definitions += Self.stubNodes(in: root + "/" + file, log: log).compactMap(decoder.decode)
             errors += log.errors.sorted(by: Self.inFileOrder)
-            warnings += log.warnings.sorted(by: Self.inFileOrder)
         }
         errors += Self.duplicateIDs(in: definitions)
-        return (definitions, StubFolderReport(stubs: definitions.map(\.loaded), errors: errors, warnings: warnings))
+        return (definitions, StubFolderReport(stubs: definitions.map(\.loaded), errors: errors))
     }
 
     /// The stub files under `root`, relative to it, sorted; hidden files and `__files/` left out.

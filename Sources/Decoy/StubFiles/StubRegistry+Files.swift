@@ -34,7 +34,7 @@ extension StubRegistry {
     public func saveMappings() throws(StubFolderError) -> [URL] {
         let (folder, added) = contents.withLock { ($0.folder, $0.mappings.filter { $0.origin == .adminAPI }) }
         guard let folder else {
-            throw StubFolderError(errors: [StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")], warnings: [])
+            throw StubFolderError(errors: [StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")])
         }
         let mappings = folder.appending(path: "mappings", directoryHint: .isDirectory)
         var written: [URL] = []
@@ -44,7 +44,7 @@ extension StubRegistry {
                 try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
                 try Data(mapping.json.utf8).write(to: file, options: .atomic)
             } catch {
-                throw StubFolderError(errors: [StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")], warnings: [])
+                throw StubFolderError(errors: [StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")])
             }
             written.append(file)
         }
@@ -54,7 +54,7 @@ extension StubRegistry {
 
     private func register(_ folder: StubFolder, replacing: Bool) throws(StubFolderError) -> StubFolderReport {
         let (definitions, report) = folder.compile()
-        guard report.isValid else { throw StubFolderError(errors: report.errors, warnings: report.warnings) }
+        guard report.isValid else { throw StubFolderError(errors: report.errors) }
         let ids = definitions.map { $0.loaded.id ?? UUID().uuidString.lowercased() }
         // At once, so that no request sees some of the folder's stubs and not others.
         let handles = contents.withLock { contents in
@@ -68,6 +68,6 @@ extension StubRegistry {
             }
         }
         let stubs = zip(report.stubs, handles).map { $0.registered(as: $1) }
-        return StubFolderReport(stubs: stubs, errors: [], warnings: report.warnings)
+        return StubFolderReport(stubs: stubs, errors: [])
     }
 }

@@ -13,7 +13,6 @@ struct StubFileExamples {
         let registry = StubRegistry()
         let report = try registry.load(folder: stubsFolder)
         for stub in report.stubs { print(stub) }          // users.yaml:21: GET /users/{id} "Get a user"
-        for warning in report.warnings { print(warning) }
         #expect(report.stubs.count == 19)
     }
 

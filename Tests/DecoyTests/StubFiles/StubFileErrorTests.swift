@@ -204,7 +204,7 @@ struct StubFileErrorTests {
             """)
     }
 
-    @Test func unknownFieldsAreWarningsWithTheClosestName() throws {
+    @Test func unknownFieldsAreErrorsWithTheClosestName() throws {
         let folder = try ScratchFolder([
             "typos.yaml": """
                 request:
@@ -217,11 +217,10 @@ struct StubFileErrorTests {
                 """,
         ])
         let report = StubFolder(url: folder.url).check()
-        #expect(report.isValid)
-        #expect(report.warnings.map(\.description) == [
-            #"typos.yaml:2:3: request.metod: unknown field, ignored; did you mean "method"?"#,
-            #"typos.yaml:4:3: request.formParameters: not supported by Decoy and ignored: match the body instead"#,
-            #"typos.yaml:7:3: response.jsonbody: unknown field, ignored; did you mean "jsonBody"?"#,
+        #expect(report.errors.map(\.description) == [
+            #"typos.yaml:2:3: request.metod: unknown field; did you mean "method"?"#,
+            #"typos.yaml:4:3: request.formParameters: not supported by Decoy: match the body instead"#,
+            #"typos.yaml:7:3: response.jsonbody: unknown field; did you mean "jsonBody"?"#,
         ])
     }
 
