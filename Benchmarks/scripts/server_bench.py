@@ -7,7 +7,8 @@
   against the raw libmicrohttpd C server from PEERS_DIR/mhd_stub.c: `decoy serve` as users run
   it, its request log on (to a file) and off; MockServer alone (ServerBench); the Swift servers a
   user might pick instead (Hummingbird 2, FlyingFox: Benchmarks/Peers, whose SwiftPeer binary is
-  in the folder $SWIFT_PEERS; skipped when unset); and MockServer's unmatched 404 among 10,000 stubs. Targets:
+  in the folder $SWIFT_PEERS; skipped when unset); and MockServer's unmatched 404 among 10,000
+  stubs, one target repeated (the 404 made once is reused) and every target different. Targets:
   `decoy serve` logging to a file >= 0.85 of raw and ahead of every Swift peer; the unmatched
   404 at 10,000 stubs >= 0.8 of a matched request with 1 stub;
 - peak memory (VmHWM) of MockServer under that load, journal on (target <= 50 MB);
@@ -71,8 +72,13 @@ class Server:
             self.process.wait()
 
 
-def wrk(url, duration):
-    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{duration}", "--latency", url], capture_output=True, text=True, timeout=120).stdout
+# A different target for every request, so that no answer made for one is reused for the next.
+DISTINCT_TARGETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "distinct_targets.lua")
+
+
+def wrk(url, duration, script=None):
+    options = ["-s", script] if script else []
+    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{duration}", "--latency", *options, url], capture_output=True, text=True, timeout=120).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     return rps, int(errors.group(1)) if errors else 0
@@ -112,6 +118,7 @@ def throughput(bench, decoy, peers, workdir):
         ("decoy serve, --log none", lambda p: [decoy, "serve", stubs, "--port", str(p), "--no-admin", "--log", "none"], "/stub"),
         ("MockServer, no logger (ServerBench)", lambda p: [bench, str(p), "1"], "/stub/0"),
         ("MockServer, unmatched 404 among 10,000 stubs", lambda p: [bench, str(p), "10000"], "/nostub/x"),
+        ("MockServer, unmatched, every target different", lambda p: [bench, str(p), "10000"], "/nostub/"),
     ]
     if swift_peers:
         peer = os.path.join(swift_peers, "SwiftPeer")
@@ -121,15 +128,16 @@ def throughput(bench, decoy, peers, workdir):
     try:
         for name, command, path in targets:
             port = free_port()
-            ready = "/stub/0" if path == "/nostub/x" else path
+            ready = "/stub/0" if path.startswith("/nostub/") else path
             servers[name] = (Server(command(port), port, ready), f"http://127.0.0.1:{port}{path}")
+        scripts = {name: DISTINCT_TARGETS if path.endswith("/") else None for name, _, path in targets}
         for name, _, _ in targets:
-            wrk(servers[name][1], "3s")
+            wrk(servers[name][1], "3s", scripts[name])
         for _ in range(RUNS):
             for name, _, _ in targets:
                 if os.path.exists(log_file):
                     os.truncate(log_file, 0)
-                results[name].append(wrk(servers[name][1], DURATION)[0])
+                results[name].append(wrk(servers[name][1], DURATION, scripts[name])[0])
         mock, mock_url = servers["MockServer, no logger (ServerBench)"]
         peak = mock.status("VmHWM") / 1024
         raw, raw_url = servers["raw libmicrohttpd C server"]
@@ -155,6 +163,8 @@ def throughput(bench, decoy, peers, workdir):
             ratio_line(f"{logged} / {peer}", r, "> 1", r > 1)
     r = per_run("MockServer, unmatched 404 among 10,000 stubs", "MockServer, no logger (ServerBench)")
     ratio_line("unmatched 404 at 10,000 stubs / matched with 1 stub", r, ">= 0.8", r >= 0.8)
+    r = per_run("MockServer, unmatched, every target different", "MockServer, no logger (ServerBench)")
+    line("  the same, every target different (no 404 reused) / matched", f"{r:.2f}", "x", "(the closest routes found anew each time)")
     if not swift_peers:
         print("  (Swift peers skipped: set SWIFT_PEERS to the folder of Benchmarks/Peers' SwiftPeer)")
     line("MockServer peak RSS under the load (VmHWM)", f"{peak:.1f}", "MB", "<= 50 MB " + ("ok" if peak <= 50 else "MISSED"))
