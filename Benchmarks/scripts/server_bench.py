@@ -63,6 +63,12 @@ class Server:
         with open(f"/proc/{self.process.pid}/status") as f:
             return int(re.search(rf"^{field}:\s+(\d+)", f.read(), re.M).group(1))
 
+    def cpu_seconds(self):
+        """User and system CPU time the server has used so far."""
+        with open(f"/proc/{self.process.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
         try:
@@ -81,7 +87,7 @@ def wrk(url, duration, script=None):
     out = subprocess.run(["wrk", "-t2", "-c64", f"-d{duration}", "--latency", *options, url], capture_output=True, text=True, timeout=120).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    return rps, int(errors.group(1)) if errors else 0
+    return rps, int(errors.group(1)) if errors else 0, int(re.search(r"(\d+) requests in", out).group(1))
 
 
 def line(label, value, unit="", target=""):
@@ -125,6 +131,8 @@ def throughput(bench, decoy, peers, workdir):
         targets += [("Hummingbird 2", lambda p: [peer, "hummingbird", str(p)], "/stub"),
                     ("FlyingFox", lambda p: [peer, "flyingfox", str(p)], "/stub")]
     servers, results = {}, {name: [] for name, _, _ in targets}
+    # Server CPU per request: steadier than requests per second on a loaded machine.
+    cpu, served = {name: 0.0 for name, _, _ in targets}, {name: 0 for name, _, _ in targets}
     try:
         for name, command, path in targets:
             port = free_port()
@@ -137,7 +145,11 @@ def throughput(bench, decoy, peers, workdir):
             for name, _, _ in targets:
                 if os.path.exists(log_file):
                     os.truncate(log_file, 0)
-                results[name].append(wrk(servers[name][1], DURATION, scripts[name])[0])
+                before = servers[name][0].cpu_seconds()
+                rps, _, requests = wrk(servers[name][1], DURATION, scripts[name])
+                cpu[name] += servers[name][0].cpu_seconds() - before
+                served[name] += requests
+                results[name].append(rps)
         mock, mock_url = servers["MockServer, no logger (ServerBench)"]
         peak = mock.status("VmHWM") / 1024
         raw, raw_url = servers["raw libmicrohttpd C server"]
@@ -146,10 +158,10 @@ def throughput(bench, decoy, peers, workdir):
         for server, _ in servers.values():
             server.stop()
     raws = results["raw libmicrohttpd C server"]
-    print(f"  {'server':<58} {'median':>12} {'':<6} [min..max] req/s; ratio to raw: median of per-run ratios")
+    print(f"  {'server':<58} {'median':>12} {'':<6} [min..max] req/s; ratio to raw: median of per-run ratios; server CPU per request")
     for name, runs in results.items():
         ratio = statistics.median(r / b for r, b in zip(runs, raws))
-        line(name, f"{statistics.median(runs):,.0f}", "req/s", f"[{min(runs):,.0f}..{max(runs):,.0f}]  x{ratio:.2f}")
+        line(name, f"{statistics.median(runs):,.0f}", "req/s", f"[{min(runs):,.0f}..{max(runs):,.0f}]  x{ratio:.2f}  {cpu[name] / served[name] * 1e6:.2f} µs")
 
     def per_run(a, b):
         return statistics.median(x / y for x, y in zip(results[a], results[b]))
