@@ -7,7 +7,8 @@
   against the raw libmicrohttpd C server from PEERS_DIR/mhd_stub.c: `decoy serve` as users run
   it, its request log on (to a file) and off; MockServer alone (ServerBench); the Swift servers a
   user might pick instead (Hummingbird 2, FlyingFox: Benchmarks/Peers, whose SwiftPeer binary is
-  in the folder $SWIFT_PEERS; skipped when unset); and MockServer's unmatched 404 among 10,000 stubs. Targets:
+  in the folder $SWIFT_PEERS; skipped when unset); and MockServer's unmatched 404 among 10,000
+  stubs, one target repeated (the 404 made once is reused) and every target different. Targets:
   `decoy serve` logging to a file >= 0.85 of raw and ahead of every Swift peer; the unmatched
   404 at 10,000 stubs >= 0.8 of a matched request with 1 stub;
 - peak memory (VmHWM) of MockServer under that load, journal on (target <= 50 MB);
@@ -62,6 +63,12 @@ class Server:
         with open(f"/proc/{self.process.pid}/status") as f:
             return int(re.search(rf"^{field}:\s+(\d+)", f.read(), re.M).group(1))
 
+    def cpu_seconds(self):
+        """User and system CPU time the server has used so far."""
+        with open(f"/proc/{self.process.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
         try:
@@ -71,11 +78,16 @@ class Server:
             self.process.wait()
 
 
-def wrk(url, duration):
-    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{duration}", "--latency", url], capture_output=True, text=True, timeout=120).stdout
+# A different target for every request, so that no answer made for one is reused for the next.
+DISTINCT_TARGETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "distinct_targets.lua")
+
+
+def wrk(url, duration, script=None):
+    options = ["-s", script] if script else []
+    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{duration}", "--latency", *options, url], capture_output=True, text=True, timeout=120).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    return rps, int(errors.group(1)) if errors else 0
+    return rps, int(errors.group(1)) if errors else 0, int(re.search(r"(\d+) requests in", out).group(1))
 
 
 def line(label, value, unit="", target=""):
@@ -112,24 +124,32 @@ def throughput(bench, decoy, peers, workdir):
         ("decoy serve, --log none", lambda p: [decoy, "serve", stubs, "--port", str(p), "--no-admin", "--log", "none"], "/stub"),
         ("MockServer, no logger (ServerBench)", lambda p: [bench, str(p), "1"], "/stub/0"),
         ("MockServer, unmatched 404 among 10,000 stubs", lambda p: [bench, str(p), "10000"], "/nostub/x"),
+        ("MockServer, unmatched, every target different", lambda p: [bench, str(p), "10000"], "/nostub/"),
     ]
     if swift_peers:
         peer = os.path.join(swift_peers, "SwiftPeer")
         targets += [("Hummingbird 2", lambda p: [peer, "hummingbird", str(p)], "/stub"),
                     ("FlyingFox", lambda p: [peer, "flyingfox", str(p)], "/stub")]
     servers, results = {}, {name: [] for name, _, _ in targets}
+    # Server CPU per request: steadier than requests per second on a loaded machine.
+    cpu, served = {name: 0.0 for name, _, _ in targets}, {name: 0 for name, _, _ in targets}
     try:
         for name, command, path in targets:
             port = free_port()
-            ready = "/stub/0" if path == "/nostub/x" else path
+            ready = "/stub/0" if path.startswith("/nostub/") else path
             servers[name] = (Server(command(port), port, ready), f"http://127.0.0.1:{port}{path}")
+        scripts = {name: DISTINCT_TARGETS if path.endswith("/") else None for name, _, path in targets}
         for name, _, _ in targets:
-            wrk(servers[name][1], "3s")
+            wrk(servers[name][1], "3s", scripts[name])
         for _ in range(RUNS):
             for name, _, _ in targets:
                 if os.path.exists(log_file):
                     os.truncate(log_file, 0)
-                results[name].append(wrk(servers[name][1], DURATION)[0])
+                before = servers[name][0].cpu_seconds()
+                rps, _, requests = wrk(servers[name][1], DURATION, scripts[name])
+                cpu[name] += servers[name][0].cpu_seconds() - before
+                served[name] += requests
+                results[name].append(rps)
         mock, mock_url = servers["MockServer, no logger (ServerBench)"]
         peak = mock.status("VmHWM") / 1024
         raw, raw_url = servers["raw libmicrohttpd C server"]
@@ -138,10 +158,10 @@ def throughput(bench, decoy, peers, workdir):
         for server, _ in servers.values():
             server.stop()
     raws = results["raw libmicrohttpd C server"]
-    print(f"  {'server':<58} {'median':>12} {'':<6} [min..max] req/s; ratio to raw: median of per-run ratios")
+    print(f"  {'server':<58} {'median':>12} {'':<6} [min..max] req/s; ratio to raw: median of per-run ratios; server CPU per request")
     for name, runs in results.items():
         ratio = statistics.median(r / b for r, b in zip(runs, raws))
-        line(name, f"{statistics.median(runs):,.0f}", "req/s", f"[{min(runs):,.0f}..{max(runs):,.0f}]  x{ratio:.2f}")
+        line(name, f"{statistics.median(runs):,.0f}", "req/s", f"[{min(runs):,.0f}..{max(runs):,.0f}]  x{ratio:.2f}  {cpu[name] / served[name] * 1e6:.2f} µs")
 
     def per_run(a, b):
         return statistics.median(x / y for x, y in zip(results[a], results[b]))
@@ -155,6 +175,8 @@ def throughput(bench, decoy, peers, workdir):
             ratio_line(f"{logged} / {peer}", r, "> 1", r > 1)
     r = per_run("MockServer, unmatched 404 among 10,000 stubs", "MockServer, no logger (ServerBench)")
     ratio_line("unmatched 404 at 10,000 stubs / matched with 1 stub", r, ">= 0.8", r >= 0.8)
+    r = per_run("MockServer, unmatched, every target different", "MockServer, no logger (ServerBench)")
+    line("  the same, every target different (no 404 reused) / matched", f"{r:.2f}", "x", "(the closest routes found anew each time)")
     if not swift_peers:
         print("  (Swift peers skipped: set SWIFT_PEERS to the folder of Benchmarks/Peers' SwiftPeer)")
     line("MockServer peak RSS under the load (VmHWM)", f"{peak:.1f}", "MB", "<= 50 MB " + ("ok" if peak <= 50 else "MISSED"))

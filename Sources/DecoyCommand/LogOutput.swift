@@ -4,25 +4,25 @@ import DecoyClient
 
 /// Where `decoy serve` writes its log: standard output or a file, in batches.
 ///
-/// Lines collect in memory and are written together, when enough have piled up or, at the
-/// latest, a moment after the first of them, so that a busy server makes one `write` for hundreds
-/// of requests. ``close()`` writes what is left.
+/// Lines collect in memory and a thread of their own writes them together every few
+/// milliseconds, so that a busy server makes one `write` for hundreds of requests and no thread
+/// that logs ever waits for the output. If the output stops taking lines (a pipe nobody reads),
+/// at most ``bufferLimit`` bytes wait; lines past it are dropped and counted, and the count is
+/// written once the output moves again. ``close()`` writes what is left.
 final class LogOutput: Sendable {
     /// Whether lines may carry colour: the output is a terminal, and `NO_COLOR` is not set.
     let colours: Bool
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let state = Mutex(State())
-    /// Held while writing, so that batches reach the output in the order they were taken.
-    private let writing = Mutex(())
     private let flusher = PeriodicFlush(every: flushInterval)
 
-    /// Written at once past this many bytes; below, within ``flushInterval``.
-    static let batchSize = 64 * 1024
     static let flushInterval = DispatchTimeInterval.milliseconds(50)
+    static let bufferLimit = 16 * 1024 * 1024
 
     private struct State {
         var bytes: [UInt8] = []
+        var dropped = 0
         var isClosed = false
         var second = 0
         var timestamp = ""
@@ -50,8 +50,12 @@ final class LogOutput: Sendable {
     /// Adds `timestamp line\n`, the timestamp as swift-log's `StreamLogHandler` writes it.
     func append(_ line: String) {
         let now = time(nil)
-        let isFull = state.withLock { state in
-            guard !state.isClosed else { return false }
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            guard state.bytes.count < Self.bufferLimit else {
+                state.dropped += 1
+                return
+            }
             if state.second != now || state.timestamp.isEmpty {
                 state.second = now
                 state.timestamp = Self.timestamp(now)
@@ -60,9 +64,7 @@ final class LogOutput: Sendable {
             state.bytes.append(UInt8(ascii: " "))
             state.bytes.append(contentsOf: line.utf8)
             state.bytes.append(UInt8(ascii: "\n"))
-            return state.bytes.count >= Self.batchSize
         }
-        if isFull { flush() }
     }
 
     /// Writes every line appended so far, then stops; lines appended later are dropped.
@@ -72,18 +74,22 @@ final class LogOutput: Sendable {
         if ownsDescriptor { Foundation.close(descriptor) }
     }
 
+    /// Called on the flusher's thread only, so batches reach the output in order.
     private func flush() {
-        writing.withLock { _ in
-            var batch: [UInt8] = []
-            state.withLock { swap(&batch, &$0.bytes) }
-            var written = 0
-            while written < batch.count {
-                let result = batch.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-                if result < 0, errno == EINTR { continue }
-                // A closed pipe or a full disk: the log is lost, the server goes on.
-                guard result > 0 else { return }
-                written += result
-            }
+        var batch: [UInt8] = []
+        let dropped = state.withLock { state in
+            swap(&batch, &state.bytes)
+            defer { state.dropped = 0 }
+            return state.dropped
+        }
+        if dropped > 0 { batch += Array("decoy: \(dropped) log lines dropped, as the log's output did not keep up\n".utf8) }
+        var written = 0
+        while written < batch.count {
+            let result = batch.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if result < 0, errno == EINTR { continue }
+            // A closed pipe or a full disk: these lines are lost, the server goes on.
+            guard result > 0 else { return }
+            written += result
         }
     }
 
