@@ -39,8 +39,11 @@ enum PathPattern: Sendable {
     func differences(path: String, segments requestSegments: [Substring]) -> [RouteDifference] {
         switch self {
         case .expression(let expression):
-            // A match that gave up (nil) is a miss.
-            return expression.matchesWhole(path) == true ? [] : [.pathExpression(expression)]
+            switch expression.matchesWhole(path) {
+            case true: return []
+            case false: return [.pathExpression(expression)]
+            case nil: return [.pathExpressionGaveUp(expression)]
+            }
         case .segments(let segments):
             var differences: [RouteDifference] = []
             for (index, segment) in segments.enumerated() {

@@ -7,6 +7,8 @@ import HTTPTypes
 enum RouteDifference: Sendable {
     /// The path does not match the route's regular expression.
     case pathExpression(CompiledExpression)
+    /// Matching the path against the route's regular expression took too long and was given up.
+    case pathExpressionGaveUp(CompiledExpression)
     /// A literal segment of the route's path differs (`index` counts from 0).
     case segment(index: Int, received: Substring, expected: String)
     /// The request has another number of path segments; `orMore` when the route ends in `**`.
@@ -23,6 +25,8 @@ enum RouteDifference: Sendable {
         switch self {
         case .pathExpression(let expression):
             "the path does not match \(expression)"
+        case .pathExpressionGaveUp(let expression):
+            "matching the path against \(expression) took too long"
         case .segment(let index, let received, let expected):
             "path segment \(index + 1) is \"\(received)\", the route expects \"\(expected)\""
         case .segmentCount(let expected, let orMore, let received):
