@@ -120,6 +120,18 @@ public struct StubRequest: Sendable {
         }
     }
 
+    /// Every value of the parameter `name` in a form body, `application/x-www-form-urlencoded`:
+    /// `+` is a space and escapes are decoded, as browsers and URLSession encode forms.
+    public func formValues(_ name: String) -> [String] {
+        bodyText.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { part in
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return parts[0] == name ? (parts.count > 1 ? parts[1] : "") : nil
+        }
+    }
+
     /// The body as UTF-8 text.
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 

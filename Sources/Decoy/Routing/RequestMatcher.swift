@@ -10,6 +10,9 @@ public enum RequestMatcher: Sendable, Hashable {
     case cookie(String, ValueMatcher)
     /// The body, as UTF-8 text, satisfies the matcher.
     case body(ValueMatcher)
+    /// The parameter with this name (any of its values) of a form body,
+    /// `application/x-www-form-urlencoded`, satisfies the matcher; WireMock's `formParameters`.
+    case formParameter(String, ValueMatcher)
     /// The request target as sent, path and query, satisfies the matcher; WireMock's `url` and `urlPattern`.
     case target(ValueMatcher)
 }
@@ -22,7 +25,9 @@ extension RequestMatcher: CustomStringConvertible {
 extension RequestMatcher {
     var valueMatcher: ValueMatcher {
         switch self {
-        case .query(_, let matcher), .header(_, let matcher), .cookie(_, let matcher), .body(let matcher), .target(let matcher): matcher
+        case .query(_, let matcher), .header(_, let matcher), .cookie(_, let matcher), .body(let matcher), .formParameter(_, let matcher),
+             .target(let matcher):
+            matcher
         }
     }
 
@@ -33,6 +38,7 @@ extension RequestMatcher {
         case .header(let name, _): "header \"\(name)\""
         case .cookie(let name, _): "cookie \"\(name)\""
         case .body: "body"
+        case .formParameter(let name, _): "form parameter \"\(name)\""
         case .target: "target"
         }
     }
@@ -44,6 +50,7 @@ extension RequestMatcher {
         case .header(let name, _): request.headerFields[values: name]
         case .cookie(let name, _): request.cookieValues(name)
         case .body: request.body.isEmpty ? [] : [request.bodyText]
+        case .formParameter(let name, _): request.formValues(name)
         case .target: [request.target]
         }
     }

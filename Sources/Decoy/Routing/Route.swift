@@ -143,6 +143,8 @@ public struct Route: Sendable, Hashable {
     public func cookie(_ name: String, _ matcher: ValueMatcher) -> Route { adding(.cookie(name, matcher)) }
     /// A copy that also requires the body, as UTF-8 text, to satisfy `matcher`.
     public func body(_ matcher: ValueMatcher) -> Route { adding(.body(matcher)) }
+    /// A copy that also requires the form body's parameter `name` to satisfy `matcher`.
+    public func formParameter(_ name: String, _ matcher: ValueMatcher) -> Route { adding(.formParameter(name, matcher)) }
     /// A copy that also requires the request target, path and query as sent, to satisfy `matcher`.
     public func target(_ matcher: ValueMatcher) -> Route { adding(.target(matcher)) }
 
@@ -185,7 +187,7 @@ extension Route {
         scenario?.requiredState == nil && matchers.allSatisfy { matcher in
             switch matcher {
             case .query, .target: true
-            case .header, .cookie, .body: false
+            case .header, .cookie, .body, .formParameter: false
             }
         }
     }

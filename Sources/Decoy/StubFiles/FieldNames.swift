@@ -4,7 +4,6 @@ enum FieldNames {
     private static let unsupported: [String: String] = [
         "transformers": "response templating is not supported",
         "transformerParameters": "response templating is not supported",
-        "formParameters": "match the body instead",
         "multipartPatterns": "match the body instead",
         "pathParameters": "path parameters match any segment",
         "proxyBaseUrl": "proxying is not supported",

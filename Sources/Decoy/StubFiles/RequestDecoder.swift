@@ -6,7 +6,7 @@ enum RequestDecoder {
     /// The fields of `request`.
     static let fields = ["method", "url", "urlPath", "urlPathPattern", "urlPattern", "urlPathTemplate", "basicAuthCredentials"] + matcherFields
     /// The fields that hold matchers, which a conditional stub's `when` takes too.
-    static let matcherFields = ["queryParameters", "headers", "cookies", "bodyPatterns"]
+    static let matcherFields = ["queryParameters", "headers", "cookies", "formParameters", "bodyPatterns"]
     private static let urlFields = ["url", "urlPath", "urlPathPattern", "urlPattern", "urlPathTemplate"]
 
     /// The route `node` describes, or `nil` after logging why there is none.
@@ -68,6 +68,7 @@ enum RequestDecoder {
             return .header(field, value)
         }
         named("cookies") { name, value, _ in .cookie(name, value) }
+        named("formParameters") { name, value, _ in .formParameter(name, value) }
         for node in object["bodyPatterns"]?.list() ?? [] {
             if let value = MatcherDecoder.decode(node) { found.append((.body(value), node)) }
         }

@@ -51,6 +51,7 @@ struct StubFileExamples {
         try registry.register(StubResponse(json: "[]"), for: Route.post("/search").body(.matchesJSONPath("$.filters[*].field", .equalTo("status"))))
         try registry.register(StubResponse(text: "welcome back"), for: Route.get("/home").cookie("session", .present).header(.accept, .equalTo("TEXT/PLAIN", caseInsensitive: true)))
         try registry.register(StubResponse(json: "[]"), for: Route(method: .get, path: "/users", pathSyntax: .exact).target(.equalTo("/users?page=2")))
+        try registry.register(StubResponse(text: "signed up"), for: Route.post("/signup").formParameter("email", .and([.contains("@"), .not(.contains("spam"))])))
 
         let serving = Serving.transport
         #expect(try await serving.exchange(registry, .post, "/orders", body: Data(#"{"quantity": 2, "sku": "A-1", "gift": true}"#.utf8)).status == 201)
@@ -58,6 +59,8 @@ struct StubFileExamples {
         #expect(try await serving.exchange(registry, .get, "/home", headerFields: [.cookie: "session=1", .accept: "text/plain"]).text == "welcome back")
         #expect(try await serving.exchange(registry, .get, "/users?page=2").status == 200)
         #expect(try await serving.exchange(registry, .get, "/users?page=3").status == 404)
+        #expect(try await serving.exchange(registry, .post, "/signup", body: Data("email=ada%40example.org".utf8)).text == "signed up")
+        #expect(try await serving.exchange(registry, .post, "/signup", body: Data("email=spam%40example.org".utf8)).status == 404)
     }
 
     @Test func scenariosFromSwift() async throws {

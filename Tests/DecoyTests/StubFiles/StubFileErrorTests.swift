@@ -210,7 +210,7 @@ struct StubFileErrorTests {
                 request:
                   metod: GET
                   urlPath: /a
-                  formParameters: { a: { equalTo: b } }
+                  multipartPatterns: [{ bodyPatterns: [{ contains: b }] }]
                 response:
                   status: 200
                   jsonbody: {}
@@ -219,7 +219,7 @@ struct StubFileErrorTests {
         let report = StubFolder(url: folder.url).check()
         #expect(report.errors.map(\.description) == [
             #"typos.yaml:2:3: request.metod: unknown field; did you mean "method"?"#,
-            #"typos.yaml:4:3: request.formParameters: not supported by Decoy: match the body instead"#,
+            #"typos.yaml:4:3: request.multipartPatterns: not supported by Decoy: match the body instead"#,
             #"typos.yaml:7:3: response.jsonbody: unknown field; did you mean "jsonBody"?"#,
         ])
     }

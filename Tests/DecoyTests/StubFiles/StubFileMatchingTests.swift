@@ -58,6 +58,8 @@ struct StubFileMatchingTests {
         .init("matchesJsonPath filter refuses", fixture: wiremock, .post, "/jsonpath/filter", body: #"{"items": [{"sku": "A-1", "quantity": 1}]}"#, status: 404, text: nil),
         .init("matchesXPath with equalTo", fixture: wiremock, .post, "/xpath", body: #"<order><item sku="A-1"><quantity>2</quantity></item></order>"#, text: "xpath"),
         .init("matchesXPath refuses", fixture: wiremock, .post, "/xpath", body: #"<order><item sku="A-1"><quantity>3</quantity></item></order>"#, status: 404, text: nil),
+        .init("formParameters", fixture: wiremock, .post, "/form", body: "name=Ada+Lovelace&tag=poetry&tag=mathematics", text: "form"),
+        .init("formParameters refuse", fixture: wiremock, .post, "/form", body: "name=Ada%20Byron&tag=mathematics", status: 404, text: nil),
         .init("basicAuthCredentials", fixture: wiremock, .get, "/basic", headerFields: [.authorization: "Basic YWRhOmxvdmVsYWNl"], text: "basic auth"),
         .init("basicAuthCredentials refuse a wrong password", fixture: wiremock, .get, "/basic", headerFields: [.authorization: "Basic YWRhOmJhYmJhZ2U="], status: 404, text: nil),
         .init("priority: lower number wins", fixture: wiremock, .get, "/priority", text: "priority 1"),
