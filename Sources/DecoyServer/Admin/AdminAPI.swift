@@ -45,7 +45,7 @@ struct AdminAPI: Sendable {
         case (.post, "settings"), (.put, "settings"): return changing { (registry) throws(StubFolderError) in try registry.applySettings(request.body) }
         case (.get, "requests"): return requests(request, baseURL: baseURL)
         case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
-        case (.post, "requests/count"): return matching(request.body) { AdminReply.json("{\"count\":\($0.count)}") }
+        case (.post, "requests/count"): return matching(request.body) { AdminReply.encoded(["count": $0.count]) }
         case (.post, "requests/find"): return matching(request.body) { found($0, baseURL: baseURL) }
         case (.post, "requests/remove"): return removeRequests(request.body, baseURL: baseURL)
         case (.post, "requests/remove-by-metadata"): return withRegistry { removeRequests($0, byMetadata: request.body, baseURL: baseURL) }
@@ -128,10 +128,30 @@ struct AdminAPI: Sendable {
 
     private func health() -> StubResponse {
         let uptime = Int(Date().timeIntervalSince(started))
-        return AdminReply.json(#"{"status":"healthy","message":"Decoy is ok","uptimeInSeconds":\#(uptime),"timestamp":"\#(Date().formatted(.iso8601))"}"#)
+        return AdminReply.encoded(Health(uptimeInSeconds: uptime, timestamp: Date().formatted(.iso8601)))
+    }
+
+    /// WireMock 3's health answer.
+    private struct Health: Encodable {
+        let status = "healthy"
+        let message = "Decoy is ok"
+        let uptimeInSeconds: Int
+        let timestamp: String
     }
 
     // MARK: Mappings
+
+    /// A list of mappings, as `GET /__admin/mappings` gives it.
+    private struct MappingsPage: Encodable {
+        struct Meta: Encodable { let total: Int }
+        let mappings: [JSONValue]
+        let meta: Meta
+
+        init(_ mappings: some Sequence<StubMapping>, total: Int) {
+            self.mappings = mappings.map(\.document)
+            meta = Meta(total: total)
+        }
+    }
 
     /// Newest first, with WireMock's `limit` and `offset`.
     private func mappings(_ registry: StubRegistry, _ request: StubRequest) -> StubResponse {
@@ -143,7 +163,7 @@ struct AdminAPI: Sendable {
             return error.reply
         }
         let page = all.dropFirst(offset ?? 0).prefix(limit ?? all.count)
-        return AdminReply.json("{\"mappings\":[\(page.map(\.json).joined(separator: ","))],\"meta\":{\"total\":\(all.count)}}")
+        return AdminReply.encoded(MappingsPage(page, total: all.count))
     }
 
     private func add(_ registry: StubRegistry, _ body: Data) -> StubResponse {
@@ -167,7 +187,7 @@ struct AdminAPI: Sendable {
     private func findByMetadata(_ registry: StubRegistry, _ body: Data) -> StubResponse {
         do {
             let found = try registry.mappings(withMetadata: body)
-            return AdminReply.json("{\"mappings\":[\(found.map(\.json).joined(separator: ","))],\"meta\":{\"total\":\(found.count)}}")
+            return AdminReply.encoded(MappingsPage(found, total: found.count))
         } catch {
             return AdminReply.invalid(error)
         }
