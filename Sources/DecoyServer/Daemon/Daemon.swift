@@ -11,6 +11,15 @@ import Logging
 /// stub; anything that waits (a delay, an async stub, a held fault, the next piece of a throttled
 /// body) suspends the connection and is resumed from the task that awaited it, so no server
 /// thread is ever held.
+///
+/// `@unchecked Sendable`: its stored properties are immutable or thread-safe (`ManagedAtomic`,
+/// `SuspendedExchanges` and the request log lock themselves), except `pointer`, `port` and
+/// `baseURL`, which are set in `init` before any callback can run and cleared in `stop()`, which
+/// `MockServer` calls once, under its own lock, after which libmicrohttpd calls back no more.
+///
+/// libmicrohttpd holds `self` unretained, as the context of every callback. That is safe because
+/// `MockServer` keeps the daemon until `stop()` has returned from `MHD_stop_daemon`, which joins
+/// libmicrohttpd's threads; no callback runs after it.
 final class Daemon: @unchecked Sendable {
     let engine: StubEngine
     let configuration: MockServer.Configuration
@@ -39,13 +48,15 @@ final class Daemon: @unchecked Sendable {
         // client as an orderly close instead of a reset.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        pointer = decoy_start_daemon(
-            flags, address.pointer, UInt32(max(1, configuration.threadCount)),
-            UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)), UInt32(configuration.listenBacklog),
-            UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
-            Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
-            Unmanaged.passUnretained(self).toOpaque()
-        )
+        pointer = address.withPointer { address in
+            decoy_start_daemon(
+                flags, address, UInt32(max(1, configuration.threadCount)),
+                UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)), UInt32(configuration.listenBacklog),
+                UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
+                Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
+                Unmanaged.passUnretained(self).toOpaque()
+            )
+        }
         guard let pointer else {
             requestLog?.close()
             throw .cannotListen(host: configuration.host, port: configuration.port)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A socket address to bind to, kept alive for as long as libmicrohttpd may read it.
+/// A socket address to bind to, lent to libmicrohttpd while it starts.
 final class ListenAddress {
     let isIPv6: Bool
     /// Whether only this machine can connect: 127.0.0.0/8 or ::1.
@@ -33,7 +33,12 @@ final class ListenAddress {
         }
     }
 
-    var pointer: UnsafePointer<sockaddr> { UnsafePointer(storage.assumingMemoryBound(to: sockaddr.self)) }
+    /// Calls `body` with the address, valid until `body` returns. libmicrohttpd reads the address
+    /// of `MHD_OPTION_SOCK_ADDR` only inside `MHD_start_daemon`, to bind its socket, and keeps no
+    /// pointer to it; `self`, which owns the storage, lives until `body` returns.
+    func withPointer<Result>(_ body: (UnsafePointer<sockaddr>) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) { try body(UnsafePointer(storage.assumingMemoryBound(to: sockaddr.self))) }
+    }
 
     deinit { storage.deallocate() }
 }

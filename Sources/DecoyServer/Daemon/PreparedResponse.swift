@@ -4,6 +4,10 @@ import HTTPTypes
 
 /// A libmicrohttpd response built once from a ``StubResponse`` and queued for every request the
 /// stub answers; libmicrohttpd reference-counts it while it is being sent.
+///
+/// `@unchecked Sendable`: after `init` the `MHD_Response` is only queued, which libmicrohttpd
+/// allows from any thread for a response shared by many connections, and destroyed in `deinit`,
+/// which drops this object's reference while libmicrohttpd keeps its own for queued sends.
 final class PreparedResponse: @unchecked Sendable {
     let pointer: OpaquePointer
     let status: UInt32
