@@ -107,7 +107,8 @@ struct PrebuiltTransport: Transport {
 /// A folder of `count` stub files, a typical mix: JSON and YAML, exact paths and templates,
 /// header and body matchers, inline JSON bodies.
 func generatedStubsFolder(count: Int) -> URL {
-    let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-benchmark-stubs-\(count)")
+    // One folder per process: two benchmark runs at once must not delete each other's files.
+    let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-benchmark-stubs-\(count)-\(ProcessInfo.processInfo.processIdentifier)")
     try? FileManager.default.removeItem(at: folder)
     for index in 0..<count {
         let (name, text) = index.isMultiple(of: 2)
