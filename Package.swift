@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Decoy", targets: ["Decoy"]),
         .library(name: "DecoyServer", targets: ["DecoyServer"]),
         .library(name: "DecoyTesting", targets: ["DecoyTesting"]),
+        .library(name: "DecoyRemote", targets: ["DecoyRemote"]),
         .executable(name: "decoy", targets: ["DecoyCommand"]),
     ],
     dependencies: [
@@ -70,6 +71,17 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
+        // Drives a server in another process over its admin API, with URLSession alone: it runs
+        // in an iOS UI test, so it links no C library.
+        .target(
+            name: "DecoyRemote",
+            dependencies: [
+                "Decoy",
+                "DecoyClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "DecoyCommand",
             dependencies: [
@@ -104,6 +116,10 @@ let package = Package(
         .testTarget(
             name: "DecoyTestingTests",
             dependencies: ["DecoyTesting", "Decoy", "DecoyClient", "DecoyServer"]
+        ),
+        .testTarget(
+            name: "DecoyRemoteTests",
+            dependencies: ["DecoyRemote", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting"]
         ),
         .testTarget(
             name: "DecoyCommandTests",
