@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DecoyCommandTests",
-            dependencies: ["DecoyCommand", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["DecoyCommand", "Decoy", "DecoyRemote", .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]
