@@ -91,12 +91,11 @@ public struct RemoteDecoy: Sendable {
 
     /// Delays every stub whose response sets no delay of its own by `delay`, a whole number of
     /// milliseconds; `.zero` for none.
+    ///
+    /// - Throws: ``StubEncodingError`` for a delay in fractions of a millisecond, before anything is sent.
     public func setGlobalDelay(_ delay: Duration) async throws {
-        let milliseconds = delay / .milliseconds(1)
-        guard delay >= .zero, milliseconds.rounded() == milliseconds else {
-            throw StubEncodingError(stub: "the global delay \(delay)", reason: "the admin API takes a whole number of milliseconds")
-        }
-        _ = try await send(.post, "settings", json: .object(["fixedDelay": .number(milliseconds)]))
+        let milliseconds = try StubEncoder.milliseconds(delay, "the global delay")
+        _ = try await send(.post, "settings", json: .object(["fixedDelay": milliseconds]))
     }
 
     // MARK: Journal

@@ -181,12 +181,13 @@ package enum StubEncoder {
         return .object(values.mapValues { $0.count == 1 ? .string($0[0]) : .array($0.map(JSONValue.string)) })
     }
 
-    /// `duration` as a whole number of milliseconds, which is all a stub file takes.
-    private static func milliseconds(_ duration: Duration, _ part: String) throws(StubEncodingError) -> JSONValue {
+    /// `duration` as a whole number of milliseconds, which is all stub files and the admin API take;
+    /// `part` names it in the error.
+    package static func milliseconds(_ duration: Duration, _ part: String) throws(StubEncodingError) -> JSONValue {
         let (seconds, attoseconds) = duration.components
         let perMillisecond: Int64 = 1_000_000_000_000_000
         guard duration >= .zero, attoseconds % perMillisecond == 0, seconds <= 1 << 43 else {
-            throw StubEncodingError(stub: part, reason: "\(duration) is not a whole number of milliseconds, which is all a stub file takes")
+            throw StubEncodingError(stub: part, reason: "\(duration) is not a whole number of milliseconds, which is all stub files and the admin API take")
         }
         return .number(Double(seconds * 1_000 + attoseconds / perMillisecond))
     }
