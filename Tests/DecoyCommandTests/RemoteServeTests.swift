@@ -2,6 +2,7 @@ import Decoy
 import DecoyRemote
 import Foundation
 import Testing
+import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -40,5 +41,35 @@ struct RemoteServeTests {
         #expect(try await get("/flap").0 == 404)
         #expect(try await get("/health") == (200, "up"))
         await #expect(throws: StubEncodingError.self) { try await decoy.register(ClosureStub { _ in StubResponse() }, for: .get("/live")) }
+    }
+}
+
+/// The same from XCTest, as an iOS UI test target is written.
+final class RemoteServeXCTests: XCTestCase {
+    func testScenarioStateAndNearMisses() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-remote-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServedProcess(arguments: ["serve", folder.path, "--port", "0", "--log", "none"])
+        defer { _ = try? server.stop(with: SIGTERM) }
+        let decoy = RemoteDecoy(baseURL: URL(string: server.baseURL)!)
+        let session = URLSession(configuration: .ephemeral)
+
+        try await decoy.register(StubResponse(text: "empty"), for: Route.get("/cart").scenario("cart", requiredState: Scenario.started))
+        try await decoy.register(StubResponse(text: "filled"), for: Route.get("/cart").scenario("cart", requiredState: "filled"))
+        try await decoy.setScenarioState("cart", to: "filled")
+        let (data, _) = try await session.data(from: URL(string: server.baseURL + "/cart")!)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "filled")
+        _ = try await session.data(from: URL(string: server.baseURL + "/carts")!)
+
+        let journal = try await decoy.journal()
+        XCTAssertThrowsError(try journal.verify(.post("/cart"), count: .once)) { error in
+            XCTAssertEqual((error as? VerificationError)?.description, """
+                Expected exactly 1 request matching POST /cart, but received 0.
+                Requests received (2):
+                  1. GET /cart → 200
+                  2. GET /carts → 404 (unmatched)
+                """)
+        }
     }
 }
