@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Decoy", targets: ["Decoy"]),
         .library(name: "DecoyServer", targets: ["DecoyServer"]),
         .library(name: "DecoyTesting", targets: ["DecoyTesting"]),
+        .library(name: "DecoyRemote", targets: ["DecoyRemote"]),
         .executable(name: "decoy", targets: ["DecoyCommand"]),
     ],
     dependencies: [
@@ -70,6 +71,17 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
+        // Drives a server in another process over its admin API, with URLSession alone: it runs
+        // in an iOS UI test, so it links no C library.
+        .target(
+            name: "DecoyRemote",
+            dependencies: [
+                "Decoy",
+                "DecoyClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "DecoyCommand",
             dependencies: [
@@ -106,8 +118,12 @@ let package = Package(
             dependencies: ["DecoyTesting", "Decoy", "DecoyClient", "DecoyServer"]
         ),
         .testTarget(
+            name: "DecoyRemoteTests",
+            dependencies: ["DecoyRemote", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting"]
+        ),
+        .testTarget(
             name: "DecoyCommandTests",
-            dependencies: ["DecoyCommand", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["DecoyCommand", "Decoy", "DecoyRemote", .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,16 @@ public struct JournalEntry: Sendable {
     /// How long the engine held the answer, the response's delay or the default one.
     public let delay: Duration
 
+    /// Creates an entry, as a journal records it or as it is read back from a server's admin API.
+    package init(sequence: Int, date: Date, request: StubRequest, route: Route?, response: StubResponse, delay: Duration) {
+        self.sequence = sequence
+        self.date = date
+        self.request = request
+        self.route = route
+        self.response = response
+        self.delay = delay
+    }
+
     /// The status answered, or `nil` when a fault was produced instead.
     public var status: HTTPResponse.Status? { response.fault == nil ? response.status : nil }
     /// The fault produced, if any.

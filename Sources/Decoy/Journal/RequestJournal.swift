@@ -22,6 +22,16 @@ public final class RequestJournal: Sendable {
         self.limit = limit
     }
 
+    /// A journal holding `entries`, oldest first, of `totalCount` requests received: a snapshot of
+    /// another process's journal, read over its admin API.
+    package init(entries: [JournalEntry], totalCount: Int) {
+        limit = max(entries.count, 1)
+        state.withLock { state in
+            state.entries = Deque(entries)
+            state.total = max(totalCount, entries.count)
+        }
+    }
+
     /// The entries kept, oldest first.
     public var entries: [JournalEntry] { state.withLock { Array($0.entries) } }
 

@@ -41,7 +41,7 @@ struct RegistryContents {
     }
 
     /// Registers `stub`; a registration with the same id is replaced, restorably when it is from code or a file.
-    mutating func insert(_ route: CompiledRoute, stub: any Stub, id: String, origin: StubMapping.Origin, json: String, number: UInt64? = nil) -> StubMapping {
+    mutating func insert(_ route: CompiledRoute, stub: any Stub, id: String, origin: StubMapping.Origin, json: @autoclosure @escaping @Sendable () -> String, number: UInt64? = nil) -> StubMapping {
         if let existing = numbersByID[id] { remove(existing, restorable: true) }
         let number = table.insert(route, stub: stub, number: number)
         let mapping = StubMapping(id: id, handle: StubHandle(id: number, route: route.route), origin: origin, json: json)

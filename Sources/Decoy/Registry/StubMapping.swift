@@ -1,3 +1,5 @@
+import DecoyClient
+
 /// One registration of a registry, as the admin API lists it: an id, the route, where it came
 /// from, and its stub-file document.
 public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
@@ -17,9 +19,19 @@ public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
     public let handle: StubHandle
     /// Where it came from.
     public let origin: Origin
-    /// The mapping as WireMock's admin API gives it: the stub-file document with its `id`, or for a
-    /// stub registered in code, its route and a note that the response lives in code.
-    public let json: String
+    /// The mapping as WireMock's admin API gives it: the stub-file document with its `id`, for a
+    /// stub registered in code too, or only its route when a stub file cannot hold the stub.
+    public var json: String { text.value }
+    private let text: MappingText
+
+    /// `json` is made on first use: for a stub registered in code it encodes the whole body,
+    /// which registering should not pay for, nor under the registry's lock.
+    init(id: String, handle: StubHandle, origin: Origin, json: @escaping @Sendable () -> String) {
+        self.id = id
+        self.handle = handle
+        self.origin = origin
+        self.text = MappingText(json)
+    }
 
     /// The mapping as a JSON value, for the admin API to embed in its answers.
     package var document: JSONValue {
@@ -37,4 +49,22 @@ public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
 
     /// `id: route`.
     public var description: String { "\(id): \(route)" }
+}
+
+/// A mapping's JSON text, made once, on first use, by whichever thread asks first.
+private final class MappingText: Sendable {
+    private let make: @Sendable () -> String
+    private let made = Mutex<String?>(nil)
+
+    init(_ make: @escaping @Sendable () -> String) {
+        self.make = make
+    }
+
+    var value: String {
+        if let text = made.withLock({ $0 }) { return text }
+        // Made outside the lock: two first readers may both make it, and get the same text.
+        let text = make()
+        made.withLock { $0 = text }
+        return text
+    }
 }

@@ -54,7 +54,7 @@ public final class StubRegistry: StubProvider {
         let compiled = try CompiledRoute(route)
         let id = UUID().uuidString.lowercased()
         return contents.withLock { contents in
-            contents.insert(compiled, stub: scenarioAware(stub, for: route), id: id, origin: .code, json: StubMappingJSON.forCode(route, id: id))
+            contents.insert(compiled, stub: scenarioAware(stub, for: route), id: id, origin: .code, json: StubMappingJSON.forCode(route, stub: stub, id: id))
         }.handle
     }
 

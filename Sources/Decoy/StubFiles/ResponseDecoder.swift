@@ -8,9 +8,11 @@ struct ResponseDecoder {
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
     ]
-    private static let faults: [String: Fault] = [
+    static let faults: [String: Fault] = [
         "EMPTY_RESPONSE": .emptyResponse, "CONNECTION_RESET_BY_PEER": .connectionReset,
         "MALFORMED_RESPONSE_CHUNK": .malformedResponse, "RANDOM_DATA_THEN_CLOSE": .randomDataThenClose,
+        // Decoy's own: WireMock has no fault that never answers.
+        "TIMEOUT": .timeout,
     ]
 
     /// The most header values one response may have. HTTP sets no limit, but clients do (curl

@@ -10,6 +10,8 @@ struct StubDecoder {
     /// search; WireMock writes the others into saved mappings.
     private static let ignoredFields = ["persistent", "metadata", "insertionIndex"]
     private static let modes = ["alternating", "random", "sequence"]
+    /// Mixed into the seed of a random mode to seed its failures: the same file, the same stream.
+    static let failureSeedMix: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     let responses: ResponseDecoder
 
@@ -128,7 +130,7 @@ struct StubDecoder {
         // Beside a random mode, the failures draw from a stream of their own: sharing its stream
         // would tie which response a call gets to whether it failed.
         let sharesSeed = object["mode"]?.text() == "random"
-        return FailingStub(failing: rate, with: failure, otherwise: stub, seed: sharesSeed ? seed.map { $0 ^ 0x9E37_79B9_7F4A_7C15 } : seed)
+        return FailingStub(failing: rate, with: failure, otherwise: stub, seed: sharesSeed ? seed.map { $0 ^ Self.failureSeedMix } : seed)
     }
 
     /// `when`, request matchers, choosing between `response` and `else`.
@@ -141,12 +143,11 @@ struct StubDecoder {
         }
         let otherwise = responses.decode(otherwiseNode)
         guard let conditions, let chosen, let otherwise else { return nil }
-        // The route only labels compile errors, and logInvalid reports those at their nodes instead.
-        let compiled = conditions.compactMap { try? CompiledMatcher($0.matcher, route: Route(method: nil, path: "/")) }
-        guard compiled.count == conditions.count else {
+        do {
+            return try ConditionalStub(when: conditions.map(\.matcher), then: chosen, else: otherwise)
+        } catch {
             DecodedRoute.logInvalid(conditions.map { ($0.matcher, $0.node) })
             return nil
         }
-        return ConditionalStub(when: { request in compiled.allSatisfy { $0.mismatch(in: request) == nil } }, then: chosen, else: otherwise)
     }
 }

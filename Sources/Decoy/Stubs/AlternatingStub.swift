@@ -6,7 +6,7 @@ import DecoyClient
 /// AlternatingStub([StubResponse(status: .ok), StubResponse(status: .serviceUnavailable)])
 /// ```
 public final class AlternatingStub: Stub {
-    private let stubs: [any Stub]
+    let stubs: [any Stub]
     private let next = Mutex(0)
 
     /// Creates a stub cycling through `stubs`, which must not be empty.

@@ -5,10 +5,10 @@
 /// FailingStub(failing: 0.3, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(json: #"{"ok": true}"#), seed: 7)
 /// ```
 public struct FailingStub: Stub {
-    private let rate: Double
-    private let failure: any Stub
-    private let otherwise: any Stub
-    private let random: RandomSource
+    let rate: Double
+    let failure: any Stub
+    let otherwise: any Stub
+    let random: RandomSource
 
     /// Creates a stub that answers with `failure` on a fraction `rate` (0…1) of calls and with
     /// `otherwise` on the rest; the same seed fails the same calls.

@@ -2,8 +2,8 @@
 ///
 /// Pass a seed in tests: the same seed picks the same stubs in the same order.
 public struct RandomStub: Stub {
-    private let stubs: [any Stub]
-    private let random: RandomSource
+    let stubs: [any Stub]
+    let random: RandomSource
 
     /// Creates a stub picking among `stubs`, which must not be empty.
     public init(_ stubs: [any Stub], seed: UInt64? = nil) {

@@ -9,8 +9,8 @@ import DecoyClient
 ///              then: StubResponse(json: #"{"ok": true}"#))
 /// ```
 public final class SequenceStub: Stub {
-    private let first: [any Stub]
-    private let then: any Stub
+    let first: [any Stub]
+    let then: any Stub
     private let calls = Mutex(0)
 
     /// Creates a stub that answers with `first` in order, then with `then`.

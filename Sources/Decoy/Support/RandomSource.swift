@@ -7,9 +7,12 @@ import DecoyClient
 /// can be replayed exactly.
 public final class RandomSource: Sendable {
     private let state: Mutex<SplitMix64>
+    /// The seed given, `nil` when drawn from the system: what a stub sent to a server repeats.
+    let seed: UInt64?
 
     /// Creates a source with `seed`, or with a seed drawn from the system when `nil`.
     public init(seed: UInt64? = nil) {
+        self.seed = seed
         state = Mutex(SplitMix64(seed: seed ?? UInt64.random(in: .min ... .max)))
     }
 

@@ -143,12 +143,12 @@ struct StubFileErrorTests {
               body: text
               jsonBody: {}
               delayDistribution: { type: normal }
-              fault: TIMEOUT
+              fault: STALL
             """, errors: [
             #"response.yaml:3:11: response.status: expected an integer 100…599, found 700"#,
             #"response.yaml:5:13: response.jsonBody: give only one of body, jsonBody, base64Body, bodyFileName; found body and jsonBody"#,
             #"response.yaml:6:30: response.delayDistribution.type: expected uniform or lognormal, found "normal""#,
-            #"response.yaml:7:10: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, found "TIMEOUT""#,
+            #"response.yaml:7:10: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, TIMEOUT, found "STALL""#,
         ]),
     ]
 
@@ -200,7 +200,7 @@ struct StubFileErrorTests {
         #expect(error?.description == """
             The stubs folder has 2 errors:
             a.json:1:59: response.status: expected an integer 100…599, found "ok"
-            b/c.yaml:2:33: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, found "NOPE"
+            b/c.yaml:2:33: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, TIMEOUT, found "NOPE"
             """)
     }
 

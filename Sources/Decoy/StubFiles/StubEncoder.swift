@@ -1,0 +1,294 @@
+import Foundation
+import HTTPTypes
+
+/// Writes a route and a stub as the stub-file JSON that ``StubRegistry/addMapping(_:)`` reads
+/// back: the inverse of the stub-file decoders, so that a stub made in code can be sent to a
+/// server in another process. What has no stub-file form is refused, never approximated.
+package enum StubEncoder {
+    /// The mapping for `stub` on `route`: the request, its priority and scenario, and the stub's fields.
+    package static func mapping(_ stub: any Stub, for route: Route) throws(StubEncodingError) -> [String: JSONValue] {
+        var members = try self.stub(stub)
+        members["request"] = try request(route)
+        if route.priority != Route.defaultPriority { members["priority"] = .number(Double(route.priority)) }
+        if let scenario = route.scenario {
+            members["scenarioName"] = .string(scenario.name)
+            if let required = scenario.requiredState { members["requiredScenarioState"] = .string(required) }
+            if let new = scenario.newState { members["newScenarioState"] = .string(new) }
+        }
+        return members
+    }
+
+    /// The fields a stub adds to its mapping: `response`, `responses` with `mode`, `when`, `failureRate`.
+    package static func stub(_ stub: any Stub) throws(StubEncodingError) -> [String: JSONValue] {
+        guard let failing = stub as? FailingStub else { return try answering(stub) }
+        var members = try part("FailingStub › otherwise") { () throws(StubEncodingError) in try answering(failing.otherwise) }
+        members["failureRate"] = .number(failing.rate)
+        members["failure"] = try responseOnly(failing.failure, at: "FailingStub › failure")
+        if let seed = try failureSeed(failing) { members["seed"] = try number(seed, of: "FailingStub") }
+        return members
+    }
+
+    /// A stub other than a failing one: a response, a list of responses, or a condition.
+    private static func answering(_ stub: any Stub) throws(StubEncodingError) -> [String: JSONValue] {
+        switch stub {
+        case let response as StubResponse:
+            return ["response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }]
+        case let alternating as AlternatingStub:
+            return try list(alternating.stubs, mode: "alternating", of: "AlternatingStub")
+        case let random as RandomStub:
+            var members = try list(random.stubs, mode: "random", of: "RandomStub")
+            if let seed = random.random.seed { members["seed"] = try number(seed, of: "RandomStub") }
+            return members
+        case let sequence as SequenceStub:
+            return try list(sequence.first + [sequence.then], mode: "sequence", of: "SequenceStub")
+        case let conditional as ConditionalStub:
+            guard let matchers = conditional.matchers else {
+                throw StubEncodingError(
+                    stub: "ConditionalStub",
+                    reason: "its condition is a closure, which runs only in the process that made it; make it from request matchers, ConditionalStub(when: [...], then:, else:)"
+                )
+            }
+            var when: [String: JSONValue] = [:]
+            try addMatchers(matchers, to: &when, of: "ConditionalStub › when")
+            return [
+                "when": .object(when),
+                "response": try responseOnly(conditional.then, at: "ConditionalStub › then"),
+                "else": try responseOnly(conditional.otherwise, at: "ConditionalStub › else"),
+            ]
+        default:
+            throw refusal(of: stub, "a stub file has one failure rate per stub, around the rest")
+        }
+    }
+
+    /// Why `stub` cannot be written where it is; `otherwise` for a kind that can be, elsewhere.
+    private static func refusal(of stub: any Stub, _ otherwise: String) -> StubEncodingError {
+        let name = String(describing: type(of: stub))
+        switch stub {
+        case is ClosureStub:
+            return StubEncodingError(stub: name, reason: "its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values")
+        case is StubResponse, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub, is FailingStub:
+            return StubEncodingError(stub: name, reason: otherwise)
+        default:
+            return StubEncodingError(
+                stub: name,
+                reason: "a custom Stub type is Swift code, which a stub file cannot hold; build it from StubResponse, AlternatingStub, RandomStub, SequenceStub, FailingStub and ConditionalStub(when: [matchers], …)"
+            )
+        }
+    }
+
+    /// `stub` as one response of a list, a condition or a failure: a stub file has only responses there.
+    private static func responseOnly(_ stub: any Stub, at place: String) throws(StubEncodingError) -> JSONValue {
+        guard let response = stub as? StubResponse else {
+            throw refusal(of: stub, "a stub file has only a StubResponse here, not a stub of another kind").inside(place)
+        }
+        return try part(place) { () throws(StubEncodingError) in try self.response(response) }
+    }
+
+    private static func list(_ stubs: [any Stub], mode: String, of kind: String) throws(StubEncodingError) -> [String: JSONValue] {
+        var responses: [JSONValue] = []
+        for (index, stub) in stubs.enumerated() {
+            responses.append(try responseOnly(stub, at: "\(kind) › responses[\(index)]"))
+        }
+        return ["responses": .array(responses), "mode": .string(mode)]
+    }
+
+    /// The file's `seed` for `failing`. Around a random mode, a stub file has one seed for both,
+    /// the list's, and the failures draw from it mixed; an unseeded side takes what the other implies.
+    private static func failureSeed(_ failing: FailingStub) throws(StubEncodingError) -> UInt64? {
+        guard let random = failing.otherwise as? RandomStub else { return failing.random.seed }
+        switch (random.random.seed, failing.random.seed) {
+        case (let seed, nil): return seed
+        case (let seed?, let failures?) where failures == seed ^ StubDecoder.failureSeedMix: return seed
+        default:
+            throw StubEncodingError(
+                stub: "FailingStub",
+                reason: "around a RandomStub, a stub file has one seed, the RandomStub's; seed the RandomStub and leave the FailingStub's seed nil"
+            )
+        }
+    }
+
+    /// Runs `body`, naming `place` in what it throws.
+    private static func part<Value>(_ place: String, _ body: () throws(StubEncodingError) -> Value) throws(StubEncodingError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw error.inside(place)
+        }
+    }
+
+    /// A seed as a JSON number, which carries integers exactly up to 2^53.
+    private static func number(_ seed: UInt64, of kind: String) throws(StubEncodingError) -> JSONValue {
+        guard seed <= 1 << 53 else {
+            throw StubEncodingError(stub: kind, reason: "its seed \(seed) is above 2^53, which a JSON number does not carry exactly; use a smaller seed")
+        }
+        return .number(Double(seed))
+    }
+
+    // MARK: Responses
+
+    /// A response's fields; the body as text when it is UTF-8, as base64 otherwise.
+    package static func response(_ response: StubResponse) throws(StubEncodingError) -> JSONValue {
+        guard (100...599).contains(response.status.code) else {
+            throw StubEncodingError(stub: "its status \(response.status.code)", reason: "a stub file's status is from 100 to 599")
+        }
+        var members: [String: JSONValue] = ["status": .number(Double(response.status.code))]
+        if !response.status.reasonPhrase.isEmpty { members["statusMessage"] = .string(response.status.reasonPhrase) }
+        if !response.headerFields.isEmpty { members["headers"] = headers(response.headerFields) }
+        if !response.body.isEmpty {
+            // Compared back, so that a byte-order mark Foundation strips is not lost.
+            if let text = String(data: response.body, encoding: .utf8), Data(text.utf8) == response.body {
+                members["body"] = .string(text)
+            } else {
+                members["base64Body"] = .string(response.body.base64EncodedString())
+            }
+        }
+        if let problem = response.delay.problem { throw StubEncodingError(stub: "its delay", reason: problem) }
+        switch response.delay {
+        case .none:
+            break
+        case .fixed(let duration):
+            members["fixedDelayMilliseconds"] = try milliseconds(duration, "its delay")
+        case .uniform(let range):
+            members["delayDistribution"] = .object([
+                "type": .string("uniform"), "lower": try milliseconds(range.lowerBound, "its delay"), "upper": try milliseconds(range.upperBound, "its delay"),
+            ])
+        case .lognormal(let median, let sigma):
+            members["delayDistribution"] = .object(["type": .string("lognormal"), "median": try milliseconds(median, "its delay"), "sigma": .number(sigma)])
+        }
+        switch response.throttle {
+        case .none:
+            break
+        case .chunks(let count, let duration):
+            guard count > 0 else { throw StubEncodingError(stub: "its throttle", reason: "a stub file's numberOfChunks is above 0") }
+            members["chunkedDribbleDelay"] = .object(["numberOfChunks": .number(Double(count)), "totalDuration": try milliseconds(duration, "its throttle")])
+        case .bytesPerSecond(let rate):
+            guard rate > 0 else { throw StubEncodingError(stub: "its throttle", reason: "a stub file's bytesPerSecond is above 0") }
+            members["bytesPerSecond"] = .number(Double(rate))
+        }
+        if let fault = response.fault {
+            guard let name = ResponseDecoder.faults.first(where: { $0.value == fault })?.key else {
+                throw StubEncodingError(stub: "its fault", reason: "\(fault) has no stub-file name; it exists only in-process")
+            }
+            members["fault"] = .string(name)
+        }
+        return .object(members)
+    }
+
+    /// Each name once, in the order of its first field: a string, or a list for a repeated field.
+    private static func headers(_ fields: HTTPFields) -> JSONValue {
+        var values: [String: [String]] = [:]
+        for field in fields { values[field.name.rawName, default: []].append(field.value) }
+        return .object(values.mapValues { $0.count == 1 ? .string($0[0]) : .array($0.map(JSONValue.string)) })
+    }
+
+    /// `duration` as a whole number of milliseconds, which is all stub files and the admin API take;
+    /// `part` names it in the error.
+    package static func milliseconds(_ duration: Duration, _ part: String) throws(StubEncodingError) -> JSONValue {
+        let (seconds, attoseconds) = duration.components
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        guard duration >= .zero, attoseconds % perMillisecond == 0, seconds <= 1 << 43 else {
+            throw StubEncodingError(stub: part, reason: "\(duration) is not a whole number of milliseconds, which is all stub files and the admin API take")
+        }
+        return .number(Double(seconds * 1_000 + attoseconds / perMillisecond))
+    }
+
+    // MARK: Routes and matchers
+
+    /// A route as a stub's `request`: the method, the path by its syntax, and the matchers.
+    package static func request(_ route: Route) throws(StubEncodingError) -> JSONValue {
+        var members: [String: JSONValue] = ["method": .string(route.method?.rawValue ?? "ANY")]
+        let targets = route.matchers.compactMap { matcher -> ValueMatcher? in
+            if case .target(let value) = matcher { value } else { nil }
+        }
+        switch targets.first {
+        case nil:
+            let key = switch route.pathSyntax {
+            case .template: "urlPathTemplate"
+            case .regularExpression: "urlPathPattern"
+            case .exact: "urlPath"
+            }
+            members[key] = .string(route.path)
+        case .equalTo(let target, caseInsensitive: false) where targets.count == 1 && pinsPath(of: route, to: target):
+            members["url"] = .string(target)
+        case .matches(let pattern) where targets.count == 1 && route.path == "/**" && route.pathSyntax == .template:
+            members["urlPattern"] = .string(pattern)
+        default:
+            throw StubEncodingError(
+                stub: "the route \(route)",
+                reason: "a stub file matches the target only as url (equal to it, with that path) or urlPattern (a regular expression, on any path), once"
+            )
+        }
+        try addMatchers(route.matchers.filter { if case .target = $0 { false } else { true } }, to: &members, of: "the route \(route)")
+        return .object(members)
+    }
+
+    /// Whether `route` matches exactly the path of `target`, as WireMock's `url` reads back.
+    private static func pinsPath(of route: Route, to target: String) -> Bool {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        guard (path.removingPercentEncoding ?? String(path)) == route.path else { return false }
+        return route.pathSyntax == .exact || (route.pathSyntax == .template && !route.path.contains(where: { "{}*".contains($0) }))
+    }
+
+    /// `matchers` as `queryParameters`, `headers`, `cookies` and `bodyPatterns` of `members`; a
+    /// stub file has one matcher per name.
+    private static func addMatchers(_ matchers: [RequestMatcher], to members: inout [String: JSONValue], of owner: String) throws(StubEncodingError) {
+        var groups: [String: [String: JSONValue]] = [:]
+        var bodies: [JSONValue] = []
+        func put(_ field: String, _ name: String, _ value: ValueMatcher) throws(StubEncodingError) {
+            guard groups[field]?[name] == nil else {
+                throw StubEncodingError(stub: owner, reason: "a stub file has one matcher per name in \(field); \"\(name)\" has two")
+            }
+            groups[field, default: [:]][name] = try matcher(value)
+        }
+        for matcher in matchers {
+            switch matcher {
+            case .query(let name, let value): try put("queryParameters", name, value)
+            case .header(let name, let value): try put("headers", name.rawName, value)
+            case .cookie(let name, let value): try put("cookies", name, value)
+            case .body(let value): bodies.append(try self.matcher(value))
+            case .target:
+                throw StubEncodingError(stub: owner, reason: "a stub file's when takes query parameters, headers, cookies and the body, not the target")
+            }
+        }
+        for (field, group) in groups { members[field] = .object(group) }
+        if !bodies.isEmpty { members["bodyPatterns"] = .array(bodies) }
+    }
+
+    /// A value matcher as WireMock's matcher object, such as `{"equalTo": "2"}`.
+    package static func matcher(_ matcher: ValueMatcher) throws(StubEncodingError) -> JSONValue {
+        .object(try members(of: matcher))
+    }
+
+    private static func members(of matcher: ValueMatcher) throws(StubEncodingError) -> [String: JSONValue] {
+        switch matcher {
+        case .equalTo(let text, let caseInsensitive):
+            return caseInsensitive ? ["equalTo": .string(text), "caseInsensitive": .bool(true)] : ["equalTo": .string(text)]
+        case .contains(let text): return ["contains": .string(text)]
+        case .doesNotContain(let text): return ["doesNotContain": .string(text)]
+        case .matches(let pattern): return ["matches": .string(pattern)]
+        case .doesNotMatch(let pattern): return ["doesNotMatch": .string(pattern)]
+        case .present: return ["absent": .bool(false)]
+        case .absent: return ["absent": .bool(true)]
+        case .equalToJSON(let json, let ignoreArrayOrder, let ignoreExtraElements):
+            var members: [String: JSONValue] = ["equalToJson": .string(json)]
+            if ignoreArrayOrder { members["ignoreArrayOrder"] = .bool(true) }
+            if ignoreExtraElements { members["ignoreExtraElements"] = .bool(true) }
+            return members
+        case .matchesJSONPath(let path, let selected): return try pathMatcher("matchesJsonPath", path, selected)
+        case .matchesXPath(let path, let selected): return try pathMatcher("matchesXPath", path, selected)
+        case .and(let matchers), .or(let matchers):
+            let name = if case .and = matcher { "and" } else { "or" }
+            guard !matchers.isEmpty else {
+                throw StubEncodingError(stub: "the matcher \(name)", reason: "a stub file's \(name) takes at least one matcher")
+            }
+            return [name: .array(try matchers.map { matcher throws(StubEncodingError) in try self.matcher(matcher) })]
+        case .not(let inner): return ["not": try self.matcher(inner)]
+        }
+    }
+
+    /// A JSON path or XPath: the path alone for any selection, otherwise with its matcher beside `expression`.
+    private static func pathMatcher(_ name: String, _ path: String, _ selected: ValueMatcher) throws(StubEncodingError) -> [String: JSONValue] {
+        guard selected != .present else { return [name: .string(path)] }
+        return [name: .object(try members(of: selected).merging(["expression": .string(path)]) { _, expression in expression })]
+    }
+}
