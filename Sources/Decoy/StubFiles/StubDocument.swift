@@ -107,7 +107,7 @@ struct StubImport {
 
 extension RequestPattern {
     /// Reads a request pattern written as a stub file's `request`, in JSON: WireMock's
-    /// `method`, `url…`, `queryParameters`, `headers`, `cookies` and `bodyPatterns`.
+    /// `method`, `url…`, `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns`.
     public init(json data: Data, source: String = "request pattern") throws(StubFolderError) {
         self.init(compiled: try StubDocument.requestPattern(data, source: source).get())
     }

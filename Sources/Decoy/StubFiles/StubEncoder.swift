@@ -229,7 +229,7 @@ package enum StubEncoder {
         return route.pathSyntax == .exact || (route.pathSyntax == .template && !route.path.contains(where: { "{}*".contains($0) }))
     }
 
-    /// `matchers` as `queryParameters`, `headers`, `cookies` and `bodyPatterns` of `members`; a
+    /// `matchers` as `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns` of `members`; a
     /// stub file has one matcher per name.
     private static func addMatchers(_ matchers: [RequestMatcher], to members: inout [String: JSONValue], of owner: String) throws(StubEncodingError) {
         var groups: [String: [String: JSONValue]] = [:]
@@ -245,9 +245,10 @@ package enum StubEncoder {
             case .query(let name, let value): try put("queryParameters", name, value)
             case .header(let name, let value): try put("headers", name.rawName, value)
             case .cookie(let name, let value): try put("cookies", name, value)
+            case .formParameter(let name, let value): try put("formParameters", name, value)
             case .body(let value): bodies.append(try self.matcher(value))
             case .target:
-                throw StubEncodingError(stub: owner, reason: "a stub file's when takes query parameters, headers, cookies and the body, not the target")
+                throw StubEncodingError(stub: owner, reason: "a stub file's when takes query parameters, headers, cookies, form parameters and the body, not the target")
             }
         }
         for (field, group) in groups { members[field] = .object(group) }

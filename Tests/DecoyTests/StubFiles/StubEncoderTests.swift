@@ -20,6 +20,7 @@ struct StubEncoderTests {
                      "queryParameters": {"a": {"equalTo": "1", "caseInsensitive": true}, "b": {"absent": true}, "c": {"absent": false}},
                      "headers": {"X-Mode": {"matches": "f.*"}, "X-Other": {"doesNotMatch": "x"}},
                      "cookies": {"session": {"contains": "abc"}, "theme": {"doesNotContain": "dark"}},
+                     "formParameters": {"email": {"contains": "@"}},
                      "bodyPatterns": [
                          {"equalToJson": "{\"sku\": \"A-1\"}", "ignoreArrayOrder": true, "ignoreExtraElements": true},
                          {"matchesJsonPath": "$.sku"},
