@@ -5,8 +5,8 @@ import HTTPTypes
 /// The admin API under `/__admin`: WireMock's endpoints for stubs, the journal, scenarios and
 /// resets, so that WireMock's own client libraries can drive a ``MockServer``.
 ///
-/// It answers on the server thread without touching the engine: admin requests are neither
-/// matched against stubs nor journaled. See `docs/admin-api.md`.
+/// The daemon hands admin requests to a task, off its threads, so that a long listing holds up
+/// no stub's traffic; they are neither matched against stubs nor journaled. See `docs/admin-api.md`.
 struct AdminAPI: Sendable {
     static let prefix = "/__admin"
 
