@@ -5,14 +5,14 @@ public struct StubAnswer: Sendable {
     /// The route of the stub that answered; `nil` when nothing matched.
     public let route: Route?
     /// How long the engine waited before answering.
-    public let delay: Duration
+    package let delay: Duration
 }
 
 /// An answer that is either ready now or must be awaited.
 ///
 /// Servings use it to answer immediate stubs on the spot and to free their thread only for the
 /// ones that wait.
-public enum PreparedAnswer: Sendable {
+package enum PreparedAnswer: Sendable {
     /// The answer, decided without waiting.
     case ready(StubAnswer)
     /// Await this for the answer; it throws only `CancellationError`.

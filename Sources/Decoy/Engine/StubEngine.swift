@@ -39,7 +39,7 @@ public struct StubEngine: Sendable {
     }
 
     /// Decides as much as it can without waiting: a matched static stub without delay is ready at once.
-    public func prepare(_ request: StubRequest) -> PreparedAnswer {
+    package func prepare(_ request: StubRequest) -> PreparedAnswer {
         switch provider.lookup(request) {
         case .unmatched(let misses):
             let response = unmatchedResponse(for: request, nearMisses: misses)

@@ -2,13 +2,13 @@ import DecoyClient
 
 /// A slot where a serving keeps its own encoding of a ``StubResponse`` (a prebuilt
 /// libmicrohttpd response, say), so that static answers are encoded once, not per request.
-public final class ServingCache: Sendable {
+package final class ServingCache: Sendable {
     private let slot = Mutex<(any AnyObject & Sendable)?>(nil)
 
     init() {}
 
     /// The cached value of type `Value`, made by `make` on first use.
-    public func value<Value: AnyObject & Sendable>(_ type: Value.Type = Value.self, orMake make: () -> Value) -> Value {
+    package func value<Value: AnyObject & Sendable>(_ type: Value.Type = Value.self, orMake make: () -> Value) -> Value {
         slot.withLock { slot in
             // Comparing types and downcasting unchecked skips the runtime's dynamic cast, which
             // costs more than the rest of a cache hit on the server's hot path.

@@ -70,7 +70,7 @@ public struct StubResponse: Stub {
     }
 
     /// Where servings keep their encoding of this response; a changed response gets a new one.
-    public var cache: ServingCache { storage.cache }
+    package var cache: ServingCache { storage.cache }
 
     /// Creates a response with a raw body.
     public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Delay = .none) {
