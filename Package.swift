@@ -40,6 +40,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
         .systemLibrary(

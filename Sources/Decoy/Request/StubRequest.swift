@@ -1,34 +1,68 @@
 public import Foundation
 public import HTTPTypes
-import DecoyClient
+import Atomics
 
 /// A request as the stub engine sees it, whichever way it arrived: in-process or over the wire.
-public struct StubRequest: Sendable {
+public struct StubRequest: @unchecked Sendable {
+    // @unchecked only because `ManagedBuffer`, which `Storage` extends, is never `Sendable`:
+    // the parts are immutable once made, and the one element is only ever reached through
+    // `UnsafeAtomicLazyReference`, whose operations are atomic.
+
     /// One allocation for every field, so that handing a request along the engine, into the
-    /// journal and out of it costs one retain and one release, not one per field.
-    private final class Storage: Sendable {
+    /// journal and out of it costs one retain and one release, not one per field. The header
+    /// fields made on first read sit in the same allocation, behind an atomic reference set once.
+    private final class Storage: ManagedBuffer<Parts, UnsafeAtomicLazyReference<ParsedHeaderFields>.Storage> {
+        static func make(_ parts: Parts) -> Storage {
+            let buffer = create(minimumCapacity: 1) { _ in parts }
+            // Safe: `create` called on a subclass allocates an instance of that subclass.
+            let storage = unsafeDowncast(buffer, to: Storage.self)
+            storage.withUnsafeMutablePointerToElements { $0.initialize(to: .init()) }
+            return storage
+        }
+
+        /// Made from the raw fields on first use: most requests a server answers are matched and
+        /// journaled without anyone reading a header, and validating names costs more than the
+        /// rest of the request. A lazy reference rather than a lock: neither a lock nor anything
+        /// more to allocate per request, and a read after the first is one atomic load.
+        var headerFields: HTTPFields {
+            if let checked = header.checkedHeaderFields { return checked }
+            // Safe: the element was initialised in `make` and lives as long as `self`.
+            let parsed = withUnsafeMutablePointerToElements { UnsafeAtomicLazyReference<ParsedHeaderFields>(at: $0) }
+            if let fields = parsed.load() { return fields.value }
+            // Names that are not valid tokens cannot be represented, and no matcher could name them.
+            let fields = HTTPFields(header.rawHeaderFields.compactMap { raw in HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) } })
+            // Two threads reading at once may both parse; one result is kept, and both are equal.
+            return parsed.storeIfNilThenLoad(ParsedHeaderFields(fields)).value
+        }
+
+        deinit {
+            // Releases the parsed fields, which the atomic storage holds as an unmanaged reference.
+            _ = withUnsafeMutablePointerToElements { $0.pointee.dispose() }
+        }
+    }
+
+    /// The header fields parsed on first read, as a reference the atomic slot can hold.
+    private final class ParsedHeaderFields: Sendable {
+        let value: HTTPFields
+        init(_ value: HTTPFields) { self.value = value }
+    }
+
+    private struct Parts {
         let method: HTTPRequest.Method
         let target: String
         let path: String
         let query: String?
         let body: Data
-        private let rawHeaderFields: [(name: String, value: String)]
-        /// Made from the raw fields on first use: most requests a server answers are matched and
-        /// journaled without anyone reading a header, and validating names costs more than the
-        /// rest of the request. Fields that came checked need no lock, nor its allocation.
-        private let parsedHeaderFields: ParsedHeaderFields
-
-        private enum ParsedHeaderFields {
-            case checked(HTTPFields)
-            case onFirstRead(Mutex<HTTPFields?>)
-        }
+        let rawHeaderFields: [(name: String, value: String)]
+        /// Fields that came checked, which need no parsing.
+        let checkedHeaderFields: HTTPFields?
 
         init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields?, rawHeaderFields: [(name: String, value: String)], body: Data) {
             self.method = method
             self.target = target
             self.body = body
             self.rawHeaderFields = rawHeaderFields
-            parsedHeaderFields = headerFields.map { .checked($0) } ?? .onFirstRead(Mutex(nil))
+            checkedHeaderFields = headerFields
             // One pass over the bytes finds both; most targets have neither, and their path is
             // the target itself, shared rather than copied.
             var offset: Int?
@@ -49,47 +83,32 @@ public struct StubRequest: Sendable {
                 path = mark == nil ? target : String(rawPath)
             }
         }
-
-        var headerFields: HTTPFields {
-            switch parsedHeaderFields {
-            case .checked(let fields):
-                return fields
-            case .onFirstRead(let lock):
-                return lock.withLock { parsed in
-                    if let parsed { return parsed }
-                    // Names that are not valid tokens cannot be represented, and no matcher could name them.
-                    let fields = HTTPFields(rawHeaderFields.compactMap { raw in HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) } })
-                    parsed = fields
-                    return fields
-                }
-            }
-        }
     }
 
     private let storage: Storage
 
     /// The request method.
-    public var method: HTTPRequest.Method { storage.method }
+    public var method: HTTPRequest.Method { storage.header.method }
     /// The request target exactly as sent: the path, then `?` and the query when there is one.
-    public var target: String { storage.target }
+    public var target: String { storage.header.target }
     /// The path, percent-decoded, without the query.
-    public var path: String { storage.path }
+    public var path: String { storage.header.path }
     /// The raw query, without the leading `?`; `nil` when the target has none.
-    public var query: String? { storage.query }
+    public var query: String? { storage.header.query }
     /// Every header field, repeated ones included.
     public var headerFields: HTTPFields { storage.headerFields }
     /// The complete body; empty when there is none.
-    public var body: Data { storage.body }
+    public var body: Data { storage.header.body }
 
     /// Creates a request from its parts; `target` is the path and query as they appear on the wire.
     public init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields = [:], body: Data = Data()) {
-        storage = Storage(method: method, target: target, headerFields: headerFields, rawHeaderFields: [], body: body)
+        storage = Storage.make(Parts(method: method, target: target, headerFields: headerFields, rawHeaderFields: [], body: body))
     }
 
     /// Creates a request from header fields as they came off the wire, names not yet checked;
     /// ``headerFields`` checks them when first read, leaving out any name that is not a valid token.
     package init(method: HTTPRequest.Method, target: String, rawHeaderFields: [(name: String, value: String)], body: Data) {
-        storage = Storage(method: method, target: target, headerFields: nil, rawHeaderFields: rawHeaderFields, body: body)
+        storage = Storage.make(Parts(method: method, target: target, headerFields: nil, rawHeaderFields: rawHeaderFields, body: body))
     }
 
     /// Creates the request an `HTTPRequest` with `body` stands for.
