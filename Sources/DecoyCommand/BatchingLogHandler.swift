@@ -32,7 +32,23 @@ struct BatchingLogHandler: LogHandler {
         }
         let pretty = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
         let message = output.colours ? Self.colouringOutcome(of: event.message.description) : event.message.description
-        output.append("\(event.level)\(label.isEmpty ? "" : " ")\(label):\(pretty) [\(event.source)] \(message)")
+        let level = event.level.rawValue
+        let source = event.source
+        // `level label: metadata [source] message`, written piece by piece into the output's
+        // buffer: one string made for the line and copied again costs as much as the rest.
+        output.append { line in
+            line.append(contentsOf: level.utf8)
+            if !label.isEmpty {
+                line.append(UInt8(ascii: " "))
+                line.append(contentsOf: label.utf8)
+            }
+            line.append(UInt8(ascii: ":"))
+            line.append(contentsOf: pretty.utf8)
+            line.append(contentsOf: " [".utf8)
+            line.append(contentsOf: source.utf8)
+            line.append(contentsOf: "] ".utf8)
+            line.append(contentsOf: message.utf8)
+        }
     }
 
     /// `GET /x → 404 (unmatched) 0.1 ms` with `404` coloured; any other message unchanged.

@@ -47,8 +47,9 @@ final class LogOutput: Sendable {
         flusher.start { [weak self] in self?.flush() }
     }
 
-    /// Adds `timestamp line\n`, the timestamp as swift-log's `StreamLogHandler` writes it.
-    func append(_ line: String) {
+    /// Adds `timestamp line\n`, the timestamp as swift-log's `StreamLogHandler` writes it, and
+    /// the line as `writeLine` writes it straight into the buffer, so that no string is made of it.
+    func append(_ writeLine: (inout [UInt8]) -> Void) {
         let now = time(nil)
         state.withLock { state in
             guard !state.isClosed else { return }
@@ -62,7 +63,7 @@ final class LogOutput: Sendable {
             }
             state.bytes.append(contentsOf: (colours ? "\(Self.dim)\(state.timestamp)\(Self.reset)" : state.timestamp).utf8)
             state.bytes.append(UInt8(ascii: " "))
-            state.bytes.append(contentsOf: line.utf8)
+            writeLine(&state.bytes)
             state.bytes.append(UInt8(ascii: "\n"))
         }
     }
