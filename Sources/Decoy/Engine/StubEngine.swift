@@ -110,11 +110,25 @@ public struct StubEngine: Sendable {
 
     /// `404 Not Found`, naming the closest routes and why each missed.
     static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss]) -> StubResponse {
-        var text = "No stub matches \(request).\n"
+        // Appended into room made once: requests to distinct targets make a new one each.
+        let routes = nearMisses.map(\.route.description)
+        var text = "No stub matches "
+        text.reserveCapacity(64 + request.target.utf8.count + zip(routes, nearMisses).reduce(0) { $0 + $1.0.utf8.count + $1.1.reason.utf8.count + 8 })
+        text += request.method.rawValue
+        text += " "
+        text += request.target
+        text += ".\n"
         if nearMisses.isEmpty {
             text += "No registered route comes close.\n"
         } else {
-            text += "Closest routes:\n" + nearMisses.map { "  - \($0.route): \($0.reason)\n" }.joined()
+            text += "Closest routes:\n"
+            for (route, miss) in zip(routes, nearMisses) {
+                text += "  - "
+                text += route
+                text += ": "
+                text += miss.reason
+                text += "\n"
+            }
         }
         return StubResponse(status: .notFound, headerFields: [.decoyUnmatched: "true"], text: text)
     }

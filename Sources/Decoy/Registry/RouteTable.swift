@@ -115,9 +115,13 @@ struct RouteTable: Sendable {
     private func nearMisses(
         for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates
     ) -> (misses: [NearMiss], dependsOnLineOnly: Bool) {
-        var seen = Set(pathMatches.map(\.id))
-        let near = trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8).filter { seen.insert($0.id).inserted }
-        let candidates = (pathMatches + near).sorted { $0.id < $1.id }
+        // A route both fits the path and is near it: after sorting, its two places are side by
+        // side, and dropping the second is cheaper than hashing every candidate into a set.
+        var candidates: [RouteEntry] = []
+        for entry in (pathMatches + trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)).sorted(by: { $0.id < $1.id })
+        where candidates.last?.id != entry.id {
+            candidates.append(entry)
+        }
         let ranked = Closeness.ranked(candidates) { $0.route.differences(request, segments: segments, scenarios: scenarios) }
         let misses = ranked.prefix(3).map { miss in
             NearMiss(route: miss.candidate.route.route, reason: miss.differences.map { $0.words(for: request) }.joined(separator: "; "))

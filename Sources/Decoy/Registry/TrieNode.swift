@@ -5,9 +5,9 @@
 /// share is never changed: `RouteTable` writes to a ``copy()`` of it instead.
 final class TrieNode: @unchecked Sendable {
     private var literals: [String: TrieNode] = [:]
-    /// The keys of `literals` in the order they were added, so that the search for near misses
-    /// walks them the same way in every registry with the same stubs.
-    private var literalOrder: [String] = []
+    /// The entries of `literals` in the order they were added, so that the search for near misses
+    /// walks them the same way in every registry with the same stubs, without hashing each key again.
+    private var literalOrder: [(key: String, node: TrieNode)] = []
     private var anySegment: [TrieNode] = []
     /// Template routes ending here.
     private var templates: [RouteEntry] = []
@@ -20,7 +20,7 @@ final class TrieNode: @unchecked Sendable {
     func copy() -> TrieNode {
         let copy = TrieNode()
         copy.literals = literals.mapValues { $0.copy() }
-        copy.literalOrder = literalOrder
+        copy.literalOrder = literalOrder.map { ($0.key, copy.literals[$0.key]!) }
         copy.anySegment = anySegment.map { $0.copy() }
         copy.templates = templates
         copy.rests = rests
@@ -38,7 +38,7 @@ final class TrieNode: @unchecked Sendable {
             rests.append(entry)
         case .literal(let text):
             let child = literals[text] ?? TrieNode()
-            if literals[text] == nil { literalOrder.append(text) }
+            if literals[text] == nil { literalOrder.append((text, child)) }
             literals[text] = child
             child.insert(entry, along: segments.dropFirst(), asTemplate: asTemplate)
         case .parameter, .wildcard:
@@ -60,7 +60,7 @@ final class TrieNode: @unchecked Sendable {
             literals[text]?.remove(id, along: segments.dropFirst())
             if literals[text]?.isEmpty == true {
                 literals[text] = nil
-                literalOrder.removeAll { $0 == text }
+                literalOrder.removeAll { $0.key == text }
             }
         case .parameter, .wildcard:
             anySegment[0].remove(id, along: segments.dropFirst())
@@ -105,8 +105,22 @@ final class TrieNode: @unchecked Sendable {
         func push(_ node: TrieNode, _ place: Place, cost: Int) {
             if cost <= maximumCost { queues[cost].append((node, place)) }
         }
+        /// The first `fanOut` literal children other than `skipping`, in the order they were added.
+        func pushLiterals(of node: TrieNode, skipping: String?, _ place: Place, cost: Int) {
+            var pushed = 0
+            for (key, child) in node.literalOrder {
+                if pushed == fanOut { break }
+                if key == skipping { continue }
+                push(child, place, cost: cost)
+                pushed += 1
+            }
+        }
         push(self, .along(depth: 0), cost: 0)
         var found: [RouteEntry] = []
+        /// Appends entries while fewer than `limit` are found, without joining arrays first.
+        func take(_ entries: [RouteEntry]) {
+            if !entries.isEmpty { found += entries.prefix(limit - found.count) }
+        }
         var steps = 0
         for cost in 0...maximumCost {
             var index = 0
@@ -116,16 +130,20 @@ final class TrieNode: @unchecked Sendable {
                 steps += 1
                 switch place {
                 case .endingShort:
-                    found += (node.templates + node.literalRoutes).prefix(limit - found.count)
+                    take(node.templates)
+                    take(node.literalRoutes)
                 case .pastEnd:
-                    found += (node.templates + node.literalRoutes + node.rests).prefix(limit - found.count)
-                    for key in node.literalOrder.prefix(fanOut) { push(node.literals[key]!, .pastEnd, cost: cost) }
+                    take(node.templates)
+                    take(node.literalRoutes)
+                    take(node.rests)
+                    pushLiterals(of: node, skipping: nil, .pastEnd, cost: cost)
                     for child in node.anySegment { push(child, .pastEnd, cost: cost) }
                 case .along(let depth):
-                    found += node.rests.prefix(limit - found.count)
+                    take(node.rests)
                     guard depth < segments.count else {
-                        found += (node.templates + node.literalRoutes).prefix(limit - found.count)
-                        for key in node.literalOrder.prefix(fanOut) { push(node.literals[key]!, .pastEnd, cost: cost + 1) }
+                        take(node.templates)
+                        take(node.literalRoutes)
+                        pushLiterals(of: node, skipping: nil, .pastEnd, cost: cost + 1)
                         for child in node.anySegment { push(child, .pastEnd, cost: cost + 1) }
                         continue
                     }
@@ -133,9 +151,7 @@ final class TrieNode: @unchecked Sendable {
                     let segment = String(segments[depth])
                     if let fitting = node.literals[segment] { push(fitting, .along(depth: depth + 1), cost: cost) }
                     for child in node.anySegment { push(child, .along(depth: depth + 1), cost: cost) }
-                    for key in node.literalOrder.lazy.filter({ $0 != segment }).prefix(fanOut) {
-                        push(node.literals[key]!, .along(depth: depth + 1), cost: cost + 1)
-                    }
+                    pushLiterals(of: node, skipping: segment, .along(depth: depth + 1), cost: cost + 1)
                 }
             }
         }

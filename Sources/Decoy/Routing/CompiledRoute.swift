@@ -23,18 +23,25 @@ struct CompiledRoute: Sendable {
     /// Every way `request` differs from this route beyond its path: the method, each matcher, the scenario state.
     func differencesBeyondPath(_ request: StubRequest, scenarios: ScenarioStates? = nil) -> [RouteDifference] {
         var differences: [RouteDifference] = []
+        appendDifferencesBeyondPath(request, scenarios: scenarios, to: &differences)
+        return differences
+    }
+
+    private func appendDifferencesBeyondPath(_ request: StubRequest, scenarios: ScenarioStates?, to differences: inout [RouteDifference]) {
         if let method = route.method, method != request.method { differences.append(.method(received: request.method, expected: method)) }
         for matcher in matchers where !matcher.accepts(request) { differences.append(.matcher(matcher)) }
         if let scenarios, let scenario = route.scenario, let required = scenario.requiredState {
             let state = scenarios.state(of: scenario.name)
             if state != required { differences.append(.scenario(name: scenario.name, state: state, required: required)) }
         }
-        return differences
     }
 
     /// Every way `request`, split into `segments`, differs from this route; empty when it is for this route.
     func differences(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil) -> [RouteDifference] {
-        pattern.differences(path: request.path, segments: segments) + differencesBeyondPath(request, scenarios: scenarios)
+        // Into one array: ranking near misses makes this for every candidate.
+        var differences = pattern.differences(path: request.path, segments: segments)
+        appendDifferencesBeyondPath(request, scenarios: scenarios, to: &differences)
+        return differences
     }
 }
 

@@ -67,6 +67,12 @@ enum PathPattern: Sendable {
 
     /// The segments of a path: `/users/42` gives `["users", "42"]`, `/` gives none, a trailing slash an empty last one.
     static func segments(of path: String) -> [Substring] {
+        // Most paths are ASCII, where a byte is a character: splitting the bytes gives the same
+        // segments as splitting the characters, at a fraction of the cost on every lookup.
+        if path.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard path.utf8.count > 1 else { return [] }
+            return path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
+        }
         guard path.count > 1 else { return [] }
         return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
     }
