@@ -38,8 +38,11 @@ struct CompiledRoute: Sendable {
 
     /// Every way `request`, split into `segments`, differs from this route; empty when it is for this route.
     func differences(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil) -> [RouteDifference] {
-        // Into one array: ranking near misses makes this for every candidate.
-        var differences = pattern.differences(path: request.path, segments: segments)
+        // Into one array, made once as large as it can get: ranking near misses makes this for
+        // every candidate, and growing it one difference at a time costs more than finding them.
+        var differences: [RouteDifference] = []
+        differences.reserveCapacity(segments.count + matchers.count + 3)
+        pattern.appendDifferences(path: request.path, segments: segments, to: &differences)
         appendDifferencesBeyondPath(request, scenarios: scenarios, to: &differences)
         return differences
     }

@@ -31,27 +31,28 @@ enum PathPattern: Sendable {
 
     /// Whether a request with `path`, split into `segments`, has this path.
     func matches(path: String, segments requestSegments: [Substring]) -> Bool {
-        differences(path: path, segments: requestSegments).isEmpty
+        var differences: [RouteDifference] = []
+        appendDifferences(path: path, segments: requestSegments, to: &differences)
+        return differences.isEmpty
     }
 
-    /// Every way a request path differs from this pattern: each literal segment that differs,
-    /// then the number of segments; empty when it fits.
-    func differences(path: String, segments requestSegments: [Substring]) -> [RouteDifference] {
+    /// Appends every way a request path differs from this pattern: each literal segment that
+    /// differs, then the number of segments; nothing when it fits.
+    func appendDifferences(path: String, segments requestSegments: [Substring], to differences: inout [RouteDifference]) {
         switch self {
         case .expression(let expression):
             switch expression.matchesWhole(path) {
-            case true: return []
-            case false: return [.pathExpression(expression)]
-            case nil: return [.pathExpressionGaveUp(expression)]
+            case true: return
+            case false: differences.append(.pathExpression(expression))
+            case nil: differences.append(.pathExpressionGaveUp(expression))
             }
         case .segments(let segments):
-            var differences: [RouteDifference] = []
             for (index, segment) in segments.enumerated() {
                 if case .rest = segment {
                     if requestSegments.count < index {
                         differences.append(.segmentCount(expected: index, orMore: true, received: requestSegments.count))
                     }
-                    return differences
+                    return
                 }
                 guard index < requestSegments.count else { continue }
                 if case .literal(let text) = segment, text != requestSegments[index] {
@@ -61,7 +62,6 @@ enum PathPattern: Sendable {
             if segments.count != requestSegments.count {
                 differences.append(.segmentCount(expected: segments.count, orMore: false, received: requestSegments.count))
             }
-            return differences
         }
     }
 
