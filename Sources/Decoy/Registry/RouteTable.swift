@@ -124,7 +124,13 @@ struct RouteTable: Sendable {
         }
         let ranked = Closeness.ranked(candidates) { $0.route.differences(request, segments: segments, scenarios: scenarios) }
         let misses = ranked.prefix(3).map { miss in
-            NearMiss(route: miss.candidate.route.route, reason: miss.differences.map { $0.words(for: request) }.joined(separator: "; "))
+            // Joined as they are worded, without an array of the words first.
+            var reason = ""
+            for (index, difference) in miss.differences.enumerated() {
+                if index > 0 { reason += "; " }
+                reason += difference.words(for: request)
+            }
+            return NearMiss(route: miss.candidate.route.route, reason: reason)
         }
         return (misses, candidates.allSatisfy { $0.route.route.dependsOnRequestLineOnly })
     }
