@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "DecoyClient", targets: ["DecoyClient"]),
         .library(name: "Decoy", targets: ["Decoy"]),
+        .library(name: "DecoyStubFiles", targets: ["DecoyStubFiles"]),
         .library(name: "DecoyServer", targets: ["DecoyServer"]),
         .library(name: "DecoyTesting", targets: ["DecoyTesting"]),
         .library(name: "DecoyRemote", targets: ["DecoyRemote"]),
@@ -39,8 +40,16 @@ let package = Package(
                 "DecoyClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
+        // Stub files, JSON and YAML, apart from the engine: only who loads a folder links Yams.
+        .target(
+            name: "DecoyStubFiles",
+            dependencies: [
+                "Decoy",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .systemLibrary(
@@ -52,6 +61,7 @@ let package = Package(
             name: "DecoyServer",
             dependencies: [
                 "Decoy",
+                "DecoyStubFiles",
                 "CMicroHTTPD",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -79,6 +89,8 @@ let package = Package(
             dependencies: [
                 "Decoy",
                 "DecoyClient",
+                // Reads the route of each serve event's mapping with the stub-file decoder.
+                "DecoyStubFiles",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
@@ -87,6 +99,7 @@ let package = Package(
             name: "DecoyCommand",
             dependencies: [
                 "DecoyServer",
+                "DecoyStubFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -104,6 +117,7 @@ let package = Package(
             name: "DecoyTests",
             dependencies: [
                 "Decoy",
+                "DecoyStubFiles",
                 "DecoyServer",
                 "DecoyTesting",
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -112,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DecoyServerTests",
-            dependencies: ["DecoyServer", "Decoy", "DecoyTesting"]
+            dependencies: ["DecoyServer", "Decoy", "DecoyStubFiles", "DecoyTesting"]
         ),
         .testTarget(
             name: "DecoyTestingTests",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Decoy
+import DecoyStubFiles
 import Foundation
 
 /// `decoy check [DIR]`: reports every problem in a stubs folder; exits 0 only when it is valid.

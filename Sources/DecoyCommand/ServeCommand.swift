@@ -1,6 +1,7 @@
 import ArgumentParser
 import Decoy
 import DecoyServer
+import DecoyStubFiles
 import Foundation
 import Logging
 

@@ -2,6 +2,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyStubFiles
 import Foundation
 import Logging
 import Testing

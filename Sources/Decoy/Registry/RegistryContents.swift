@@ -3,7 +3,7 @@ import Foundation
 /// What a registry holds behind its one lock: the route table lookups read, each registration's
 /// mapping, and the registrations from code and files that the admin API took away, which a
 /// reset brings back.
-struct RegistryContents {
+package struct RegistryContents {
     struct Record {
         let route: CompiledRoute
         let stub: any Stub
@@ -21,10 +21,10 @@ struct RegistryContents {
     /// Removed or replaced through the admin API, by registration number; a reset restores them.
     private var removedBaseline: [UInt64: Record] = [:]
     /// The stubs folder loaded last, where `bodyFileName`s of stubs added later are looked up.
-    var folder: URL?
+    package var folder: URL?
 
     /// The mappings, newest first.
-    var mappings: [StubMapping] {
+    package var mappings: [StubMapping] {
         records.sorted { $0.key > $1.key }.map(\.value.mapping)
     }
 
@@ -36,12 +36,12 @@ struct RegistryContents {
         return taken
     }
 
-    func mapping(id: String) -> StubMapping? {
+    package func mapping(id: String) -> StubMapping? {
         numbersByID[id].flatMap { records[$0]?.mapping }
     }
 
     /// Registers `stub`; a registration with the same id is replaced, restorably when it is from code or a file.
-    mutating func insert(_ route: CompiledRoute, stub: any Stub, id: String, origin: StubMapping.Origin, json: @autoclosure @escaping @Sendable () -> String, number: UInt64? = nil) -> StubMapping {
+    package mutating func insert(_ route: CompiledRoute, stub: any Stub, id: String, origin: StubMapping.Origin, json: @autoclosure @escaping @Sendable () -> String, number: UInt64? = nil) -> StubMapping {
         if let existing = numbersByID[id] { remove(existing, restorable: true) }
         let number = table.insert(route, stub: stub, number: number)
         let mapping = StubMapping(id: id, handle: StubHandle(id: number, route: route.route), origin: origin, json: json)
@@ -64,11 +64,11 @@ struct RegistryContents {
     }
 
     /// Removes the registration `id`, restorably.
-    mutating func remove(id: String) -> StubMapping? {
+    package mutating func remove(id: String) -> StubMapping? {
         numbersByID[id].flatMap { remove($0, restorable: true) }
     }
 
-    mutating func removeAll(restorable: Bool) {
+    package mutating func removeAll(restorable: Bool) {
         for number in Array(records.keys) { remove(number, restorable: restorable) }
         if !restorable { removedBaseline = [:] }
     }
@@ -83,7 +83,7 @@ struct RegistryContents {
     }
 
     /// Removes every registration that came from stub files, for a reload.
-    mutating func removeFileStubs() {
+    package mutating func removeFileStubs() {
         for (number, record) in records where record.mapping.origin.isFile { remove(number, restorable: false) }
         removedBaseline = removedBaseline.filter { !$0.value.mapping.origin.isFile }
     }

@@ -1,8 +1,8 @@
 /// The JSON the admin API shows a registration by, in WireMock's mapping format.
-enum StubMappingJSON {
+package enum StubMappingJSON {
     /// A stub-file document with `id` first and WireMock's `uuid` last, both the same: WireMock's
     /// clients read either.
-    static func document(id: String, members: String) -> String {
+    package static func document(id: String, members: String) -> String {
         "{\"id\":\(id.jsonQuoted),\(members)\(members.isEmpty ? "" : ",")\"uuid\":\(id.jsonQuoted)}"
     }
 

@@ -25,7 +25,7 @@ public final class StubRegistry: StubProvider {
         set { defaultDelaySetting.value = newValue }
     }
     private let defaultDelaySetting: DelaySetting
-    let contents = Mutex(RegistryContents())
+    package let contents = Mutex(RegistryContents())
     let scenarios = ScenarioStates()
 
     /// Creates an empty registry.
@@ -59,7 +59,7 @@ public final class StubRegistry: StubProvider {
     }
 
     /// `stub`, made to move its route's scenario on when it answers.
-    func scenarioAware(_ stub: any Stub, for route: Route) -> any Stub {
+    package func scenarioAware(_ stub: any Stub, for route: Route) -> any Stub {
         guard let scenario = route.scenario, let newState = scenario.newState else { return stub }
         return ScenarioTransitionStub(stub: stub, scenario: scenario.name, newState: newState, states: scenarios)
     }

@@ -2,12 +2,12 @@ import Foundation
 import HTTPTypes
 
 /// A route checked and parsed at registration, ready to test requests against.
-struct CompiledRoute: Sendable {
-    let route: Route
+package struct CompiledRoute: Sendable {
+    package let route: Route
     let pattern: PathPattern
     let matchers: [CompiledMatcher]
 
-    init(_ route: Route) throws(RouteError) {
+    package init(_ route: Route) throws(RouteError) {
         self.route = route
         pattern = try PathPattern(parsing: route)
         matchers = try route.matchers.map { matcher throws(RouteError) in try CompiledMatcher(matcher, route: route) }

@@ -79,3 +79,16 @@ indirect enum CompiledValueMatcher: Sendable {
         }
     }
 }
+
+extension ValueMatcher {
+    /// Throws what keeps the matcher from compiling, for a stub file to report where it is written.
+    package func validate() throws(RouteError) {
+        _ = try CompiledValueMatcher(self) { RouteError(path: "", reason: $0) }
+    }
+
+    /// The matcher as a test of a mapping's `metadata`, as WireMock's `findStubsByMetadata` applies it.
+    package func metadataTest() throws(RouteError) -> @Sendable (StubMapping) -> Bool {
+        let matcher = try CompiledValueMatcher(self) { RouteError(path: "metadata", reason: $0) }
+        return { matcher.accepts($0.metadata) }
+    }
+}

@@ -155,3 +155,10 @@ struct CompiledExpression: Sendable, CustomStringConvertible {
         return matches
     }
 }
+
+extension Route {
+    /// Throws what is wrong with the route's path, for a stub file to report where it is written.
+    package func validatePath() throws(RouteError) {
+        _ = try PathPattern(parsing: self)
+    }
+}

@@ -23,7 +23,7 @@ extension RequestMatcher: CustomStringConvertible {
 }
 
 extension RequestMatcher {
-    var valueMatcher: ValueMatcher {
+    package var valueMatcher: ValueMatcher {
         switch self {
         case .query(_, let matcher), .header(_, let matcher), .cookie(_, let matcher), .body(let matcher), .formParameter(_, let matcher),
              .target(let matcher):

@@ -18,7 +18,7 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
         compiled = try CompiledRoute(route)
     }
 
-    init(compiled: CompiledRoute) {
+    package init(compiled: CompiledRoute) {
         self.compiled = compiled
     }
 

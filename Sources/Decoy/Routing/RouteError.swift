@@ -5,6 +5,10 @@ public struct RouteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with it.
     public let reason: String
 
+    package init(path: String, reason: String) {
+        (self.path, self.reason) = (path, reason)
+    }
+
     /// The message a developer reads.
     public var description: String { "invalid route path \"\(path)\": \(reason)" }
 }

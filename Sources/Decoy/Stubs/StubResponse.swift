@@ -141,8 +141,8 @@ extension HTTPFields {
 }
 
 /// Content types for the file extensions stub bodies usually have.
-enum MediaType {
-    static func forExtension(_ pathExtension: String) -> String {
+package enum MediaType {
+    package static func forExtension(_ pathExtension: String) -> String {
         switch pathExtension.lowercased() {
         case "json": "application/json"
         case "txt": "text/plain; charset=utf-8"

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyServer
+import DecoyStubFiles
 import Foundation
 import Testing
 

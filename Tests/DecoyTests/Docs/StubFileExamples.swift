@@ -1,6 +1,7 @@
 // The examples of docs/stub-files.md, verbatim; DocumentationSyncTests keeps them so.
 import Decoy
 import DecoyClient
+import DecoyStubFiles
 import Foundation
 import HTTPTypes
 import Testing

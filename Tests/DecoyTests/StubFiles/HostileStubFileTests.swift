@@ -1,5 +1,6 @@
 import Clocks
 import Decoy
+import DecoyStubFiles
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import Decoy
+@testable import DecoyStubFiles
 import Foundation
 import HTTPTypes
 import Testing
@@ -55,7 +56,7 @@ struct StubEncoderTests {
         ("random", RandomStub([StubResponse(status: .ok), StubResponse(status: .accepted), StubResponse(status: .noContent)], seed: 42), .get("/random")),
         ("sequence", SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(status: .ok)), .get("/retry")),
         ("failing", FailingStub(failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: StubResponse(status: .ok), seed: 3), .get("/flaky")),
-        ("failing random", FailingStub(failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: RandomStub([StubResponse(status: .ok), StubResponse(status: .accepted)], seed: 9), seed: 9 ^ StubDecoder.failureSeedMix), .get("/flaky-random")),
+        ("failing random", FailingStub(failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: RandomStub([StubResponse(status: .ok), StubResponse(status: .accepted)], seed: 9), seed: 9 ^ StubFileFormat.failureSeedMix), .get("/flaky-random")),
         ("conditional", try! ConditionalStub(when: [.query("v", .equalTo("2"))], then: StubResponse(status: .ok), else: StubResponse(status: .badRequest)), Route.get("/c").header(.accept, .contains("json"))),
     ]
 

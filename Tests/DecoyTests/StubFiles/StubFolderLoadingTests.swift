@@ -1,6 +1,7 @@
 import Clocks
 import Decoy
 import DecoyClient
+import DecoyStubFiles
 import Foundation
 import Testing
 

@@ -31,7 +31,7 @@ package enum JSONValue: Sendable, Hashable {
     }
 
     /// Compact JSON text; object keys sorted, so equal values print the same.
-    var json: String {
+    package var json: String {
         switch self {
         case .null: "null"
         case .bool(let value): value ? "true" : "false"

@@ -1,6 +1,6 @@
 extension String {
     /// The string as a JSON string literal, escaped as JSON requires.
-    var jsonQuoted: String {
+    package var jsonQuoted: String {
         var quoted = "\""
         quoted.reserveCapacity(utf8.count + 2)
         for scalar in unicodeScalars {

@@ -1,3 +1,5 @@
+import Decoy
+
 /// A route read from a stub file, with the node each part came from, so that a part the route
 /// compiler refuses is reported where it is written.
 struct DecodedRoute {
@@ -11,7 +13,7 @@ struct DecodedRoute {
     func compiled() -> CompiledRoute? {
         if let compiled = try? CompiledRoute(route) { return compiled }
         // Only a failed compilation pays for finding which parts failed.
-        do { _ = try PathPattern(parsing: route) } catch { pathNode?.error(error.reason) }
+        do { try route.validatePath() } catch { pathNode?.error(error.reason) }
         Self.logInvalid(zip(route.matchers, matcherNodes))
         return nil
     }
@@ -20,7 +22,7 @@ struct DecodedRoute {
     static func logInvalid(_ matchers: some Sequence<(RequestMatcher, FileNode)>) {
         for (matcher, node) in matchers {
             do {
-                _ = try CompiledValueMatcher(matcher.valueMatcher) { RouteError(path: "", reason: $0) }
+                try matcher.valueMatcher.validate()
             } catch {
                 node.error(error.reason)
             }

@@ -1,3 +1,5 @@
+import Decoy
+
 /// A stub read from a file and compiled, ready to register.
 struct StubDefinition {
     let route: CompiledRoute

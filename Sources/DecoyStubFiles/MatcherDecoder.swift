@@ -1,3 +1,5 @@
+import Decoy
+
 /// Reads WireMock's matcher objects, such as `{"equalTo": "2"}` or `{"matchesJsonPath": "$.id"}`.
 enum MatcherDecoder {
     /// The matchers, WireMock's names.

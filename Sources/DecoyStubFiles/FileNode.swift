@@ -1,3 +1,4 @@
+import Decoy
 import Yams
 
 /// A node of a stub file that knows its place: the field path and line and column, so that

@@ -98,7 +98,7 @@ package enum StubEncoder {
         guard let random = failing.otherwise as? RandomStub else { return failing.random.seed }
         switch (random.random.seed, failing.random.seed) {
         case (let seed, nil): return seed
-        case (let seed?, let failures?) where failures == seed ^ StubDecoder.failureSeedMix: return seed
+        case (let seed?, let failures?) where failures == seed ^ StubFileFormat.failureSeedMix: return seed
         default:
             throw StubEncodingError(
                 stub: "FailingStub",
@@ -166,7 +166,7 @@ package enum StubEncoder {
             members["bytesPerSecond"] = .number(Double(rate))
         }
         if let fault = response.fault {
-            guard let name = ResponseDecoder.faults.first(where: { $0.value == fault })?.key else {
+            guard let name = StubFileFormat.faults.first(where: { $0.value == fault })?.key else {
                 throw StubEncodingError(stub: "its fault", reason: "\(fault) has no stub-file name; it exists only in-process")
             }
             members["fault"] = .string(name)

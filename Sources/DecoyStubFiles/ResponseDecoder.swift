@@ -1,3 +1,4 @@
+import Decoy
 import Foundation
 import HTTPTypes
 
@@ -7,12 +8,6 @@ struct ResponseDecoder {
     static let fields = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
-    ]
-    static let faults: [String: Fault] = [
-        "EMPTY_RESPONSE": .emptyResponse, "CONNECTION_RESET_BY_PEER": .connectionReset,
-        "MALFORMED_RESPONSE_CHUNK": .malformedResponse, "RANDOM_DATA_THEN_CLOSE": .randomDataThenClose,
-        // Decoy's own: WireMock has no fault that never answers.
-        "TIMEOUT": .timeout,
     ]
 
     /// The most header values one response may have. HTTP sets no limit, but clients do (curl
@@ -156,8 +151,8 @@ struct ResponseDecoder {
     }
 
     private func fault(_ node: FileNode) -> Fault?? {
-        guard let fault = node.text().flatMap({ Self.faults[$0] }) else {
-            return node.expected("one of \(Self.faults.keys.sorted().joined(separator: ", "))")
+        guard let fault = node.text().flatMap({ StubFileFormat.faults[$0] }) else {
+            return node.expected("one of \(StubFileFormat.faults.keys.sorted().joined(separator: ", "))")
         }
         return .some(fault)
     }

@@ -1,3 +1,4 @@
+import Decoy
 import Foundation
 
 /// Finds and reads the files `bodyFileName` names, never outside the stubs folder.

@@ -1,3 +1,4 @@
+import Decoy
 import Yams
 
 /// The errors found in one stub file, collected as the file is decoded.

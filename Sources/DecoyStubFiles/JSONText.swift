@@ -1,3 +1,4 @@
+import Decoy
 import Yams
 
 /// JSON text for a node of a stub file, for `jsonBody` and inline `equalToJson` documents.

@@ -1,3 +1,4 @@
+import Decoy
 public import Foundation
 import Yams
 

@@ -1,3 +1,4 @@
+public import Decoy
 import Foundation
 import Yams
 

@@ -1,3 +1,5 @@
+import Decoy
+
 /// Reads one stub of a stub file: WireMock's mapping fields, plus Decoy's lists of responses,
 /// conditional responses and failure rates.
 struct StubDecoder {
@@ -10,8 +12,6 @@ struct StubDecoder {
     /// search; WireMock writes the others into saved mappings.
     private static let ignoredFields = ["persistent", "metadata", "insertionIndex"]
     private static let modes = ["alternating", "random", "sequence"]
-    /// Mixed into the seed of a random mode to seed its failures: the same file, the same stream.
-    static let failureSeedMix: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     let responses: ResponseDecoder
 
@@ -130,7 +130,7 @@ struct StubDecoder {
         // Beside a random mode, the failures draw from a stream of their own: sharing its stream
         // would tie which response a call gets to whether it failed.
         let sharesSeed = object["mode"]?.text() == "random"
-        return FailingStub(failing: rate, with: failure, otherwise: stub, seed: sharesSeed ? seed.map { $0 ^ Self.failureSeedMix } : seed)
+        return FailingStub(failing: rate, with: failure, otherwise: stub, seed: sharesSeed ? seed.map { $0 ^ StubFileFormat.failureSeedMix } : seed)
     }
 
     /// `when`, request matchers, choosing between `response` and `else`.

@@ -1,3 +1,4 @@
+public import Decoy
 public import Foundation
 
 extension StubRegistry {

@@ -1,3 +1,4 @@
+import Decoy
 import Foundation
 
 extension Route {

@@ -1,3 +1,5 @@
+public import Decoy
+
 /// What checking or loading a stubs folder found: its stubs and errors.
 ///
 /// ```swift

@@ -13,12 +13,16 @@ public struct LoadedStub: Sendable, Hashable, CustomStringConvertible {
     /// The registration, once loaded into a registry; `nil` in a check.
     public let handle: StubHandle?
 
+    package init(file: String, line: Int, id: String?, name: String?, route: Route, handle: StubHandle?) {
+        (self.file, self.line, self.id, self.name, self.route, self.handle) = (file, line, id, name, route, handle)
+    }
+
     /// `file:line: route`, then the name in quotes when there is one.
     public var description: String {
         "\(file):\(line): \(route)" + (name.map { " \"\($0)\"" } ?? "")
     }
 
-    func registered(as handle: StubHandle) -> LoadedStub {
+    package func registered(as handle: StubHandle) -> LoadedStub {
         LoadedStub(file: file, line: line, id: id, name: name, route: route, handle: handle)
     }
 }
