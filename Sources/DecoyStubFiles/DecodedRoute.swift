@@ -10,8 +10,8 @@ struct DecodedRoute {
     var matcherNodes: [FileNode]
 
     /// The route compiled; `nil` after logging each part that does not compile.
-    func compiled() -> CompiledRoute? {
-        if let compiled = try? CompiledRoute(route) { return compiled }
+    func compiled() -> RequestPattern? {
+        if let compiled = try? RequestPattern(route) { return compiled }
         // Only a failed compilation pays for finding which parts failed.
         do { try route.validatePath() } catch { pathNode?.error(error.reason) }
         Self.logInvalid(zip(route.matchers, matcherNodes))

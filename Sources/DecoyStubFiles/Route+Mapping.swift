@@ -11,6 +11,6 @@ extension Route {
         routeOnly["response"] = .object([:])
         guard let data = try? JSONEncoder().encode(JSONValue.object(routeOnly)),
               case .success(let definition) = StubDocument.stub(data, source: "mapping", folder: nil) else { return nil }
-        self = definition.route.route
+        self = definition.pattern.route
     }
 }

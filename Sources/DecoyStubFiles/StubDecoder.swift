@@ -29,7 +29,7 @@ struct StubDecoder {
         decoded.route.scenario = scenario
         guard let compiled = decoded.compiled() else { return nil }
         let loaded = LoadedStub(file: node.log.file, line: node.mark?.line ?? 1, id: id, name: name, route: decoded.route, handle: nil)
-        return StubDefinition(route: compiled, stub: stub, loaded: loaded, members: JSONText.members(of: node.node, excluding: ["id", "uuid"]))
+        return StubDefinition(pattern: compiled, stub: stub, loaded: loaded, members: JSONText.members(of: node.node, excluding: ["id", "uuid"]))
     }
 
     /// `id`, or WireMock's `uuid`; WireMock's clients send both, with the same value.

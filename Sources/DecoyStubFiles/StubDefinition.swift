@@ -2,7 +2,7 @@ import Decoy
 
 /// A stub read from a file and compiled, ready to register.
 struct StubDefinition {
-    let route: CompiledRoute
+    let pattern: RequestPattern
     let stub: any Stub
     /// How reports show it.
     let loaded: LoadedStub

@@ -56,7 +56,7 @@ enum StubDocument {
     }
 
     /// The request pattern in `data`: the fields of a stub's `request`.
-    static func requestPattern(_ data: Data, source: String) -> Result<CompiledRoute, StubFolderError> {
+    static func requestPattern(_ data: Data, source: String) -> Result<RequestPattern, StubFolderError> {
         let log = DiagnosticLog(file: source)
         let route = object(data, log: log).flatMap(RequestDecoder.decode).flatMap { $0.compiled() }
         return finish(route, log)
@@ -110,6 +110,6 @@ extension RequestPattern {
     /// Reads a request pattern written as a stub file's `request`, in JSON: WireMock's
     /// `method`, `url…`, `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns`.
     public init(json data: Data, source: String = "request pattern") throws(StubFolderError) {
-        self.init(compiled: try StubDocument.requestPattern(data, source: source).get())
+        self = try StubDocument.requestPattern(data, source: source).get()
     }
 }

@@ -63,7 +63,7 @@ extension StubRegistry {
             contents.folder = folder.url
             return zip(definitions, ids).map { definition, id in
                 contents.insert(
-                    definition.route, stub: scenarioAware(definition.stub, for: definition.route.route), id: id,
+                    definition.pattern, stub: scenarioAware(definition.stub, for: definition.pattern.route), id: id,
                     origin: .file(definition.loaded), json: definition.json(id: id)
                 ).handle
             }

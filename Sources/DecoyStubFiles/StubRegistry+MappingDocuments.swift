@@ -47,12 +47,12 @@ extension StubRegistry {
         let folder = contents.withLock(\.folder)
         let stubImport = try StubDocument.stubImport(json, source: Self.requestBody, folder: folder).get()
         let definitions = stubImport.definitions.map { (definition: $0, id: $0.loaded.id ?? Self.newID()) }
-        let stubs = definitions.map { scenarioAware($0.definition.stub, for: $0.definition.route.route) }
+        let stubs = definitions.map { scenarioAware($0.definition.stub, for: $0.definition.pattern.route) }
         return contents.withLock { contents in
             if stubImport.removesOthers { contents.removeAll(restorable: true) }
             return zip(definitions, stubs).compactMap { entry, stub in
                 if !stubImport.overwrites, contents.mapping(id: entry.id) != nil { return nil }
-                return contents.insert(entry.definition.route, stub: stub, id: entry.id, origin: .adminAPI, json: entry.definition.json(id: entry.id))
+                return contents.insert(entry.definition.pattern, stub: stub, id: entry.id, origin: .adminAPI, json: entry.definition.json(id: entry.id))
             }
         }
     }
@@ -71,10 +71,10 @@ extension StubRegistry {
     /// Registers `definition` under `id`. When `replacing`, a registration with `id` must exist,
     /// and whether it does is decided under the lock, so that a removal at the same moment is not undone.
     private func insert(_ definition: StubDefinition, id: String, replacing: Bool) -> StubMapping? {
-        let stub = scenarioAware(definition.stub, for: definition.route.route)
+        let stub = scenarioAware(definition.stub, for: definition.pattern.route)
         return contents.withLock { contents in
             if replacing, contents.mapping(id: id) == nil { return nil }
-            return contents.insert(definition.route, stub: stub, id: id, origin: .adminAPI, json: definition.json(id: id))
+            return contents.insert(definition.pattern, stub: stub, id: id, origin: .adminAPI, json: definition.json(id: id))
         }
     }
 
@@ -88,7 +88,7 @@ extension StubRegistry {
     public func removeMappings(like json: Data) throws(StubFolderError) -> [StubMapping] {
         let definition = try decode(json)
         return contents.withLock { contents in
-            let ids = definition.loaded.id.map { [$0] } ?? contents.mappings.filter { $0.route == definition.route.route }.map(\.id)
+            let ids = definition.loaded.id.map { [$0] } ?? contents.mappings.filter { $0.route == definition.pattern.route }.map(\.id)
             return ids.compactMap { contents.remove(id: $0) }
         }
     }

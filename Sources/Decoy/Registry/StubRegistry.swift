@@ -51,10 +51,10 @@ public final class StubRegistry: StubProvider {
     /// Registers `stub` for `route`; among routes that match, the lowest priority number wins, then the newest.
     @discardableResult
     public func register(_ stub: some Stub, for route: Route) throws(RouteError) -> StubHandle {
-        let compiled = try CompiledRoute(route)
+        let pattern = try RequestPattern(route)
         let id = UUID().uuidString.lowercased()
         return contents.withLock { contents in
-            contents.insert(compiled, stub: scenarioAware(stub, for: route), id: id, origin: .code, json: StubMappingJSON.forCode(route, stub: stub, id: id))
+            contents.insert(pattern, stub: scenarioAware(stub, for: route), id: id, origin: .code, json: StubMappingJSON.forCode(route, stub: stub, id: id))
         }.handle
     }
 
@@ -82,7 +82,7 @@ public final class StubRegistry: StubProvider {
 
     /// The registered routes, oldest first.
     public var routes: [Route] {
-        contents.withLock { $0.table.entries.map(\.route.route) }
+        contents.withLock { $0.table.entries.map(\.pattern.route) }
     }
 
     /// The stub for `request`, found without scanning every route.

@@ -22,25 +22,25 @@ struct RouteTable: Sendable {
     private enum Kind { case literal(String), template, expression }
 
     /// Adds a route under a new number, or under `number` when one restored keeps its old rank.
-    mutating func insert(_ route: CompiledRoute, stub: any Stub, number: UInt64? = nil) -> UInt64 {
+    mutating func insert(_ pattern: RequestPattern, stub: any Stub, number: UInt64? = nil) -> UInt64 {
         let id = number ?? nextID + 1
         nextID = max(nextID, id)
         unmatchedMemo = BoundedMemo()
-        let entry = RouteEntry(id: id, route: route, stub: stub)
+        let entry = RouteEntry(id: id, pattern: pattern, stub: stub)
         makeTrieUnique()
-        switch route.pattern {
+        switch pattern.path {
         case .expression:
             expressions.append(entry)
             kindByID[entry.id] = .expression
         case .segments(let segments):
-            if let path = route.pattern.literalPath {
+            if let path = pattern.path.literalPath {
                 literals[path, default: []].append(entry)
                 kindByID[entry.id] = .literal(path)
             } else {
                 kindByID[entry.id] = .template
                 templateCount += 1
             }
-            trie.insert(entry, along: segments[...], asTemplate: route.pattern.literalPath == nil)
+            trie.insert(entry, along: segments[...], asTemplate: pattern.path.literalPath == nil)
             segmentsByID[entry.id] = segments
         }
         return entry.id
@@ -83,11 +83,11 @@ struct RouteTable: Sendable {
     func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
         var best: RouteEntry?
         visitPathMatches(of: request) { entry in
-            guard entry.route.mismatchBeyondPath(request, scenarios: scenarios) == nil else { return }
+            guard entry.pattern.mismatchBeyondPath(request, scenarios: scenarios) == nil else { return }
             if let current = best, !entry.outranks(current) { return }
             best = entry
         }
-        if let best { return .matched(StubMatch(stub: best.stub, route: best.route.route)) }
+        if let best { return .matched(StubMatch(stub: best.stub, route: best.pattern.route)) }
         let line = RequestLine(request)
         if let misses = unmatchedMemo[line] { return .unmatched(misses) }
         var pathMatches: [RouteEntry] = []
@@ -103,7 +103,7 @@ struct RouteTable: Sendable {
         guard templateCount > 0 || !expressions.isEmpty else { return }
         let segments = request.pathSegments
         if templateCount > 0 { trie.visitTemplates(matching: segments[...], visit) }
-        for entry in expressions where entry.route.pattern.matches(path: request.path, segments: segments) {
+        for entry in expressions where entry.pattern.path.matches(path: request.path, segments: segments) {
             visit(entry)
         }
     }
@@ -122,7 +122,7 @@ struct RouteTable: Sendable {
         where candidates.last?.id != entry.id {
             candidates.append(entry)
         }
-        let ranked = Closeness.ranked(candidates) { $0.route.differences(request, segments: segments, scenarios: scenarios) }
+        let ranked = Closeness.ranked(candidates) { $0.pattern.differences(request, segments: segments, scenarios: scenarios) }
         let misses = ranked.prefix(3).map { miss in
             // Joined as they are worded, without an array of the words first.
             var reason = ""
@@ -130,28 +130,28 @@ struct RouteTable: Sendable {
                 if index > 0 { reason += "; " }
                 reason += difference.words(for: request)
             }
-            return NearMiss(route: miss.candidate.route.route, reason: reason)
+            return NearMiss(route: miss.candidate.pattern.route, reason: reason)
         }
-        return (misses, candidates.allSatisfy { $0.route.route.dependsOnRequestLineOnly })
+        return (misses, candidates.allSatisfy { $0.pattern.route.dependsOnRequestLineOnly })
     }
 }
 
 /// A registered route and its stub; a class, so that gathering candidates copies references only.
 final class RouteEntry: Sendable {
     let id: UInt64
-    let route: CompiledRoute
+    let pattern: RequestPattern
     let stub: any Stub
 
-    init(id: UInt64, route: CompiledRoute, stub: any Stub) {
+    init(id: UInt64, pattern: RequestPattern, stub: any Stub) {
         self.id = id
-        self.route = route
+        self.pattern = pattern
         self.stub = stub
     }
 
     /// Whether this entry wins over `other`: lower priority number, then registered later.
     func outranks(_ other: RouteEntry) -> Bool {
-        route.route.priority != other.route.route.priority
-            ? route.route.priority < other.route.route.priority
+        pattern.route.priority != other.pattern.route.priority
+            ? pattern.route.priority < other.pattern.route.priority
             : id > other.id
     }
 }

@@ -43,7 +43,7 @@ struct StubEncoderTests {
     @Test("a stub file read and written back is the same document", arguments: documents)
     func fileRoundTrip(_ document: String) throws {
         let definition = try StubDocument.stub(Data(document.utf8), source: "test", folder: nil).get()
-        let written = try StubEncoder.mapping(definition.stub, for: definition.route.route)
+        let written = try StubEncoder.mapping(definition.stub, for: definition.pattern.route)
         #expect(JSONValue.object(written) == JSONValue(parsing: document))
     }
 
@@ -67,7 +67,7 @@ struct StubEncoderTests {
         let (name, original, route) = Self.stubs[index]
         let data = try JSONEncoder().encode(JSONValue.object(try StubEncoder.mapping(original, for: route)))
         let definition = try StubDocument.stub(data, source: "test", folder: nil).get()
-        #expect(definition.route.route == route, "\(name)")
+        #expect(definition.pattern.route == route, "\(name)")
         for request in Self.requests {
             let (expected, actual) = (Self.answer(original, request), Self.answer(definition.stub, request))
             #expect(expected == actual, "\(name)")

@@ -1,18 +1,7 @@
 import Foundation
 import HTTPTypes
 
-/// A route checked and parsed at registration, ready to test requests against.
-package struct CompiledRoute: Sendable {
-    package let route: Route
-    let pattern: PathPattern
-    let matchers: [CompiledMatcher]
-
-    package init(_ route: Route) throws(RouteError) {
-        self.route = route
-        pattern = try PathPattern(parsing: route)
-        matchers = try route.matchers.map { matcher throws(RouteError) in try CompiledMatcher(matcher, route: route) }
-    }
-
+extension RequestPattern {
     /// The first way `request`, whose path is already known to fit, differs from this route;
     /// `nil` when it is for this route. Without `scenarios`, as when searching the journal,
     /// scenario states are not checked.
@@ -42,7 +31,7 @@ package struct CompiledRoute: Sendable {
         // every candidate, and growing it one difference at a time costs more than finding them.
         var differences: [RouteDifference] = []
         differences.reserveCapacity(segments.count + matchers.count + 3)
-        pattern.appendDifferences(path: request.path, segments: segments, to: &differences)
+        path.appendDifferences(path: request.path, segments: segments, to: &differences)
         appendDifferencesBeyondPath(request, scenarios: scenarios, to: &differences)
         return differences
     }
