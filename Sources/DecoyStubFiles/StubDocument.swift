@@ -7,7 +7,7 @@ import Yams
 /// fields and its errors name the field and place the same way.
 enum StubDocument {
     /// The stub in `data`; its `bodyFileName` is looked up in `folder`, and refused without one.
-    static func stub(_ data: Data, source: String, folder: URL?) -> Result<StubDefinition, StubFolderError> {
+    static func stub(_ data: Data, source: String, folder: URL?) -> Result<StubDefinition, StubFileError> {
         let log = DiagnosticLog(file: source)
         let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
         let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source))
@@ -16,7 +16,7 @@ enum StubDocument {
     }
 
     /// The stubs of WireMock's import document in `data`, `{"mappings": [...], "importOptions": {...}}`.
-    static func stubImport(_ data: Data, source: String, folder: URL?) -> Result<StubImport, StubFolderError> {
+    static func stubImport(_ data: Data, source: String, folder: URL?) -> Result<StubImport, StubFileError> {
         let log = DiagnosticLog(file: source)
         let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
         let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source))
@@ -34,7 +34,7 @@ enum StubDocument {
 
     /// The global fixed delay in WireMock's settings, `{"fixedDelay": 300}`: the delay of every stub
     /// whose response sets none, `.none` for 0. Other settings are refused by name.
-    static func globalDelay(_ data: Data, source: String) -> Result<Delay, StubFolderError> {
+    static func globalDelay(_ data: Data, source: String) -> Result<Delay, StubFileError> {
         let log = DiagnosticLog(file: source)
         let delay = object(data, log: log).flatMap { node -> Delay? in
             // Any name, so that each other setting gets its own message below.
@@ -49,14 +49,14 @@ enum StubDocument {
     }
 
     /// The value matcher in `data`, such as `{"matchesJsonPath": {"expression": "$.team", "equalTo": "web"}}`.
-    static func valueMatcher(_ data: Data, source: String) -> Result<ValueMatcher, StubFolderError> {
+    static func valueMatcher(_ data: Data, source: String) -> Result<ValueMatcher, StubFileError> {
         let log = DiagnosticLog(file: source)
         let matcher = object(data, log: log).flatMap(MatcherDecoder.decode)
         return finish(matcher, log)
     }
 
     /// The request pattern in `data`: the fields of a stub's `request`.
-    static func requestPattern(_ data: Data, source: String) -> Result<RequestPattern, StubFolderError> {
+    static func requestPattern(_ data: Data, source: String) -> Result<RequestPattern, StubFileError> {
         let log = DiagnosticLog(file: source)
         let route = object(data, log: log).flatMap(RequestDecoder.decode).flatMap { $0.compiled() }
         return finish(route, log)
@@ -69,9 +69,9 @@ enum StubDocument {
         return node
     }
 
-    private static func finish<Value>(_ value: Value?, _ log: DiagnosticLog) -> Result<Value, StubFolderError> {
+    private static func finish<Value>(_ value: Value?, _ log: DiagnosticLog) -> Result<Value, StubFileError> {
         guard let value, log.errors.isEmpty else {
-            return .failure(StubFolderError(errors: log.errors))
+            return .failure(StubFileError(errors: log.errors))
         }
         return .success(value)
     }
@@ -109,7 +109,7 @@ struct StubImport {
 extension RequestPattern {
     /// Reads a request pattern written as a stub file's `request`, in JSON: WireMock's
     /// `method`, `url…`, `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns`.
-    public init(json data: Data, source: String = "request pattern") throws(StubFolderError) {
+    public init(json data: Data, source: String = "request pattern") throws(StubFileError) {
         self = try StubDocument.requestPattern(data, source: source).get()
     }
 }

@@ -12,7 +12,7 @@ extension StubRegistry {
     /// for stub in report.stubs { print(stub) }
     /// ```
     @discardableResult
-    public func load(folder: URL) throws(StubFolderError) -> StubFolderReport {
+    public func load(folder: URL) throws(StubFileError) -> StubFolderReport {
         try register(StubFolder(url: folder), replacing: false)
     }
 
@@ -21,7 +21,7 @@ extension StubRegistry {
     /// before stay and the error lists every problem, so a server watching the folder keeps
     /// serving while a file is being fixed.
     @discardableResult
-    public func reload(folder: URL) throws(StubFolderError) -> StubFolderReport {
+    public func reload(folder: URL) throws(StubFileError) -> StubFolderReport {
         try register(StubFolder(url: folder), replacing: true)
     }
 
@@ -32,10 +32,10 @@ extension StubRegistry {
     /// - Returns: the files written.
     /// - Throws: when no folder was loaded, a file cannot be written, or the folder no longer loads.
     @discardableResult
-    public func saveMappings() throws(StubFolderError) -> [URL] {
+    public func saveMappings() throws(StubFileError) -> [URL] {
         let (folder, added) = contents.withLock { ($0.folder, $0.mappings.filter { $0.origin == .adminAPI }) }
         guard let folder else {
-            throw StubFolderError(errors: [StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")])
+            throw StubFileError(errors: [StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")])
         }
         let mappings = folder.appending(path: "mappings", directoryHint: .isDirectory)
         var written: [URL] = []
@@ -45,7 +45,7 @@ extension StubRegistry {
                 try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
                 try Data(mapping.json.utf8).write(to: file, options: .atomic)
             } catch {
-                throw StubFolderError(errors: [StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")])
+                throw StubFileError(errors: [StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")])
             }
             written.append(file)
         }
@@ -53,9 +53,9 @@ extension StubRegistry {
         return written
     }
 
-    private func register(_ folder: StubFolder, replacing: Bool) throws(StubFolderError) -> StubFolderReport {
+    private func register(_ folder: StubFolder, replacing: Bool) throws(StubFileError) -> StubFolderReport {
         let (definitions, report) = folder.compile()
-        guard report.isValid else { throw StubFolderError(errors: report.errors) }
+        guard report.isValid else { throw StubFileError(errors: report.errors) }
         let ids = definitions.map { $0.loaded.id ?? UUID().uuidString.lowercased() }
         // At once, so that no request sees some of the folder's stubs and not others.
         let handles = contents.withLock { contents in

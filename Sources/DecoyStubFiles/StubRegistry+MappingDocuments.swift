@@ -10,7 +10,7 @@ extension StubRegistry {
     ///
     /// - Throws: every problem in the document, by field; nothing is registered then.
     @discardableResult
-    public func addMapping(_ json: Data) throws(StubFolderError) -> StubMapping {
+    public func addMapping(_ json: Data) throws(StubFileError) -> StubMapping {
         let definition = try decode(json)
         // Without an id to replace, there is always a mapping.
         return insert(definition, id: definition.loaded.id ?? Self.newID(), replacing: false)!
@@ -20,7 +20,7 @@ extension StubRegistry {
     ///
     /// - Returns: the new mapping, or `nil` when no registration has `id`; then nothing changes.
     /// - Throws: every problem in the document, by field; nothing changes then.
-    public func replaceMapping(id: String, with json: Data) throws(StubFolderError) -> StubMapping? {
+    public func replaceMapping(id: String, with json: Data) throws(StubFileError) -> StubMapping? {
         insert(try decode(json), id: id, replacing: true)
     }
 
@@ -29,10 +29,10 @@ extension StubRegistry {
     ///
     /// - Returns: the new mapping, or `nil` when no registration has that id; then nothing changes.
     /// - Throws: every problem in the document, by field, or its lack of an `id`; nothing changes then.
-    public func editMapping(_ json: Data) throws(StubFolderError) -> StubMapping? {
+    public func editMapping(_ json: Data) throws(StubFileError) -> StubMapping? {
         let definition = try decode(json)
         guard let id = definition.loaded.id else {
-            throw StubFolderError(errors: [StubFileDiagnostic(file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")])
+            throw StubFileError(errors: [StubFileDiagnostic(file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")])
         }
         return insert(definition, id: id, replacing: true)
     }
@@ -43,7 +43,7 @@ extension StubRegistry {
     /// - Returns: the mappings registered, in the order given.
     /// - Throws: every problem in every stub, by field; nothing changes then.
     @discardableResult
-    public func importMappings(_ json: Data) throws(StubFolderError) -> [StubMapping] {
+    public func importMappings(_ json: Data) throws(StubFileError) -> [StubMapping] {
         let folder = contents.withLock(\.folder)
         let stubImport = try StubDocument.stubImport(json, source: Self.requestBody, folder: folder).get()
         let definitions = stubImport.definitions.map { (definition: $0, id: $0.loaded.id ?? Self.newID()) }
@@ -64,7 +64,7 @@ extension StubRegistry {
     }
 
     /// The stub in `json`, its `bodyFileName` looked up in the stubs folder loaded last.
-    private func decode(_ json: Data) throws(StubFolderError) -> StubDefinition {
+    private func decode(_ json: Data) throws(StubFileError) -> StubDefinition {
         try StubDocument.stub(json, source: Self.requestBody, folder: contents.withLock(\.folder)).get()
     }
 
@@ -85,7 +85,7 @@ extension StubRegistry {
     /// - Returns: the removed mappings.
     /// - Throws: every problem in the document, by field; nothing changes then.
     @discardableResult
-    public func removeMappings(like json: Data) throws(StubFolderError) -> [StubMapping] {
+    public func removeMappings(like json: Data) throws(StubFileError) -> [StubMapping] {
         let definition = try decode(json)
         return contents.withLock { contents in
             let ids = definition.loaded.id.map { [$0] } ?? contents.mappings.filter { $0.route == definition.pattern.route }.map(\.id)
@@ -98,7 +98,7 @@ extension StubRegistry {
     /// "equalTo": "checkout"}}`.
     ///
     /// - Throws: what is wrong with the matcher.
-    public func mappings(withMetadata json: Data) throws(StubFolderError) -> [StubMapping] {
+    public func mappings(withMetadata json: Data) throws(StubFileError) -> [StubMapping] {
         let matcher = try Self.metadataMatcher(json)
         return mappings.filter { matcher($0) }
     }
@@ -108,19 +108,19 @@ extension StubRegistry {
     ///
     /// - Returns: the removed mappings.
     @discardableResult
-    public func removeMappings(withMetadata json: Data) throws(StubFolderError) -> [StubMapping] {
+    public func removeMappings(withMetadata json: Data) throws(StubFileError) -> [StubMapping] {
         let matcher = try Self.metadataMatcher(json)
         return contents.withLock { contents in
             contents.mappings.filter { matcher($0) }.compactMap { contents.remove(id: $0.id) }
         }
     }
 
-    private static func metadataMatcher(_ json: Data) throws(StubFolderError) -> @Sendable (StubMapping) -> Bool {
+    private static func metadataMatcher(_ json: Data) throws(StubFileError) -> @Sendable (StubMapping) -> Bool {
         let matcher = try StubDocument.valueMatcher(json, source: requestBody).get()
         do {
             return try matcher.metadataTest()
         } catch {
-            throw StubFolderError(errors: [StubFileDiagnostic(file: requestBody, message: error.reason)])
+            throw StubFileError(errors: [StubFileDiagnostic(file: requestBody, message: error.reason)])
         }
     }
 
@@ -128,7 +128,7 @@ extension StubRegistry {
     /// milliseconds, 0 for none.
     ///
     /// - Throws: what is wrong with the settings, or a setting Decoy does not have; nothing changes then.
-    public func applySettings(_ json: Data) throws(StubFolderError) {
+    public func applySettings(_ json: Data) throws(StubFileError) {
         defaultDelay = try StubDocument.globalDelay(json, source: Self.requestBody).get()
     }
 }

@@ -44,7 +44,7 @@ package struct RegistryContents {
     package mutating func insert(_ pattern: RequestPattern, stub: any Stub, id: String, origin: StubMapping.Origin, json: @autoclosure @escaping @Sendable () -> String, number: UInt64? = nil) -> StubMapping {
         if let existing = numbersByID[id] { remove(existing, restorable: true) }
         let number = table.insert(pattern, stub: stub, number: number)
-        let mapping = StubMapping(id: id, handle: StubHandle(id: number, route: pattern.route), origin: origin, json: json)
+        let mapping = StubMapping(id: id, handle: StubHandle(id: id, route: pattern.route, number: number), origin: origin, json: json)
         records[number] = Record(pattern: pattern, stub: stub, mapping: mapping)
         numbersByID[id] = number
         return mapping

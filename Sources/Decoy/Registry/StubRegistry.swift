@@ -72,7 +72,7 @@ public final class StubRegistry: StubProvider {
 
     /// Removes the registration `handle` names; removing twice does nothing.
     public func remove(_ handle: StubHandle) {
-        _ = contents.withLock { $0.remove(handle.id, restorable: false) }
+        _ = contents.withLock { $0.remove(handle.number, restorable: false) }
     }
 
     /// Removes every registration; the journal stays.

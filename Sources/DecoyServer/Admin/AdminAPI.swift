@@ -37,13 +37,13 @@ struct AdminAPI: Sendable {
         case (.delete, "mappings"): return withRegistry { $0.removeAllMappings(); return AdminReply.ok }
         case (.post, "mappings/reset"): return withRegistry { $0.resetMappings(); return AdminReply.ok }
         case (.post, "mappings/edit"): return withRegistry { edit($0, request.body) }
-        case (.post, "mappings/remove"): return changing { (registry) throws(StubFolderError) in try registry.removeMappings(like: request.body) }
-        case (.post, "mappings/import"): return changing { (registry) throws(StubFolderError) in try registry.importMappings(request.body) }
-        case (.post, "mappings/save"): return changing { (registry) throws(StubFolderError) in try registry.saveMappings() }
+        case (.post, "mappings/remove"): return changing { (registry) throws(StubFileError) in try registry.removeMappings(like: request.body) }
+        case (.post, "mappings/import"): return changing { (registry) throws(StubFileError) in try registry.importMappings(request.body) }
+        case (.post, "mappings/save"): return changing { (registry) throws(StubFileError) in try registry.saveMappings() }
         case (.post, "mappings/find-by-metadata"): return withRegistry { findByMetadata($0, request.body) }
-        case (.post, "mappings/remove-by-metadata"): return changing { (registry) throws(StubFolderError) in try registry.removeMappings(withMetadata: request.body) }
+        case (.post, "mappings/remove-by-metadata"): return changing { (registry) throws(StubFileError) in try registry.removeMappings(withMetadata: request.body) }
         case (.get, "settings"): return withRegistry(settings)
-        case (.post, "settings"), (.put, "settings"): return changing { (registry) throws(StubFolderError) in try registry.applySettings(request.body) }
+        case (.post, "settings"), (.put, "settings"): return changing { (registry) throws(StubFileError) in try registry.applySettings(request.body) }
         case (.get, "requests"): return requests(request, baseURL: baseURL)
         case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
         case (.post, "requests/count"): return matching(request.body) { AdminReply.encoded(["count": $0.count]) }
@@ -116,9 +116,9 @@ struct AdminAPI: Sendable {
     }
 
     /// `{}` once `change` is made to the registry; its refusal, by field, when it throws.
-    private func changing(_ change: (StubRegistry) throws(StubFolderError) -> Void) -> StubResponse {
+    private func changing(_ change: (StubRegistry) throws(StubFileError) -> Void) -> StubResponse {
         withRegistry { registry in
-            do throws(StubFolderError) {
+            do throws(StubFileError) {
                 try change(registry)
                 return AdminReply.ok
             } catch {
@@ -345,7 +345,7 @@ struct AdminAPI: Sendable {
     }
 
     /// The request pattern in `body`; an empty body matches every request.
-    private static func pattern(_ body: Data) throws(StubFolderError) -> RequestPattern {
+    private static func pattern(_ body: Data) throws(StubFileError) -> RequestPattern {
         try RequestPattern(json: body.isEmpty ? Data("{}".utf8) : body, source: "request body")
     }
 

@@ -44,7 +44,7 @@ struct HostileStubFileTests {
         let body = #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ") + "]}}"
         let registry = StubRegistry()
         let started = ContinuousClock.now
-        let error = #expect(throws: StubFolderError.self) { try registry.addMapping(Data(body.utf8)) }
+        let error = #expect(throws: StubFileError.self) { try registry.addMapping(Data(body.utf8)) }
         #expect(ContinuousClock.now - started < .seconds(5))
         #expect(error?.errors.map(\.message) == ["aliases repeat more than 100000 values in this file; write them out, or repeat fewer"])
         #expect(registry.mappings.isEmpty)

@@ -197,7 +197,7 @@ struct StubFileErrorTests {
             "b/c.yaml": "request: { urlPath: /c }\nresponse: { status: 200, fault: NOPE }\n",
             "good.yaml": "request: { urlPath: /good }\nresponse: { status: 200 }\n",
         ])
-        let error = #expect(throws: StubFolderError.self) { try StubRegistry().load(folder: folder.url) }
+        let error = #expect(throws: StubFileError.self) { try StubRegistry().load(folder: folder.url) }
         #expect(error?.description == """
             The stubs folder has 2 errors:
             a.json:1:59: response.status: expected an integer 100…599, found "ok"

@@ -39,7 +39,7 @@ struct StubFolderLoadingTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "from code"), for: .get("/code"))
         let folder = try ScratchFolder(Self.broken)
-        #expect(throws: StubFolderError.self) { try registry.load(folder: folder.url) }
+        #expect(throws: StubFileError.self) { try registry.load(folder: folder.url) }
         #expect(registry.routes.map(\.path) == ["/code"])
         #expect(try await Serving.transport.exchange(registry, .get, "/ok").status == 404)
     }
@@ -49,7 +49,7 @@ struct StubFolderLoadingTests {
         let registry = try Self.registryWithCodeAndFiles(from: folder)
         try folder.write("bad.json", Self.broken["bad.json"]!)
         try folder.write("new.yaml", Self.newFile)
-        let error = #expect(throws: StubFolderError.self) { try registry.reload(folder: folder.url) }
+        let error = #expect(throws: StubFileError.self) { try registry.reload(folder: folder.url) }
         #expect(error?.errors.map(\.file) == ["bad.json"])
         #expect(try await Serving.transport.exchange(registry, .get, "/ok").text == "from files")
         #expect(try await Serving.transport.exchange(registry, .get, "/new").status == 404)

@@ -1,7 +1,8 @@
-/// Why a stubs folder was not loaded: every error found in it.
+/// Why stub files were not taken: every error found in a stubs folder, or in one stub-file
+/// document sent to the admin API.
 ///
 /// Loading stops at nothing: each file is checked in full, so one run shows every problem.
-public struct StubFolderError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StubFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The errors, by file, then by place in the file.
     public let errors: [StubFileDiagnostic]
 
