@@ -12,7 +12,7 @@ import Yams
 /// ```
 public struct StubFolder: Sendable {
     /// The file extensions read as stub files.
-    public static let fileExtensions: Set<String> = ["json", "yaml", "yml"]
+    static let fileExtensions: Set<String> = ["json", "yaml", "yml"]
 
     /// The folder.
     public let url: URL

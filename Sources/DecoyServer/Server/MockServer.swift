@@ -95,5 +95,5 @@ public final class MockServer: Sendable {
     }
 
     /// Connections held open while their answer is awaited.
-    public var heldConnectionCount: Int { state.withLock { $0.daemon?.suspended.count ?? 0 } }
+    package var heldConnectionCount: Int { state.withLock { $0.daemon?.suspended.count ?? 0 } }
 }
