@@ -70,7 +70,8 @@ public final class StubRegistry: StubProvider {
         try register(stub, for: Route(resource))
     }
 
-    /// Removes the registration `handle` names; removing twice does nothing.
+    /// Removes the registration `handle` names, for good: unlike ``removeMapping(id:)``, which the
+    /// admin API's resets undo, ``resetMappings()`` does not bring it back. Removing twice does nothing.
     public func remove(_ handle: StubHandle) {
         _ = contents.withLock { $0.remove(handle.number, restorable: false) }
     }
