@@ -16,6 +16,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Decoy", package: "Decoy"),
                 .product(name: "DecoyClient", package: "Decoy"),
+                .product(name: "DecoyStubFiles", package: "Decoy"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/InProcess",

@@ -1,6 +1,7 @@
 import Benchmark
 import Decoy
 import DecoyClient
+import DecoyStubFiles
 import Foundation
 import HTTPTypes
 #if canImport(FoundationNetworking)
