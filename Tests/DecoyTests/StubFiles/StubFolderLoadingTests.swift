@@ -80,7 +80,7 @@ struct StubFolderLoadingTests {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("wiremock"))
         func answer(_ target: String) async throws -> StubResponse {
-            try await registry.engine.answer(StubRequest(method: .get, target: target)).response
+            try await registry.engine.answer(StubRequest(method: .get, target: target))
         }
         #expect(try await answer("/status").status == .init(code: 418, reasonPhrase: "Short and stout"))
         #expect(try await answer("/status").status.reasonPhrase == "Short and stout")
@@ -116,7 +116,7 @@ struct StubFolderLoadingTests {
             let registry = StubRegistry(clock: ImmediateClock(), seed: seed)
             try registry.load(folder: StubFileFixtures.folder("wiremock"))
             var delays: [Duration] = []
-            for _ in 0..<20 { delays.append(try await registry.engine.answer(StubRequest(method: .get, target: target)).delay) }
+            for _ in 0..<20 { delays.append(try await registry.engine.deliver(StubRequest(method: .get, target: target)).delay) }
             return delays
         }
         #expect(try await delays("/delay/fixed") == Array(repeating: .milliseconds(250), count: 20))
@@ -130,7 +130,7 @@ struct StubFolderLoadingTests {
         let registry = StubRegistry(clock: ImmediateClock(), seed: 3)
         try registry.register(StubResponse(delay: .lognormal(median: .milliseconds(80), sigma: 0.5)), for: .get("/slow"))
         var samples: [Duration] = []
-        for _ in 0..<2_000 { samples.append(try await registry.engine.answer(StubRequest(method: .get, target: "/slow")).delay) }
+        for _ in 0..<2_000 { samples.append(try await registry.engine.deliver(StubRequest(method: .get, target: "/slow")).delay) }
         #expect((Duration.milliseconds(72)...Duration.milliseconds(88)).contains(samples.sorted()[1_000]))
     }
 
@@ -150,7 +150,7 @@ struct StubFolderLoadingTests {
         try registry.load(folder: StubFileFixtures.folder("wiremock"))
         try registry.load(folder: StubFileFixtures.folder("decoy"))
         func throttle(_ target: String) async throws -> Throttle {
-            try await registry.engine.answer(StubRequest(method: .get, target: target)).response.throttle
+            try await registry.engine.answer(StubRequest(method: .get, target: target)).throttle
         }
         #expect(try await throttle("/dribble") == .chunks(count: 3, over: .milliseconds(300)))
         #expect(try await throttle("/flaky") == .bytesPerSecond(4_096))

@@ -34,7 +34,7 @@ struct DelayTests {
             try registry.register(StubResponse(), for: .get("/any"))
             var delays: [Duration] = []
             for _ in 0..<20 {
-                delays.append(try await registry.engine.answer(StubRequest(method: .get, target: "/any")).delay)
+                delays.append(try await registry.engine.deliver(StubRequest(method: .get, target: "/any")).delay)
             }
             return delays
         }
@@ -50,7 +50,7 @@ struct DelayTests {
             try registry.register(StubResponse(delay: .uniform(range)), for: .get("/jitter"))
             var delays: [Duration] = []
             for _ in 0..<50 {
-                delays.append(try await registry.engine.answer(StubRequest(method: .get, target: "/jitter")).delay)
+                delays.append(try await registry.engine.deliver(StubRequest(method: .get, target: "/jitter")).delay)
             }
             return delays
         }
