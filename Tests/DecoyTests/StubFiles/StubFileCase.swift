@@ -1,4 +1,5 @@
 import Decoy
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -37,7 +38,7 @@ struct StubFileCase: Sendable, CustomTestStringConvertible {
     }
 
     /// Loads the fixture into a fresh registry and makes each exchange through `serving`.
-    func run(in serving: Serving) async throws {
+    func run(in serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.load(folder: fixture.map(StubFileFixtures.folder) ?? StubFileFixtures.examples)
         for (index, step) in steps.enumerated() {

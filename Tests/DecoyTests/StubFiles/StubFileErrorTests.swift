@@ -1,4 +1,5 @@
 import Decoy
+import DecoyTesting
 import Foundation
 import Testing
 
@@ -187,7 +188,7 @@ struct StubFileErrorTests {
         try folder.link("__files/alias.txt", to: "real.txt")
         let registry = StubRegistry()
         try registry.load(folder: folder.url)
-        #expect(try await Serving.transport.exchange(registry, .get, "/file").text == "inside")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/file").text == "inside")
     }
 
     @Test func everyProblemInEveryFileIsReportedAtOnce() throws {

@@ -1,4 +1,5 @@
 import Decoy
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -88,8 +89,8 @@ struct StubFileMatchingTests {
         .init("conditional: else", fixture: "decoy", .get, "/conditional?debug=true", headerFields: [.accept: "text/plain"], status: 400, text: "plain"),
     ]
 
-    @Test(arguments: Serving.allCases, cases)
-    func stubFileCase(_ serving: Serving, _ testCase: StubFileCase) async throws {
+    @Test(arguments: ServingMode.allCases, cases)
+    func stubFileCase(_ serving: ServingMode, _ testCase: StubFileCase) async throws {
         try await testCase.run(in: serving)
     }
 }
@@ -128,8 +129,8 @@ struct ExampleStubFolderTests {
         ]),
     ]
 
-    @Test(arguments: Serving.allCases, cases)
-    func exampleCase(_ serving: Serving, _ testCase: StubFileCase) async throws {
+    @Test(arguments: ServingMode.allCases, cases)
+    func exampleCase(_ serving: ServingMode, _ testCase: StubFileCase) async throws {
         try await testCase.run(in: serving)
     }
 }
