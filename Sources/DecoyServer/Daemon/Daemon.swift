@@ -153,7 +153,7 @@ final class Daemon: @unchecked Sendable {
         case .fault(_, let hold) where hold > .zero:
             let hold = min(hold, configuration.faultTimeoutHold)
             suspended.suspend(exchange) {
-                _ = try? await delivery.clock.sleep(for: hold)
+                try? await delivery.clock.sleep(for: hold)
                 return .close
             }
             return .YES
