@@ -67,7 +67,7 @@ package struct Delivery: Sendable {
             content = .fault(fault, hold: fault == .timeout ? Self.untilTheClientGivesUp : .zero)
             return
         }
-        let head = HTTPResponse(status: response.status, headerFields: response.headerFields)
+        let head = response.head
         let body = response.body
         if method == .head {
             content = .response(head, .withheld(length: body.count))
