@@ -102,12 +102,16 @@ package struct Delivery: Sendable {
     /// engine's clock, then thrown as the error `URLSession` reports for the server's version of it.
     package func headAndBody() async throws -> (HTTPResponse, Body) {
         switch content {
-        case .response(let head, let body):
-            return (head, body)
-        case .fault(let fault, let hold):
-            if hold > .zero { try await clock.sleep(for: hold) }
-            throw fault.inProcessError
+        case .response(let head, let body): (head, body)
+        case .fault(let fault, let hold): try await fail(fault, after: hold)
         }
+    }
+
+    /// Holds `fault` for `hold` on the engine's clock, then throws the error `URLSession` reports
+    /// for the server's version of it.
+    package func fail(_ fault: Fault, after hold: Duration) async throws -> Never {
+        if hold > .zero { try await clock.sleep(for: hold) }
+        throw fault.inProcessError
     }
 }
 

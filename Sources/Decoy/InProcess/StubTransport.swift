@@ -29,9 +29,13 @@ public struct StubTransport: Transport {
     /// The delivery as an ``APIClient`` takes an answer: the head, with a repeated field's values
     /// joined as URLSession joins them, and the whole body once its pieces have all arrived.
     static func translate(_ delivery: Delivery) async throws -> (HTTPResponse, Data) {
-        var (head, body) = try await delivery.headAndBody()
-        head.headerFields = head.headerFields.joiningRepeatedNames
-        try await delivery.send(body) { _ in }
-        return (head, body.data)
+        switch delivery.content {
+        case .response(var head, let body):
+            head.headerFields = head.headerFields.joiningRepeatedNames
+            if case .paced = body { try await delivery.send(body) { _ in } }
+            return (head, body.data)
+        case .fault(let fault, let hold):
+            try await delivery.fail(fault, after: hold)
+        }
     }
 }
