@@ -1,10 +1,12 @@
 import Foundation
 import HTTPTypes
 
-/// The one path every request takes, whichever serving received it: match, resolve, record, wait.
+/// The one path every request takes, whichever serving received it: match, resolve, record, wait,
+/// then a ``Delivery`` that says how the answer goes out.
 ///
-/// ``StubTransport``, ``StubURLProtocol`` and the mock server only translate requests into and
-/// answers out of this engine, so the same stubs give the same answers in all of them.
+/// ``StubTransport``, ``StubURLProtocol`` and the mock server only translate requests into this
+/// engine and its deliveries out into their medium, so the same stubs give the same answers in all
+/// of them.
 public struct StubEngine: Sendable {
     /// Finds the stub for each request.
     public let provider: any StubProvider
@@ -39,44 +41,50 @@ public struct StubEngine: Sendable {
     }
 
     /// Decides as much as it can without waiting: a matched static stub without delay is ready at once.
-    package func prepare(_ request: StubRequest) -> PreparedAnswer {
+    package func prepare(_ request: StubRequest) -> Prepared<Delivery> {
         switch provider.lookup(request) {
         case .unmatched(let misses):
             let response = unmatchedResponse(for: request, nearMisses: misses)
             journal.record(request, route: nil, response: response)
-            return .ready(StubAnswer(response: response, route: nil, delay: .zero))
+            return .ready(Delivery(response, to: request.method, route: nil, delay: .zero, clock: clock))
         case .matched(let match):
-            switch match.stub.resolve(for: request) {
-            case .response(let response):
-                return respond(request, with: response, route: match.route)
-            case .deferred(let run):
-                return .pending {
-                    let response = try await resolve(run, for: request)
-                    switch respond(request, with: response, route: match.route) {
-                    case .ready(let answer): return answer
-                    case .pending(let wait): return try await wait()
-                    }
-                }
+            return prepare(request, for: match)
+        }
+    }
+
+    /// Decides as much as it can without waiting for `request`, which `match` answers: for callers
+    /// that looked the request up themselves.
+    package func prepare(_ request: StubRequest, for match: StubMatch) -> Prepared<Delivery> {
+        switch match.stub.resolve(for: request) {
+        case .response(let response):
+            return deliver(response, to: request, route: match.route)
+        case .deferred(let run):
+            return .pending {
+                let response = try await resolve(run, for: request)
+                return try await deliver(response, to: request, route: match.route).value()
             }
         }
     }
 
-    /// The answer for `request`, after its delay; throws only `CancellationError`.
-    public func answer(_ request: StubRequest) async throws -> StubAnswer {
-        switch prepare(request) {
-        case .ready(let answer): answer
-        case .pending(let wait): try await wait()
-        }
+    /// The delivery for `request`, after its delay; throws only `CancellationError`.
+    package func deliver(_ request: StubRequest) async throws -> Delivery {
+        try await prepare(request).value()
     }
 
-    private func respond(_ request: StubRequest, with response: StubResponse, route: Route?) -> PreparedAnswer {
+    /// The response a stub gave `request` (or the 404 when none matched), after its delay; throws
+    /// only `CancellationError`.
+    public func answer(_ request: StubRequest) async throws -> StubResponse {
+        try await deliver(request).response
+    }
+
+    private func deliver(_ response: StubResponse, to request: StubRequest, route: Route?) -> Prepared<Delivery> {
         let delay = (response.delay == .none ? defaultDelay : response.delay).sample(from: random)
         journal.record(request, route: route, response: response, delay: delay)
-        let answer = StubAnswer(response: response, route: route, delay: delay)
-        guard delay > .zero else { return .ready(answer) }
+        let delivery = Delivery(response, to: request.method, route: route, delay: delay, clock: clock)
+        guard delay > .zero else { return .ready(delivery) }
         return .pending { [clock] in
             try await clock.sleep(for: delay)
-            return answer
+            return delivery
         }
     }
 

@@ -10,18 +10,20 @@ public import HTTPTypes
 /// let client = APIClient(baseURL: apiURL, configuration: .init(interceptors: [StubInterceptor(mocks)]))
 /// ```
 public struct StubInterceptor: Interceptor {
-    private let transport: StubTransport
+    private let engine: StubEngine
 
     /// Creates an interceptor answering from `registry`.
     public init(_ registry: StubRegistry) {
-        transport = StubTransport(registry)
+        engine = registry.engine
     }
 
     /// Answers from a stub when one matches; otherwise calls `next`.
     public func intercept(_ request: HTTPRequest, body: Data?, next: Next) async throws -> (HTTPResponse, Data) {
-        guard case .matched = transport.engine.provider.lookup(StubRequest(request, body: body)) else {
+        let stubRequest = StubRequest(request, body: body)
+        // Looked up once: the match found here is the one the engine answers with.
+        guard case .matched(let match) = engine.provider.lookup(stubRequest) else {
             return try await next(request, body)
         }
-        return try await transport.send(request, body: body)
+        return try await StubTransport.translate(engine.prepare(stubRequest, for: match).value())
     }
 }

@@ -23,21 +23,19 @@ public struct StubTransport: Transport {
 
     /// Answers `request` from the engine, or throws the `URLError` a fault stands for.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
-        let answer = try await engine.answer(StubRequest(request, body: body))
-        let response = answer.response
-        try await engine.waitOut(response.fault)
-        if let fault = response.fault { throw fault.inProcessError }
-        let body = request.method == .head ? Data() : response.body
-        // The whole body is returned at once, so the pieces only pace it.
-        try await engine.dribble(body, response.throttle) { _ in }
-        return (HTTPResponse(status: response.status, headerFields: response.headerFields.joiningRepeatedNames), body)
+        try await Self.translate(engine.prepare(StubRequest(request, body: body)).value())
     }
-}
 
-extension StubEngine {
-    /// A timeout fault answers nothing until the caller gives up, that is, until cancellation.
-    func waitOut(_ fault: Fault?) async throws {
-        guard fault == .timeout else { return }
-        try await clock.sleep(for: .seconds(365 * 24 * 3600))
+    /// The delivery as an ``APIClient`` takes an answer: the head, with a repeated field's values
+    /// joined as URLSession joins them, and the whole body once its pieces have all arrived.
+    static func translate(_ delivery: Delivery) async throws -> (HTTPResponse, Data) {
+        switch delivery.content {
+        case .response(var head, let body):
+            head.headerFields = head.headerFields.joiningRepeatedNames
+            if case .paced = body { try await delivery.send(body) { _ in } }
+            return (head, body.data)
+        case .fault(let fault, let hold):
+            try await delivery.fail(fault, after: hold)
+        }
     }
 }

@@ -41,10 +41,16 @@ public class StubURLProtocol: URLProtocol {
             var redirectsFollowed = 0
             while true {
                 let stubRequest = stubRequest(from: request)
-                let response = try await engine.answer(stubRequest).response
-                try await engine.waitOut(response.fault)
-                try Task.checkCancellation()
-                if let fault = response.fault { return loader.fail(with: fault.inProcessError) }
+                let delivery = try await engine.prepare(stubRequest).value()
+                let (response, body): (HTTPResponse, Delivery.Body)
+                do {
+                    (response, body) = try await delivery.headAndBody()
+                    try Task.checkCancellation()
+                } catch let error as URLError {
+                    // A fault: the session hears of it only while it still listens.
+                    try Task.checkCancellation()
+                    return loader.fail(with: error)
+                }
                 let head = Loader.head(of: response, url: request.url!)
                 let cookies = loader.cookieStorage(for: request)
                 if let cookies { CookieJar.keep(response.headerFields[values: .setCookie], from: request.url!, in: cookies) }
@@ -60,14 +66,13 @@ public class StubURLProtocol: URLProtocol {
                     }
                 }
                 loader.receive(head)
-                let body = stubRequest.method == .head ? Data() : response.body
                 #if canImport(FoundationNetworking)
                 // swift-corelibs-foundation keeps only the last piece a protocol loads for a task
                 // with a completion handler, so the paced body is loaded whole at its end.
-                try await engine.dribble(body, response.throttle) { _ in }
-                if !body.isEmpty { loader.load(body) }
+                try await delivery.send(body) { _ in }
+                if !body.data.isEmpty { loader.load(body.data) }
                 #else
-                try await engine.dribble(body, response.throttle) { loader.load($0) }
+                try await delivery.send(body) { loader.load($0) }
                 #endif
                 return loader.finish()
             }
@@ -86,9 +91,9 @@ public class StubURLProtocol: URLProtocol {
 
     /// The request that follows `response`, by the rules every serving shares, or `nil` when
     /// `response` is not a redirect to follow.
-    private static func redirect(following response: StubResponse, to request: URLRequest, body: Data) -> URLRequest? {
+    private static func redirect(following response: HTTPResponse, to request: URLRequest, body: Data) -> URLRequest? {
         guard let http = request.httpRequest,
-              let (next, nextBody) = Redirect.request(following: HTTPResponse(status: response.status, headerFields: response.headerFields), to: http, body: body),
+              let (next, nextBody) = Redirect.request(following: response, to: http, body: body),
               var followed = URLRequest(httpRequest: next)
         else { return nil }
         followed.httpBody = nextBody
@@ -139,7 +144,7 @@ private struct Loader: @unchecked Sendable {
     }
 
     /// The head a URLSession client sees: one value per field name, as Foundation keeps them.
-    static func head(of response: StubResponse, url: URL) -> HTTPURLResponse {
+    static func head(of response: HTTPResponse, url: URL) -> HTTPURLResponse {
         var fields: [String: String] = [:]
         for field in response.headerFields.joiningRepeatedNames {
             fields[field.name.rawName] = field.value

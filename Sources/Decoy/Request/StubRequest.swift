@@ -132,10 +132,15 @@ public struct StubRequest: @unchecked Sendable {
 
     /// Every value the `Cookie` header fields give for the cookie `name`.
     public func cookieValues(_ name: String) -> [String] {
-        headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.compactMap { pair in
+        cookies.compactMap { $0.name == name ? $0.value ?? "" : nil }
+    }
+
+    /// Every cookie the `Cookie` header fields send, in order, names and values without the spaces
+    /// around them; `value` is `nil` for a pair without `=`.
+    package var cookies: [(name: String, value: String?)] {
+        headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts[0].trimmingCharacters(in: .whitespaces) == name else { return nil }
-            return parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            return (parts[0].trimmingCharacters(in: .whitespaces), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil)
         }
     }
 

@@ -20,8 +20,14 @@ public struct StubResponse: Stub {
     private final class Storage: Sendable {
         let fields: Fields
         let cache = ServingCache()
+        /// Made with the response: an `HTTPResponse` allocates for its status, and every request
+        /// the response answers would otherwise make one.
+        let head: HTTPResponse
 
-        init(_ fields: Fields) { self.fields = fields }
+        init(_ fields: Fields) {
+            self.fields = fields
+            head = HTTPResponse(status: fields.status, headerFields: fields.headerFields)
+        }
     }
 
     private var storage: Storage
@@ -71,6 +77,9 @@ public struct StubResponse: Stub {
 
     /// Where servings keep their encoding of this response; a changed response gets a new one.
     package var cache: ServingCache { storage.cache }
+
+    /// The status and header fields as a response head, made once with the response.
+    package var head: HTTPResponse { storage.head }
 
     /// Creates a response with a raw body.
     public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Delay = .none) {

@@ -81,10 +81,7 @@ struct ServedRequest: Encodable {
         absoluteUrl = baseURL + request.target
         method = request.method.rawValue
         headers = Self.joined(request.headerFields)
-        cookies = Dictionary(request.headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? (parts[0].trimmingCharacters(in: .whitespaces), String(parts[1])) : nil
-        }) { first, _ in first }
+        cookies = Dictionary(request.cookies.compactMap { cookie in cookie.name.isEmpty ? nil : cookie.value.map { (cookie.name, $0) } }) { first, _ in first }
         var parameters: [String: QueryParameter] = [:]
         for item in request.queryItems {
             parameters[item.name] = QueryParameter(key: item.name, values: (parameters[item.name]?.values ?? []) + [item.value ?? ""])
@@ -98,7 +95,7 @@ struct ServedRequest: Encodable {
 
     /// Repeated fields joined as HTTP allows, so that each name appears once.
     static func joined(_ fields: HTTPFields) -> [String: String] {
-        Dictionary(fields.map { ($0.name.rawName, $0.value) }) { "\($0), \($1)" }
+        Dictionary(uniqueKeysWithValues: fields.joiningRepeatedNames.map { ($0.name.rawName, $0.value) })
     }
 
     /// A UUID-shaped id from the entry's sequence number, unique within the journal.

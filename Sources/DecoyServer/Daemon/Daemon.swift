@@ -113,9 +113,9 @@ final class Daemon: @unchecked Sendable {
         }
         if exchange.bodyTooLarge { return tooLarge.queue(on: exchange.connection) }
         if exchange.isClosing { return .NO }
-        if let answer = exchange.answer {
-            exchange.answer = nil
-            return deliver(answer, for: exchange)
+        if let delivery = exchange.delivery {
+            exchange.delivery = nil
+            return translate(delivery, for: exchange)
         }
         if let reply = exchange.reply {
             exchange.reply = nil
@@ -130,37 +130,41 @@ final class Daemon: @unchecked Sendable {
             return .YES
         }
         switch engine.prepare(exchange.request) {
-        case .ready(let answer):
-            return deliver(answer, for: exchange)
+        case .ready(let delivery):
+            return translate(delivery, for: exchange)
         case .pending(let wait):
-            suspended.suspend(exchange) { (try? await wait()).map { .answer($0) } ?? .close }
+            suspended.suspend(exchange) { (try? await wait()).map { .deliver($0) } ?? .close }
             return .YES
         }
     }
 
-    private func deliver(_ answer: StubAnswer, for exchange: Exchange) -> MHD_Result {
-        log(answer, for: exchange)
-        let response = answer.response
-        guard let fault = response.fault else {
-            if response.throttle != .none, exchange.method != .head, !response.body.isEmpty {
-                return DribbledResponse.queue(response, on: exchange, suspended: suspended, clock: engine.clock)
-            }
+    /// Puts the engine's delivery on the connection: a response prepared once per stub response
+    /// (libmicrohttpd leaves out the body for `HEAD` and announces its length), a paced body read
+    /// out as its pieces fall due, or the fault, held on the engine's clock for as long as the
+    /// delivery says but at most ``MockServer/Configuration/faultTimeoutHold``.
+    private func translate(_ delivery: Delivery, for exchange: Exchange) -> MHD_Result {
+        log(delivery, for: exchange)
+        switch delivery.content {
+        case .response(_, .whole), .response(_, .withheld):
+            let response = delivery.response
             return response.cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
-        }
-        if fault == .timeout {
-            let hold = configuration.faultTimeoutHold
+        case .response(let head, .paced(let body, let pieces)):
+            return DribbledResponse.queue(head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
+        case .fault(_, let hold) where hold > .zero:
+            let hold = min(hold, configuration.faultTimeoutHold)
             suspended.suspend(exchange) {
-                try? await Task.sleep(for: hold)
+                try? await delivery.clock.sleep(for: hold)
                 return .close
             }
             return .YES
+        case .fault(let fault, _):
+            return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
         }
-        return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
     }
 
-    private func log(_ answer: StubAnswer, for exchange: Exchange) {
+    private func log(_ delivery: Delivery, for exchange: Exchange) {
         guard requestLog != nil else { return }
-        log(answer.response, by: answer.route.map { .route($0) } ?? .unmatched(body: answer.response.body), for: exchange)
+        log(delivery.response, by: delivery.route.map { .route($0) } ?? .unmatched(body: delivery.response.body), for: exchange)
     }
 
     /// Hands the request's outcome to the log, which words and writes it on its own thread.

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Decoy
 import Foundation
+import HTTPTypes
 
 /// A response whose body libmicrohttpd pulls from a content reader that hands out only the pieces
 /// the ``Throttle`` has released.
@@ -28,18 +29,19 @@ final class DribbledResponse: @unchecked Sendable {
         self.clock = clock
     }
 
-    /// Queues `response` on the exchange's connection, its body paced by its throttle.
-    static func queue(_ response: StubResponse, on exchange: Exchange, suspended: SuspendedExchanges, clock: any Clock<Duration>) -> MHD_Result {
-        let pieces = response.throttle.pieces(forBodyOf: response.body.count)
-        let reader = DribbledResponse(body: response.body, pieces: pieces, exchange: exchange, suspended: suspended, clock: clock)
+    /// Queues `head` on the exchange's connection, and `body` after it as `pieces` fall due.
+    static func queue(
+        _ head: HTTPResponse, body: Data, pieces: [BodyPiece], on exchange: Exchange, suspended: SuspendedExchanges, clock: any Clock<Duration>
+    ) -> MHD_Result {
+        let reader = DribbledResponse(body: body, pieces: pieces, exchange: exchange, suspended: suspended, clock: clock)
         let context = Unmanaged.passRetained(reader).toOpaque()
-        guard let pointer = MHD_create_response_from_callback(UInt64(response.body.count), 16 * 1024, read, context, release) else {
+        guard let pointer = MHD_create_response_from_callback(UInt64(body.count), 16 * 1024, read, context, release) else {
             Unmanaged<DribbledResponse>.fromOpaque(context).release()
             return .NO
         }
         defer { MHD_destroy_response(pointer) }
-        PreparedResponse.add(response.headerFields, to: pointer)
-        return MHD_queue_response(exchange.connection, UInt32(response.status.code), pointer)
+        PreparedResponse.add(head.headerFields, to: pointer)
+        return MHD_queue_response(exchange.connection, UInt32(head.status.code), pointer)
     }
 
     private func read(at position: Int, into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {

@@ -6,7 +6,7 @@ import HTTPTypes
 /// One request on its way through the server, from the raw request line to the answer.
 ///
 /// libmicrohttpd calls a connection's handler on one thread at a time, so the fields the handler
-/// fills need no lock. `answer` and `isClosing` are written by the task that awaited the engine
+/// fills need no lock. `delivery`, `reply` and `isClosing` are written by the task that awaited the engine
 /// before it resumes the connection, and read by the handler after the resume.
 final class Exchange: @unchecked Sendable {
     /// The request target exactly as received, query included.
@@ -20,7 +20,7 @@ final class Exchange: @unchecked Sendable {
     var hasHead = false
     var bodyTooLarge = false
     var started: ContinuousClock.Instant?
-    var answer: StubAnswer?
+    var delivery: Delivery?
     /// An answer the server gives on its own behalf, such as the admin API's.
     var reply: StubResponse?
     var isClosing = false

@@ -20,8 +20,8 @@ final class SuspendedExchanges: Sendable {
 
     /// What a resumed connection does next.
     enum Resumption: Sendable {
-        /// Answer with this.
-        case answer(StubAnswer)
+        /// Translate this delivery of the engine's.
+        case deliver(Delivery)
         /// Answer with this on the server's own behalf, as the admin API does.
         case reply(StubResponse)
         /// Carry on with what it was doing: send the next piece of a throttled body.
@@ -58,7 +58,7 @@ final class SuspendedExchanges: Sendable {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: id) else { return }
             switch resumption {
-            case .answer(let answer): entry.exchange.answer = answer
+            case .deliver(let delivery): entry.exchange.delivery = delivery
             case .reply(let reply): entry.exchange.reply = reply
             case .proceed: break
             case .close: entry.exchange.isClosing = true

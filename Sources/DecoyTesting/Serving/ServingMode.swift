@@ -1,5 +1,5 @@
-/// The two ways a test can reach its stubs. The same stubs give the same answers in both, so a
-/// test written once can run in both: in-process for speed, over a socket for the real thing.
+/// The ways a test can reach its stubs. The same stubs give the same answers in all of them, so a
+/// test written once can run in each: in-process for speed, over a socket for the real thing.
 ///
 /// ```swift
 /// @Test(arguments: ServingMode.allCases)
@@ -11,6 +11,9 @@
 public enum ServingMode: CaseIterable, Sendable {
     /// `StubTransport`: the engine plugged into the client; no socket is opened.
     case inProcess
+    /// `URLSessionTransport` over a session made by `URLSession.stubbed(by:)`, which
+    /// `StubURLProtocol` answers in-process: for code that uses `URLSession` itself.
+    case urlProtocol
     #if canImport(DecoyServer)
     /// `URLSessionTransport` against a fresh `MockServer` on 127.0.0.1 and an ephemeral port.
     case server

@@ -4,6 +4,7 @@ public import DecoyClient
 import DecoyServer
 #endif
 public import Foundation
+import HTTPTypes
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,8 +13,9 @@ import FoundationNetworking
 /// set up (the server and its session) when `body` returns or throws.
 ///
 /// The body also gets the base URL the client sends to, for code under test that builds its own
-/// requests. In-process it is `http://decoy.invalid`, a host that never resolves, so that a
-/// request sent around the client fails rather than reaching a real server.
+/// requests. In-process (``ServingMode/inProcess`` and ``ServingMode/urlProtocol``) it is
+/// `http://decoy.invalid`, a host that never resolves, so that a request sent around the client
+/// fails rather than reaching a real server.
 ///
 /// ```swift
 /// try await withStubbedClient(mode, registry: registry) { client, baseURL in
@@ -27,22 +29,49 @@ public func withStubbedClient<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (APIClient, URL) async throws -> Result
 ) async throws -> Result {
+    let served = try served(mode, registry: registry, configuration: configuration)
+    defer { served.end() }
+    return try await body(served.client, served.client.baseURL)
+}
+
+/// A client that `mode` answers from `registry`, and what ends the serving (stops the server,
+/// invalidates the session). The client keeps the serving alive for as long as it is used.
+func served(_ mode: ServingMode, registry: StubRegistry, configuration: APIClient.Configuration) throws -> (client: APIClient, end: @Sendable () -> Void) {
     switch mode {
     case .inProcess:
-        let baseURL = URL(string: "http://decoy.invalid")!
-        return try await body(APIClient(baseURL: baseURL, configuration: configuration, transport: StubTransport(registry)), baseURL)
+        return (APIClient(baseURL: inProcessBaseURL, configuration: configuration, transport: StubTransport(registry)), {})
+    case .urlProtocol:
+        let transport = URLSessionTransport(session: .stubbed(by: registry, configuration: .withoutCookies()))
+        return (APIClient(baseURL: inProcessBaseURL, configuration: configuration, transport: transport), { transport.session.finishTasksAndInvalidate() })
     #if canImport(DecoyServer)
     case .server:
         let server = MockServer(registry: registry)
         try server.start()
-        defer { server.stop() }
-        let transport = URLSessionTransport()
-        defer { transport.session.finishTasksAndInvalidate() }
-        let client = APIClient(baseURL: server.baseURL, configuration: configuration, transport: transport)
-        return try await body(client, server.baseURL)
+        let transport = ServedTransport(server: server)
+        let end: @Sendable () -> Void = {
+            server.stop()
+            transport.base.session.finishTasksAndInvalidate()
+        }
+        return (APIClient(baseURL: server.baseURL, configuration: configuration, transport: transport), end)
     #endif
     }
 }
+
+/// Where in-process clients send: a host that never resolves, so that a request sent around the
+/// client fails rather than reaching a real server.
+private let inProcessBaseURL = URL(string: "http://decoy.invalid")!
+
+#if canImport(DecoyServer)
+/// A `URLSessionTransport` that keeps its server running for as long as a client uses it.
+private struct ServedTransport: Transport {
+    let server: MockServer
+    let base = URLSessionTransport()
+
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+        try await base.send(request, body: body)
+    }
+}
+#endif
 
 /// Runs `body` once in each ``ServingMode``, each time with a fresh registry that `stubs` fills,
 /// for test frameworks without parameterized tests, such as XCTest.

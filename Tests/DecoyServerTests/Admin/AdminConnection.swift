@@ -1,4 +1,5 @@
 import DecoyServer
+import DecoyTesting
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,16 +7,6 @@ import FoundationNetworking
 
 /// Plain HTTP to a server's admin API and its stubs, as a script in any language would send it.
 struct AdminConnection {
-    struct Reply {
-        let status: Int
-        let data: Data
-        var text: String { String(decoding: data, as: UTF8.self) }
-        /// The body parsed as a JSON object; empty when it is not one.
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
-        /// The first error title of a WireMock-style error body.
-        var errorTitle: String? { (json["errors"] as? [[String: Any]])?.first?["title"] as? String }
-    }
-
     let server: MockServer
     var headers: [String: String] = [:]
     private let session = URLSession(configuration: .ephemeral)
@@ -26,17 +17,17 @@ struct AdminConnection {
     }
 
     /// `method` to `/__admin` + `path`.
-    func admin(_ method: String, _ path: String, _ body: String? = nil) async throws -> Reply {
+    func admin(_ method: String, _ path: String, _ body: String? = nil) async throws -> Outcome {
         try await send(method, "/__admin" + path, body)
     }
 
     /// `method` to `target` on the server.
-    func send(_ method: String, _ target: String, _ body: String? = nil) async throws -> Reply {
+    func send(_ method: String, _ target: String, _ body: String? = nil) async throws -> Outcome {
         var request = URLRequest(url: URL(string: server.baseURL.absoluteString + target)!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
-        return Reply(status: (response as! HTTPURLResponse).statusCode, data: data)
+        return Outcome(data, response)
     }
 }

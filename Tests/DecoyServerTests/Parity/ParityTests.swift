@@ -1,3 +1,4 @@
+import Clocks
 import Decoy
 import DecoyClient
 import DecoyServer
@@ -8,8 +9,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The same stubs must give the same client-visible outcome in-process and over the wire.
-@Suite("Parity: in-process and server give the same outcome")
+/// The same stubs must give the same client-visible outcome through `StubTransport`,
+/// `StubURLProtocol` and the server.
+@Suite("Parity: every serving gives the same outcome")
 struct ParityTests {
     struct Scenario: Sendable, CustomTestStringConvertible {
         let name: String
@@ -107,7 +109,7 @@ struct ParityTests {
     }
 
     @Test(arguments: scenarios)
-    func sameOutcomeInBothModes(_ scenario: Scenario) async throws {
+    func sameOutcomeInEveryMode(_ scenario: Scenario) async throws {
         for mode in ServingMode.allCases {
             let registry = StubRegistry()
             try scenario.register(registry)
@@ -193,6 +195,50 @@ struct ParityTests {
             await Outcome.of(.get("/hang"), on: client, keeping: [])
         }
         #expect(outcome == .failure(.timedOut))
+    }
+
+    /// The hold is slept on the engine's clock in every serving, the server's included: nothing
+    /// arrives until the test clock passes it (a year in-process, the configured hold on the
+    /// server), and the exchange ends as soon as it has.
+    @Test(arguments: ServingMode.allCases)
+    func aTestClockControlsTheTimeoutFaultsHold(_ mode: ServingMode) async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock)
+        try registry.register(StubResponse.fault(.timeout), for: .get("/hang"))
+        try await withStubbedClient(mode, registry: registry) { client, _ in
+            let finished = Mutex(false)
+            let request = Task {
+                let outcome = await Outcome.of(.get("/hang"), on: client, keeping: [])
+                finished.withLock { $0 = true }
+                return outcome
+            }
+            await waitUntilSleeping(clock, limit: endlessWait)
+            #expect(!finished.withLock { $0 })
+            let start = ContinuousClock.now
+            await clock.advance(by: Delivery.untilTheClientGivesUp)
+            guard case .failure(let category) = await request.value else { Issue.record("the held request got a response"); return }
+            #expect(ContinuousClock.now - start < endlessWait)
+            // In-process the hold ends in the timeout the client would have seen; the server
+            // closes the connection at the end of its hold.
+            if mode != .server { #expect(category == .timedOut) }
+        }
+    }
+
+    /// The engine withholds the body of the answer to `HEAD`, throttled or unmatched too, and a
+    /// server announces the length the `GET` would get.
+    @Test(arguments: ServingMode.allCases)
+    func headHasNoBody(_ mode: ServingMode) async throws {
+        let registry = StubRegistry(clock: TestClock())
+        let body = String(repeating: "0123456789", count: 40)
+        try registry.register(StubResponse(text: body).throttled(.chunks(count: 4, over: .seconds(3600))), for: .any("/paced"))
+        try registry.register(StubResponse(text: body), for: .any("/whole"))
+        for target in ["/paced", "/whole", "/missing"] {
+            let outcome = try await mode.exchange(registry, .head, target)
+            #expect(outcome.status == (target == "/missing" ? 404 : 200), "\(target)")
+            #expect(outcome.body.isEmpty, "\(target)")
+            if mode == .server, target != "/missing" { #expect(outcome.headerFields[.contentLength] == "\(body.utf8.count)", "\(target)") }
+        }
+        #expect(registry.journal.entries.map(\.request.method) == [.head, .head, .head])
     }
 
     @Test(arguments: ServingMode.allCases)

@@ -100,7 +100,7 @@ struct GettingStartedExamples {
               - GET /users/{id}: path segment 1 is "user", the route expects "users"
 
             """
-        #expect(String(decoding: answer.response.body, as: UTF8.self) == documented)
+        #expect(String(decoding: answer.body, as: UTF8.self) == documented)
     }
 }
 

@@ -14,14 +14,14 @@ struct NetworkConditionsExamples {
         try registry.register(StubResponse(json: #"{"id": 1}"#, delay: .fixed(.milliseconds(300))), for: .get("/users/1"))
         try registry.register(StubResponse(text: "jittery", delay: .uniform(.milliseconds(100)...(.milliseconds(300)))), for: .get("/search"))
         try registry.register(StubResponse(text: "realistic", delay: .lognormal(median: .milliseconds(80), sigma: 0.4)), for: .get("/feed"))
-        #expect(try await registry.engine.answer(StubRequest(method: .get, target: "/users/1")).delay == .milliseconds(300))
+        #expect(try await registry.engine.deliver(StubRequest(method: .get, target: "/users/1")).delay == .milliseconds(300))
     }
 
     @Test func defaultDelay() async throws {
         let registry = StubRegistry(seed: 7, defaultDelay: .lognormal(median: .milliseconds(120), sigma: 0.5))
         try registry.register(StubResponse(text: "slow like the rest"), for: .get("/orders"))
         try registry.register(StubResponse(text: "instant", delay: .fixed(.zero)), for: .get("/health"))
-        #expect(try await registry.engine.answer(StubRequest(method: .get, target: "/health")).delay == .zero)
+        #expect(try await registry.engine.deliver(StubRequest(method: .get, target: "/health")).delay == .zero)
         guard case .pending = registry.engine.prepare(StubRequest(method: .get, target: "/orders")) else {
             Issue.record("the default delay should make /orders wait")
             return

@@ -2,6 +2,7 @@
 import Decoy
 import DecoyClient
 import DecoyStubFiles
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -54,7 +55,7 @@ struct StubFileExamples {
         try registry.register(StubResponse(json: "[]"), for: Route(method: .get, path: "/users", pathSyntax: .exact).target(.equalTo("/users?page=2")))
         try registry.register(StubResponse(text: "signed up"), for: Route.post("/signup").formParameter("email", .and([.contains("@"), .not(.contains("spam"))])))
 
-        let serving = Serving.transport
+        let serving = ServingMode.inProcess
         #expect(try await serving.exchange(registry, .post, "/orders", body: Data(#"{"quantity": 2, "sku": "A-1", "gift": true}"#.utf8)).status == 201)
         #expect(try await serving.exchange(registry, .post, "/search", body: Data(#"{"filters": [{"field": "status"}]}"#.utf8)).status == 200)
         #expect(try await serving.exchange(registry, .get, "/home", headerFields: [.cookie: "session=1", .accept: "text/plain"]).text == "welcome back")
@@ -74,8 +75,8 @@ struct StubFileExamples {
         registry.resetScenarios()
 
         #expect(registry.scenarioState("cart") == "Started")
-        _ = try await Serving.transport.exchange(registry, .post, "/cart/items")
-        #expect(try await Serving.transport.exchange(registry, .get, "/cart").text == #"{"items": [{"sku": "A-1"}]}"#)
+        _ = try await ServingMode.inProcess.exchange(registry, .post, "/cart/items")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/cart").text == #"{"items": [{"sku": "A-1"}]}"#)
     }
 
     @Test func invalidMatchersAreRefusedAtRegistration() {

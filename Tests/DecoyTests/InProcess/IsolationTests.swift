@@ -1,5 +1,6 @@
 import Decoy
 import DecoyClient
+import DecoyTesting
 import Foundation
 import Testing
 
@@ -10,12 +11,12 @@ struct IsolationTests {
     func parallelTestsStubbingTheSamePathNeverSeeEachOther(_ index: Int) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "registry \(index)"), for: .get("/shared"))
-        for serving in Serving.allCases {
+        for serving in ServingMode.allCases {
             for _ in 0..<3 {
                 #expect(try await serving.exchange(registry, .get, "/shared?from=\(index)").text == "registry \(index)")
             }
         }
-        #expect(registry.journal.totalCount == 3 * Serving.allCases.count)
+        #expect(registry.journal.totalCount == 3 * ServingMode.allCases.count)
         #expect(registry.journal.entries.allSatisfy { $0.request.target == "/shared?from=\(index)" })
     }
 }

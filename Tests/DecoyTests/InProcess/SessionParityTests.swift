@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -22,8 +23,8 @@ struct SessionParityTests {
         return registry
     }
 
-    @Test(arguments: Serving.allCases)
-    func aClientSeesTheSameInEveryServing(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func aClientSeesTheSameInEveryServing(_ serving: ServingMode) async throws {
         let registry = try Self.stubs()
         let client = serving.client(registry)
         #expect(try await client.send(Resource<String>.get("/old")) == "new, cookie: moved=yes")
@@ -39,8 +40,8 @@ struct SessionParityTests {
 
     /// A plain `URLSession`, answered by `StubURLProtocol` or by a server, follows the redirect
     /// and keeps the cookies in its configuration's storage, as URLSession does for any server.
-    @Test(arguments: [Serving.urlProtocol, .server])
-    func aPlainSessionSeesTheSameInProcessAndOverTheServer(_ serving: Serving) async throws {
+    @Test(arguments: [ServingMode.urlProtocol, .server])
+    func aPlainSessionSeesTheSameInProcessAndOverTheServer(_ serving: ServingMode) async throws {
         let registry = try Self.stubs()
         let server = serving == .server ? MockServer(registry: registry) : nil
         try server?.start()

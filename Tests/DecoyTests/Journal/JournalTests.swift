@@ -1,12 +1,13 @@
 import Decoy
 import DecoyClient
+import DecoyTesting
 import Foundation
 import Testing
 
 @Suite("Journal and verification")
 struct JournalTests {
-    @Test(arguments: Serving.allCases)
-    func recordsEveryRequestWithItsOutcome(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func recordsEveryRequestWithItsOutcome(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created), for: .post("/users"))
         _ = try await serving.exchange(registry, .post, "/users?notify=true", headerFields: [.init("X-Trace")!: "t1"], body: Data(#"{"name":"Ada"}"#.utf8))
@@ -59,7 +60,7 @@ struct JournalTests {
     @Test func journalIsBoundedButKeepsCounting() async throws {
         let registry = StubRegistry(journalLimit: 3)
         try registry.register(StubResponse(), for: .get("/n/{i}"))
-        for index in 1...5 { _ = try await Serving.transport.exchange(registry, .get, "/n/\(index)") }
+        for index in 1...5 { _ = try await ServingMode.inProcess.exchange(registry, .get, "/n/\(index)") }
         #expect(registry.journal.totalCount == 5)
         #expect(registry.journal.entries.map(\.request.path) == ["/n/3", "/n/4", "/n/5"])
         #expect(registry.journal.entries.map(\.sequence) == [3, 4, 5])

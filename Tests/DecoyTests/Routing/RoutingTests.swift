@@ -1,5 +1,6 @@
 import Decoy
 import DecoyClient
+import DecoyTesting
 import Foundation
 import Testing
 
@@ -17,25 +18,25 @@ struct RoutingTests {
             ("/users/me", "literal"), ("/users/42", "template"), ("/users/42/orders", "wildcard"),
             ("/files/a/b/c.txt", "rest"), ("/files", "rest"), ("/reports/2026", "expression"),
         ] {
-            #expect(try await Serving.transport.exchange(registry, .get, target).text == expected, "\(target)")
+            #expect(try await ServingMode.inProcess.exchange(registry, .get, target).text == expected, "\(target)")
         }
-        #expect(try await Serving.transport.exchange(registry, .get, "/reports/20x6").status == 404)
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/reports/20x6").status == 404)
     }
 
     @Test func percentEncodedPathsMatchTheirDecodedTemplate() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "found"), for: .get("/people/Ada Lovelace"))
-        #expect(try await Serving.transport.exchange(registry, .get, "/people/Ada%20Lovelace").text == "found")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/people/Ada%20Lovelace").text == "found")
     }
 
     @Test func priorityWinsThenTheMostRecent() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "old"), for: .get("/items/{id}"))
         try registry.register(StubResponse(text: "new"), for: .get("/items/{id}"))
-        #expect(try await Serving.transport.exchange(registry, .get, "/items/1").text == "new")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/items/1").text == "new")
         try registry.register(StubResponse(text: "preferred"), for: Route.get("/items/*").priority(1))
         try registry.register(StubResponse(text: "newest, default priority"), for: .get("/items/1"))
-        #expect(try await Serving.transport.exchange(registry, .get, "/items/1").text == "preferred")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/items/1").text == "preferred")
     }
 
     @Test func matchersOnQueryHeadersAndBody() async throws {
@@ -43,7 +44,7 @@ struct RoutingTests {
         try registry.register(StubResponse(text: "anonymous"), for: Route.get("/list").header(.authorization, .absent))
         try registry.register(StubResponse(text: "page 2"), for: Route.get("/list").query("page", .equalTo("2")))
         try registry.register(StubResponse(text: "json"), for: Route.post("/list").header(.contentType, .contains("json")).body(.matches(#"\{.*"sku".*\}"#)))
-        let serving = Serving.transport
+        let serving = ServingMode.inProcess
         #expect(try await serving.exchange(registry, .get, "/list?page=2").text == "page 2")
         #expect(try await serving.exchange(registry, .get, "/list?page=3").text == "anonymous")
         #expect(try await serving.exchange(registry, .get, "/list?page=3", headerFields: [.authorization: "x"]).status == 404)
@@ -54,7 +55,7 @@ struct RoutingTests {
     @Test func registeringForAResourceUsesItsMethodPathAndQuery() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: "[]"), for: Resource<[Int]>.get("/search", query: ["q": "swift"]))
-        let client = Serving.transport.client(registry)
+        let client = ServingMode.inProcess.client(registry)
         #expect(try await client.send(Resource<[Int]>.get("/search", query: ["q": "swift"])) == [])
         await #expect(throws: APIError.self) { try await client.send(Resource<[Int]>.get("/search", query: ["q": "rust"])) }
     }
@@ -66,12 +67,12 @@ struct RoutingTests {
         let expression = try registry.register(StubResponse(text: "expression"), for: .get(matching: "/z.*"))
         #expect(registry.routes.count == 3)
         registry.remove(literal)
-        #expect(try await Serving.transport.exchange(registry, .get, "/a/b").text == "template")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/a/b").text == "template")
         registry.remove(template)
         registry.remove(template)
         registry.remove(expression)
-        #expect(try await Serving.transport.exchange(registry, .get, "/a/b").status == 404)
-        #expect(try await Serving.transport.exchange(registry, .get, "/zz").status == 404)
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/a/b").status == 404)
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/zz").status == 404)
         #expect(registry.routes.isEmpty)
     }
 
@@ -93,8 +94,8 @@ struct RoutingTests {
         #expect(error?.description == #"invalid route path "/(": "/(" is not a valid regular expression"#)
     }
 
-    @Test(arguments: Serving.allCases)
-    func unmatchedRequestGets404NamingTheClosestRoutes(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func unmatchedRequestGets404NamingTheClosestRoutes(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(), for: .get("/users/{id}/orders"))
         try registry.register(StubResponse(), for: .post("/users/{id}/order"))
@@ -117,8 +118,8 @@ struct RoutingTests {
     /// The closest routes are ranked by every difference: a route with the request's method and
     /// number of segments, one segment off, comes before routes whose only segment differs and
     /// whose length does too, however early those were registered.
-    @Test(arguments: Serving.allCases)
-    func unmatchedListsTheRouteATypoMissed(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func unmatchedListsTheRouteATypoMissed(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         for path in ["/status", "/feed", "/me", "/users/{id}"] {
             try registry.register(StubResponse(), for: .get(path))
@@ -148,7 +149,7 @@ struct RoutingTests {
         }
         for target in ["/nothing/here", "/items/x", "/b/7/part", "/users"] {
             var bodies: Set<String> = []
-            for serving in Serving.allCases {
+            for serving in ServingMode.allCases {
                 for _ in 0..<4 { bodies.insert(try await serving.exchange(try registry(), .get, target).text) }
             }
             #expect(bodies.count == 1, "\(target): \(bodies.sorted())")
@@ -161,7 +162,7 @@ struct RoutingTests {
         for index in 0..<10_000 {
             try registry.register(StubResponse(), for: .get("/stub/\(index)"))
         }
-        let exchange = try await Serving.transport.exchange(registry, .get, "/stub/x/y")
+        let exchange = try await ServingMode.inProcess.exchange(registry, .get, "/stub/x/y")
         #expect(exchange.text == """
             No stub matches GET /stub/x/y.
             Closest routes:
@@ -177,22 +178,22 @@ struct RoutingTests {
     @Test func aRepeatedUnmatchedRequestSeesTheRoutesAsTheyAreNow() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(), for: .get("/orders"))
-        let before = try await Serving.transport.exchange(registry, .get, "/user/42").text
-        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text == before)
+        let before = try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text == before)
         let handle = try registry.register(StubResponse(), for: .get("/users/{id}"))
-        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text.contains("  - GET /users/{id}: path segment 1"))
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text.contains("  - GET /users/{id}: path segment 1"))
         registry.remove(handle)
-        #expect(try await Serving.transport.exchange(registry, .get, "/user/42").text == before)
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text == before)
 
         try registry.register(StubResponse(), for: Route.get("/user/{id}").header(.accept, .equalTo("application/json")))
-        let plain = try await Serving.transport.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/plain"]).text
-        let html = try await Serving.transport.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/html"]).text
+        let plain = try await ServingMode.inProcess.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/plain"]).text
+        let html = try await ServingMode.inProcess.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/html"]).text
         #expect(plain.contains(#"got "text/plain""#))
         #expect(html.contains(#"got "text/html""#))
     }
 
     @Test func unmatchedWithNothingRegisteredSaysSo() async throws {
-        let exchange = try await Serving.transport.exchange(StubRegistry(), .get, "/anything")
+        let exchange = try await ServingMode.inProcess.exchange(StubRegistry(), .get, "/anything")
         #expect(exchange.text == "No stub matches GET /anything.\nNo registered route comes close.\n")
     }
 
@@ -201,9 +202,9 @@ struct RoutingTests {
         for index in 0..<10_000 {
             try registry.register(StubResponse(text: "\(index)"), for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/{part}"))
         }
-        #expect(try await Serving.transport.exchange(registry, .get, "/items/0").text == "0")
-        #expect(try await Serving.transport.exchange(registry, .get, "/items/9999/x").text == "9999")
-        let miss = try await Serving.transport.exchange(registry, .get, "/items/10001")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/items/0").text == "0")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/items/9999/x").text == "9999")
+        let miss = try await ServingMode.inProcess.exchange(registry, .get, "/items/10001")
         #expect(miss.status == 404)
         #expect(miss.text.contains("Closest routes:"))
     }

@@ -95,7 +95,7 @@ struct HostileStubFileTests {
         let registry = StubRegistry(clock: ImmediateClock(), seed: 1)
         try registry.register(StubResponse(text: "late", delay: delay), for: .get("/late"))
         for _ in 0..<200 {
-            let drawn = try await registry.engine.answer(StubRequest(method: .get, target: "/late")).delay
+            let drawn = try await registry.engine.deliver(StubRequest(method: .get, target: "/late")).delay
             #expect(drawn >= .zero && drawn <= Delay.maximum)
         }
     }

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyStubFiles
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -38,7 +39,7 @@ struct StubFileCase: Sendable, CustomTestStringConvertible {
     }
 
     /// Loads the fixture into a fresh registry and makes each exchange through `serving`.
-    func run(in serving: Serving) async throws {
+    func run(in serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.load(folder: fixture.map(StubFileFixtures.folder) ?? StubFileFixtures.examples)
         for (index, step) in steps.enumerated() {

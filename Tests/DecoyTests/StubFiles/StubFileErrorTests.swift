@@ -1,5 +1,6 @@
 import Decoy
 import DecoyStubFiles
+import DecoyTesting
 import Foundation
 import Testing
 
@@ -188,7 +189,7 @@ struct StubFileErrorTests {
         try folder.link("__files/alias.txt", to: "real.txt")
         let registry = StubRegistry()
         try registry.load(folder: folder.url)
-        #expect(try await Serving.transport.exchange(registry, .get, "/file").text == "inside")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/file").text == "inside")
     }
 
     @Test func everyProblemInEveryFileIsReportedAtOnce() throws {

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyStubFiles
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -89,8 +90,8 @@ struct StubFileMatchingTests {
         .init("conditional: else", fixture: "decoy", .get, "/conditional?debug=true", headerFields: [.accept: "text/plain"], status: 400, text: "plain"),
     ]
 
-    @Test(arguments: Serving.allCases, cases)
-    func stubFileCase(_ serving: Serving, _ testCase: StubFileCase) async throws {
+    @Test(arguments: ServingMode.allCases, cases)
+    func stubFileCase(_ serving: ServingMode, _ testCase: StubFileCase) async throws {
         try await testCase.run(in: serving)
     }
 }
@@ -129,8 +130,8 @@ struct ExampleStubFolderTests {
         ]),
     ]
 
-    @Test(arguments: Serving.allCases, cases)
-    func exampleCase(_ serving: Serving, _ testCase: StubFileCase) async throws {
+    @Test(arguments: ServingMode.allCases, cases)
+    func exampleCase(_ serving: ServingMode, _ testCase: StubFileCase) async throws {
         try await testCase.run(in: serving)
     }
 }

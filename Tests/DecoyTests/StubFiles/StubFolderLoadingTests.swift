@@ -2,6 +2,7 @@ import Clocks
 import Decoy
 import DecoyClient
 import DecoyStubFiles
+import DecoyTesting
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ struct StubFolderLoadingTests {
         let folder = try ScratchFolder(Self.broken)
         #expect(throws: StubFileError.self) { try registry.load(folder: folder.url) }
         #expect(registry.routes.map(\.path) == ["/code"])
-        #expect(try await Serving.transport.exchange(registry, .get, "/ok").status == 404)
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").status == 404)
     }
 
     @Test func reloadKeepsThePreviousStubsWhenTheFolderIsBroken() async throws {
@@ -51,8 +52,8 @@ struct StubFolderLoadingTests {
         try folder.write("new.yaml", Self.newFile)
         let error = #expect(throws: StubFileError.self) { try registry.reload(folder: folder.url) }
         #expect(error?.errors.map(\.file) == ["bad.json"])
-        #expect(try await Serving.transport.exchange(registry, .get, "/ok").text == "from files")
-        #expect(try await Serving.transport.exchange(registry, .get, "/new").status == 404)
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").text == "from files")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/new").status == 404)
     }
 
     @Test func reloadReplacesOnlyTheStubsFromFiles() async throws {
@@ -63,8 +64,8 @@ struct StubFolderLoadingTests {
         let report = try registry.reload(folder: folder.url)
         #expect(report.stubs.map(\.route.path) == ["/new"])
         #expect(Set(registry.routes.map(\.path)) == ["/code", "/new"])
-        #expect(try await Serving.transport.exchange(registry, .get, "/new").text == "new")
-        #expect(try await Serving.transport.exchange(registry, .get, "/code").text == "from code")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/new").text == "new")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/code").text == "from code")
     }
 
     @Test func reloadAfterRemoveAllLeavesLaterCodeStubsAlone() async throws {
@@ -73,15 +74,15 @@ struct StubFolderLoadingTests {
         registry.removeAll()
         try registry.register(StubResponse(text: "registered later"), for: .get("/later"))
         try registry.reload(folder: folder.url)
-        #expect(try await Serving.transport.exchange(registry, .get, "/later").text == "registered later")
-        #expect(try await Serving.transport.exchange(registry, .get, "/ok").text == "from files")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/later").text == "registered later")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").text == "from files")
     }
 
     @Test func responseFieldsMapOntoStubResponse() async throws {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("wiremock"))
         func answer(_ target: String) async throws -> StubResponse {
-            try await registry.engine.answer(StubRequest(method: .get, target: target)).response
+            try await registry.engine.answer(StubRequest(method: .get, target: target))
         }
         #expect(try await answer("/status").status == .init(code: 418, reasonPhrase: "Short and stout"))
         #expect(try await answer("/status").status.reasonPhrase == "Short and stout")
@@ -107,7 +108,7 @@ struct StubFolderLoadingTests {
     func faultsMapOntoDecoysFaults(_ target: String, _ category: TransportFailure.Category) async throws {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("wiremock"))
-        let error = await #expect(throws: APIError.self) { try await Serving.transport.client(registry).send(Resource<Void>.get(target)) }
+        let error = await #expect(throws: APIError.self) { try await ServingMode.inProcess.client(registry).send(Resource<Void>.get(target)) }
         guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
         #expect(failure.category == category)
     }
@@ -117,7 +118,7 @@ struct StubFolderLoadingTests {
             let registry = StubRegistry(clock: ImmediateClock(), seed: seed)
             try registry.load(folder: StubFileFixtures.folder("wiremock"))
             var delays: [Duration] = []
-            for _ in 0..<20 { delays.append(try await registry.engine.answer(StubRequest(method: .get, target: target)).delay) }
+            for _ in 0..<20 { delays.append(try await registry.engine.deliver(StubRequest(method: .get, target: target)).delay) }
             return delays
         }
         #expect(try await delays("/delay/fixed") == Array(repeating: .milliseconds(250), count: 20))
@@ -131,7 +132,7 @@ struct StubFolderLoadingTests {
         let registry = StubRegistry(clock: ImmediateClock(), seed: 3)
         try registry.register(StubResponse(delay: .lognormal(median: .milliseconds(80), sigma: 0.5)), for: .get("/slow"))
         var samples: [Duration] = []
-        for _ in 0..<2_000 { samples.append(try await registry.engine.answer(StubRequest(method: .get, target: "/slow")).delay) }
+        for _ in 0..<2_000 { samples.append(try await registry.engine.deliver(StubRequest(method: .get, target: "/slow")).delay) }
         #expect((Duration.milliseconds(72)...Duration.milliseconds(88)).contains(samples.sorted()[1_000]))
     }
 
@@ -141,8 +142,8 @@ struct StubFolderLoadingTests {
         let reference = StubRegistry()
         try reference.register(RandomStub(["a", "b", "c"].map { StubResponse(body: Data($0.utf8)) }, seed: 42), for: .get("/random"))
         for _ in 0..<10 {
-            let fromFile = try await Serving.transport.exchange(registry, .get, "/random").text
-            #expect(try await Serving.transport.exchange(reference, .get, "/random").text == fromFile)
+            let fromFile = try await ServingMode.inProcess.exchange(registry, .get, "/random").text
+            #expect(try await ServingMode.inProcess.exchange(reference, .get, "/random").text == fromFile)
         }
     }
 
@@ -151,7 +152,7 @@ struct StubFolderLoadingTests {
         try registry.load(folder: StubFileFixtures.folder("wiremock"))
         try registry.load(folder: StubFileFixtures.folder("decoy"))
         func throttle(_ target: String) async throws -> Throttle {
-            try await registry.engine.answer(StubRequest(method: .get, target: target)).response.throttle
+            try await registry.engine.answer(StubRequest(method: .get, target: target)).throttle
         }
         #expect(try await throttle("/dribble") == .chunks(count: 3, over: .milliseconds(300)))
         #expect(try await throttle("/flaky") == .bytesPerSecond(4_096))
@@ -163,19 +164,19 @@ struct StubFolderLoadingTests {
         let reference = FailingStub(failing: 0.3, with: StubResponse(status: .serviceUnavailable, text: "flaked"), otherwise: StubResponse(text: "fine"), seed: 7)
         for _ in 0..<20 {
             guard case .response(let expected) = reference.resolve(for: StubRequest(method: .get, target: "/flaky")) else { return }
-            #expect(try await Serving.transport.exchange(registry, .get, "/flaky").status == expected.status.code)
+            #expect(try await ServingMode.inProcess.exchange(registry, .get, "/flaky").status == expected.status.code)
         }
     }
 
     @Test func scenarioStateIsANearMissAndCanBeReset() async throws {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("wiremock"))
-        try await _ = Serving.transport.exchange(registry, .post, "/todo/items", body: Data("Cancel newspaper subscription".utf8))
+        try await _ = ServingMode.inProcess.exchange(registry, .post, "/todo/items", body: Data("Cancel newspaper subscription".utf8))
         #expect(registry.scenarioState("To do list") == "Cancel newspaper item added")
-        let miss = try await Serving.transport.exchange(registry, .post, "/todo/items", body: Data("Cancel newspaper subscription".utf8))
+        let miss = try await ServingMode.inProcess.exchange(registry, .post, "/todo/items", body: Data("Cancel newspaper subscription".utf8))
         #expect(miss.text.contains(#"scenario "To do list" is in state "Cancel newspaper item added", the route expects "Started""#))
         registry.resetScenarios()
         #expect(registry.scenarioState("To do list") == Scenario.started)
-        #expect(try await Serving.transport.exchange(registry, .get, "/todo/items").text == "<items><item>Buy milk</item></items>")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/todo/items").text == "<items><item>Buy milk</item></items>")
     }
 }

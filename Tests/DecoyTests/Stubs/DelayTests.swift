@@ -7,8 +7,8 @@ import Testing
 
 @Suite("Delays, on a test clock")
 struct DelayTests {
-    @Test(arguments: Serving.allCases)
-    func fixedDelayHoldsTheAnswerUntilTheClockPassesIt(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func fixedDelayHoldsTheAnswerUntilTheClockPassesIt(_ serving: ServingMode) async throws {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(500))), for: .get("/slow"))
@@ -16,8 +16,8 @@ struct DelayTests {
         #expect(answer.text == "late")
     }
 
-    @Test(arguments: Serving.allCases)
-    func defaultDelayHoldsStubsWithoutADelayOfTheirOwn(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func defaultDelayHoldsStubsWithoutADelayOfTheirOwn(_ serving: ServingMode) async throws {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock, defaultDelay: .fixed(.seconds(1)))
         try registry.register(StubResponse(text: "default"), for: .get("/default"))
@@ -34,7 +34,7 @@ struct DelayTests {
             try registry.register(StubResponse(), for: .get("/any"))
             var delays: [Duration] = []
             for _ in 0..<20 {
-                delays.append(try await registry.engine.answer(StubRequest(method: .get, target: "/any")).delay)
+                delays.append(try await registry.engine.deliver(StubRequest(method: .get, target: "/any")).delay)
             }
             return delays
         }
@@ -50,7 +50,7 @@ struct DelayTests {
             try registry.register(StubResponse(delay: .uniform(range)), for: .get("/jitter"))
             var delays: [Duration] = []
             for _ in 0..<50 {
-                delays.append(try await registry.engine.answer(StubRequest(method: .get, target: "/jitter")).delay)
+                delays.append(try await registry.engine.deliver(StubRequest(method: .get, target: "/jitter")).delay)
             }
             return delays
         }
@@ -64,7 +64,7 @@ struct DelayTests {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         try registry.register(StubResponse(delay: .fixed(.seconds(60))), for: .get("/slow"))
-        let request = Task { try await Serving.transport.exchange(registry, .get, "/slow") }
+        let request = Task { try await ServingMode.inProcess.exchange(registry, .get, "/slow") }
         await waitUntilSleeping(clock)
         request.cancel()
         await #expect(throws: CancellationError.self) { try await request.value }
@@ -91,7 +91,7 @@ struct DelayTests {
 
 /// Requests `target` through `serving`, then advances `clock` by each of `steps` in turn once
 /// something sleeps on it, expecting no answer before the last step; returns the answer.
-func exchange(_ serving: Serving, _ registry: StubRegistry, _ target: String, advancing clock: TestClock<Duration>, by steps: [Duration]) async throws -> Exchange {
+func exchange(_ serving: ServingMode, _ registry: StubRegistry, _ target: String, advancing clock: TestClock<Duration>, by steps: [Duration]) async throws -> Outcome {
     let finished = Mutex(false)
     let request = Task {
         let exchange = try await serving.exchange(registry, .get, target)

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyClient
+import DecoyTesting
 import Foundation
 import Testing
 
@@ -20,8 +21,8 @@ struct FailingStubTests {
         #expect((250...350).contains(statuses.count { $0 == 503 }))
     }
 
-    @Test(arguments: Serving.allCases)
-    func everyServingFailsTheSameCalls(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func everyServingFailsTheSameCalls(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(FailingStub(failing: 0.3, with: StubResponse(status: .serviceUnavailable), otherwise: StubResponse(text: "ok"), seed: 42), for: .get("/flaky"))
         var statuses: [Int] = []
@@ -30,8 +31,8 @@ struct FailingStubTests {
         #expect(statuses.contains(503) && statuses.contains(200))
     }
 
-    @Test(arguments: Serving.allCases)
-    func aRetryPolicyRidesOutTheFailures(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func aRetryPolicyRidesOutTheFailures(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(FailingStub(failing: 0.5, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(text: "ok"), seed: 3), for: .get("/flaky"))
         let retry = RetryPolicy(maxAttempts: 8, backoff: .constant(.milliseconds(1)), jitter: 0)

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyClient
+import DecoyTesting
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,23 +9,23 @@ import Testing
 
 @Suite("Faults")
 struct FaultTests {
-    @Test(arguments: Serving.allCases, [
+    @Test(arguments: ServingMode.allCases, [
         (Fault.connectionReset, TransportFailure.Category.connectionLost),
         (.emptyResponse, .badResponse),
         (.malformedResponse, .badResponse),
         (.randomDataThenClose, .badResponse),
     ])
-    func faultSurfacesAsTheSameTransportCategory(_ serving: Serving, _ fault: (Fault, TransportFailure.Category)) async throws {
+    func faultSurfacesAsTheSameTransportCategory(_ serving: ServingMode, _ fault: (Fault, TransportFailure.Category)) async throws {
         try await expect(fault.0, in: serving, toFailAs: fault.1)
     }
 
     /// No server can make a client raise an arbitrary error: this fault is for in-process servings.
-    @Test(arguments: [Serving.transport, .urlProtocol])
-    func transportErrorIsThrownInProcess(_ serving: Serving) async throws {
+    @Test(arguments: [ServingMode.inProcess, .urlProtocol])
+    func transportErrorIsThrownInProcess(_ serving: ServingMode) async throws {
         try await expect(.transportError(.cannotConnectToHost), in: serving, toFailAs: .cannotConnect)
     }
 
-    private func expect(_ fault: Fault, in serving: Serving, toFailAs category: TransportFailure.Category) async throws {
+    private func expect(_ fault: Fault, in serving: ServingMode, toFailAs category: TransportFailure.Category) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse.fault(fault), for: .get("/broken"))
         let error = await #expect(throws: APIError.self) {

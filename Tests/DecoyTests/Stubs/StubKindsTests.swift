@@ -1,12 +1,13 @@
 import Decoy
 import DecoyClient
+import DecoyTesting
 import Foundation
 import Testing
 
 @Suite("Stub kinds, in both in-process servings")
 struct StubKindsTests {
-    @Test(arguments: Serving.allCases)
-    func staticResponseGivesStatusHeadersAndBody(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func staticResponseGivesStatusHeadersAndBody(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(
             StubResponse(status: .created, headerFields: [.init("X-Request-Id")!: "abc"], json: #"{"id": 1}"#),
@@ -19,8 +20,8 @@ struct StubKindsTests {
         #expect(exchange.text == #"{"id": 1}"#)
     }
 
-    @Test(arguments: Serving.allCases)
-    func encodableAndFileBodiesAreEncodedOnce(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func encodableAndFileBodiesAreEncodedOnce(_ serving: ServingMode) async throws {
         struct User: Codable, Equatable { let id: Int; let name: String }
         let registry = StubRegistry()
         try registry.register(try StubResponse(encoding: User(id: 2, name: "Grace")), for: .get("/users/2"))
@@ -31,8 +32,8 @@ struct StubKindsTests {
         #expect(try await client.send(Resource<User>.get("/users/1")) == User(id: 1, name: "Ada"))
     }
 
-    @Test(arguments: Serving.allCases)
-    func alternatingCyclesInOrder(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func alternatingCyclesInOrder(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(AlternatingStub([
             StubResponse(text: "a"), StubResponse(text: "b"), StubResponse(status: .serviceUnavailable, text: "c"),
@@ -42,8 +43,8 @@ struct StubKindsTests {
         #expect(seen == ["a", "b", "c", "a", "b", "c", "a"])
     }
 
-    @Test(arguments: Serving.allCases)
-    func randomWithASeedIsReproducible(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func randomWithASeedIsReproducible(_ serving: ServingMode) async throws {
         func draws(seed: UInt64) async throws -> [String] {
             let registry = StubRegistry()
             try registry.register(RandomStub((0..<10).map { StubResponse(text: "\($0)") }, seed: seed), for: .get("/dice"))
@@ -57,8 +58,8 @@ struct StubKindsTests {
         #expect(Set(first).count > 3, "a fair draw of 20 from 10 shows more than 3 values")
     }
 
-    @Test(arguments: Serving.allCases)
-    func conditionalFlipsWithAppState(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func conditionalFlipsWithAppState(_ serving: ServingMode) async throws {
         let signedIn = Mutex(false)
         let registry = StubRegistry()
         try registry.register(ConditionalStub(
@@ -73,8 +74,8 @@ struct StubKindsTests {
         #expect(try await serving.exchange(registry, .get, "/me").status == 401)
     }
 
-    @Test(arguments: Serving.allCases)
-    func conditionalCanLookAtTheRequest(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func conditionalCanLookAtTheRequest(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(ConditionalStub(
             when: { $0.headerFields[.authorization] == "Bearer good" },
@@ -85,8 +86,8 @@ struct StubKindsTests {
         #expect(try await serving.exchange(registry, .get, "/secret", headerFields: [.authorization: "Bearer bad"]).status == 403)
     }
 
-    @Test(arguments: Serving.allCases)
-    func closureSeesTheRequestBody(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func closureSeesTheRequestBody(_ serving: ServingMode) async throws {
         struct Order: Codable { let sku: String; let quantity: Int }
         let registry = StubRegistry()
         try registry.register(ClosureStub { request in
@@ -98,8 +99,8 @@ struct StubKindsTests {
         #expect(exchange.text == #"{"sku": "A-1", "total": 12}"#)
     }
 
-    @Test(arguments: Serving.allCases)
-    func closureThatThrowsAnswers500NamingTheError(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func closureThatThrowsAnswers500NamingTheError(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(ClosureStub { request in
             _ = try request.decodeBody(as: [String: Int].self)
@@ -110,8 +111,8 @@ struct StubKindsTests {
         #expect(exchange.text.hasPrefix("The stub for POST /strict threw an error: "))
     }
 
-    @Test(arguments: Serving.allCases)
-    func closureMayReturnAnotherStub(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func closureMayReturnAnotherStub(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         let inner = AlternatingStub([StubResponse(text: "one"), StubResponse(text: "two")])
         try registry.register(ClosureStub { _ in inner }, for: .get("/nested"))
@@ -119,8 +120,8 @@ struct StubKindsTests {
         #expect(try await serving.exchange(registry, .get, "/nested").text == "two")
     }
 
-    @Test(arguments: Serving.allCases)
-    func sequenceFailsThenSucceeds(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func sequenceFailsThenSucceeds(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(SequenceStub(
             first: [StubResponse(status: .serviceUnavailable), StubResponse(status: .badGateway)],
@@ -131,8 +132,8 @@ struct StubKindsTests {
         #expect(statuses == [503, 502, 200, 200])
     }
 
-    @Test(arguments: Serving.allCases)
-    func headGetsHeadersWithoutABody(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func headGetsHeadersWithoutABody(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "body"), for: .any("/thing"))
         let exchange = try await serving.exchange(registry, .head, "/thing")
@@ -140,8 +141,8 @@ struct StubKindsTests {
         #expect(exchange.body.isEmpty)
     }
 
-    @Test(arguments: Serving.allCases)
-    func customStubConformsToStub(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func customStubConformsToStub(_ serving: ServingMode) async throws {
         struct EchoStub: Stub {
             func resolve(for request: StubRequest) -> StubResolution {
                 .response(StubResponse(status: .ok, body: request.body))

@@ -1,12 +1,13 @@
 import Clocks
 import Decoy
+import DecoyTesting
 import Foundation
 import Testing
 
 @Suite("Throttled bodies, on a test clock")
 struct ThrottleTests {
-    @Test(arguments: Serving.allCases)
-    func theBodyIsCompleteOnlyOnceTheClockPassesItsLastPiece(_ serving: Serving) async throws {
+    @Test(arguments: ServingMode.allCases)
+    func theBodyIsCompleteOnlyOnceTheClockPassesItsLastPiece(_ serving: ServingMode) async throws {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         let body = String(repeating: "abcdefghij", count: 10)

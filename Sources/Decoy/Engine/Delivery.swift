@@ -1,0 +1,133 @@
+import Foundation
+import HTTPTypes
+
+/// What the engine hands a serving for one request: the whole of how the answer goes out, decided
+/// and timed by the engine, so that ``StubTransport``, ``StubURLProtocol`` and the mock server
+/// only translate it into their medium and decide nothing.
+///
+/// Every wait it holds (a fault's hold, the pause before each piece of a paced body) is slept on
+/// ``clock``, the engine's: a test clock controls every serving alike.
+package struct Delivery: Sendable {
+    /// What goes out: a response, or a fault in its place.
+    package enum Content: Sendable {
+        /// The head, sent as soon as the delivery is handed over, then the body.
+        case response(HTTPResponse, Body)
+        /// No response: the fault breaks the exchange once `hold` has passed on the engine's clock.
+        /// Only ``Fault/timeout`` holds, for ``Delivery/untilTheClientGivesUp``; every other fault
+        /// breaks the exchange at once, with a `hold` of zero.
+        case fault(Fault, hold: Duration)
+    }
+
+    /// The body that follows a head.
+    package enum Body: Sendable {
+        /// All of it at once; it may be empty.
+        case whole(Data)
+        /// The bytes in pieces, each sent after its wait from the one before (from the head, for the
+        /// first). There is at least one piece, their ends rise strictly, and the last ends at the
+        /// data's end: the pieces cover the bytes exactly once, in order.
+        case paced(Data, [BodyPiece])
+        /// None, as the answer to `HEAD`: `length` is the size of the body the same `GET` would
+        /// get, which a server announces in `Content-Length`. Never paced.
+        case withheld(length: Int)
+
+        /// The bytes the client receives, once all have arrived.
+        package var data: Data {
+            switch self {
+            case .whole(let data), .paced(let data, _): data
+            case .withheld: Data()
+            }
+        }
+    }
+
+    /// How it goes out.
+    package let content: Content
+    /// The response the stub answered with, as the journal recorded it; servings read it only to
+    /// log it and to keep their encoding of it in its ``StubResponse/cache``, which is shared by
+    /// every delivery of the same response.
+    package let response: StubResponse
+    /// The route of the stub that answered; `nil` when nothing matched.
+    package let route: Route?
+    /// How long the engine waited before handing it over.
+    package let delay: Duration
+    /// The engine's clock, on which every wait of the delivery is slept.
+    package let clock: any Clock<Duration>
+
+    /// The hold of a ``Fault/timeout``, which answers nothing until the client gives up: a year,
+    /// which in-process is as long as a test can wait; a server closes the connection sooner, after
+    /// its own limit.
+    package static let untilTheClientGivesUp = Duration.seconds(365 * 24 * 3600)
+
+    /// How `response` goes out to `method`, after `delay`, timed on `clock`.
+    init(_ response: StubResponse, to method: HTTPRequest.Method, route: Route?, delay: Duration, clock: any Clock<Duration>) {
+        self.response = response
+        self.route = route
+        self.delay = delay
+        self.clock = clock
+        if let fault = response.fault {
+            content = .fault(fault, hold: fault == .timeout ? Self.untilTheClientGivesUp : .zero)
+            return
+        }
+        let head = response.head
+        let body = response.body
+        if method == .head {
+            content = .response(head, .withheld(length: body.count))
+        } else if response.throttle == .none || body.isEmpty {
+            content = .response(head, .whole(body))
+        } else {
+            content = .response(head, .paced(body, response.throttle.pieces(forBodyOf: body.count)))
+        }
+    }
+
+    /// Hands the body over as it is paced, each piece waited for on the engine's clock; a whole
+    /// body at once, an empty or withheld one not at all. For servings that hand bytes to their
+    /// client themselves.
+    package func send(_ body: Body, to receive: (Data) -> Void) async throws {
+        switch body {
+        case .whole(let data):
+            if !data.isEmpty { receive(data) }
+        case .paced(let data, let pieces):
+            var start = data.startIndex
+            for piece in pieces {
+                try await clock.sleep(for: piece.wait)
+                let end = data.startIndex + piece.end
+                receive(data[start..<end])
+                start = end
+            }
+        case .withheld:
+            break
+        }
+    }
+
+    /// The head and body, for servings that realise a fault by throwing: a fault is held on the
+    /// engine's clock, then thrown as the error `URLSession` reports for the server's version of it.
+    package func headAndBody() async throws -> (HTTPResponse, Body) {
+        switch content {
+        case .response(let head, let body): (head, body)
+        case .fault(let fault, let hold): try await fail(fault, after: hold)
+        }
+    }
+
+    /// Holds `fault` for `hold` on the engine's clock, then throws the error `URLSession` reports
+    /// for the server's version of it.
+    package func fail(_ fault: Fault, after hold: Duration) async throws -> Never {
+        if hold > .zero { try await clock.sleep(for: hold) }
+        throw fault.inProcessError
+    }
+}
+
+/// A value ready now, or one to await: servings answer ready deliveries on the spot and free their
+/// thread only for the others.
+package enum Prepared<Value: Sendable>: Sendable {
+    /// The value, decided without waiting.
+    case ready(Value)
+    /// Await this for the value; it throws only `CancellationError`.
+    case pending(@Sendable () async throws -> Value)
+
+    /// The value, awaited when it is pending.
+    package func value() async throws -> Value {
+        switch self {
+        case .ready(let value): value
+        case .pending(let wait): try await wait()
+        }
+    }
+}
