@@ -220,30 +220,28 @@ final class Daemon: Sendable {
 
     private static let handleRequest: MHD_AccessHandlerCallback = { context, _, _, method, version, upload, uploadSize, state in
         guard let context, let method, let version, let uploadSize, let exchangePointer = state?.pointee else { return .NO }
-        // Both outlive the call, so neither needs a retain; both threads share the daemon, whose
-        // reference count they would otherwise fight over for every request.
-        return Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
-            Unmanaged<Exchange>.fromOpaque(exchangePointer)._withUnsafeGuaranteedRef { exchange in
-                daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
-            }
-        }
+        // Both are borrowed: libmicrohttpd holds a reference to the daemon while it runs (see
+        // Daemon's Lifetime), and one to the exchange from requestStarted to requestCompleted.
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
+        return daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
     }
 
     /// Counts connections and keeps each one's head deadline in its socket context, retained
     /// from its start to its close.
     private static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, change in
         guard let context, let connection, let socketContext else { return }
-        Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
-            let started = change == .CONNECTION_NOTIFY_STARTED
-            daemon.openConnections.wrappingIncrement(by: started ? 1 : -1, ordering: .relaxed)
-            if started {
-                let watch = daemon.headDeadlines.watch(socket: decoy_connection_socket(connection))
-                socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
-            } else if let pointer = socketContext.pointee {
-                // Balances the retain at the start; the context is cleared so it is taken once.
-                daemon.headDeadlines.remove(Unmanaged<HeadDeadlines.Watch>.fromOpaque(pointer).takeRetainedValue())
-                socketContext.pointee = nil
-            }
+        // Borrowed, as in handleRequest.
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        let started = change == .CONNECTION_NOTIFY_STARTED
+        daemon.openConnections.wrappingIncrement(by: started ? 1 : -1, ordering: .relaxed)
+        if started {
+            let watch = daemon.headDeadlines.watch(socket: decoy_connection_socket(connection))
+            socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
+        } else if let pointer = socketContext.pointee {
+            // Balances the retain at the start; the context is cleared so it is taken once.
+            daemon.headDeadlines.remove(Unmanaged<HeadDeadlines.Watch>.fromOpaque(pointer).takeRetainedValue())
+            socketContext.pointee = nil
         }
     }
 
