@@ -9,17 +9,13 @@ import HTTPTypes
 package struct ServeEvent: Codable, Sendable {
     /// `GET /__admin/requests`: serve events, newest first, and how many the journal took in all.
     package struct Page: Codable, Sendable {
-        package struct Meta: Codable, Sendable {
-            package let total: Int
-        }
-
         package let requests: [ServeEvent]
-        package let meta: Meta
+        package let meta: AdminListMeta
         package let requestJournalDisabled: Bool
 
         package init(requests: [ServeEvent], total: Int) {
             self.requests = requests
-            meta = Meta(total: total)
+            meta = AdminListMeta(total: total)
             requestJournalDisabled = false
         }
     }
@@ -66,6 +62,15 @@ package struct ServeEvent: Codable, Sendable {
         timing = Timing(addedDelay: Int(entry.delay / .milliseconds(1)))
         stubMapping = entry.route.flatMap { mappings[$0] }
         wasMatched = entry.isMatched
+    }
+}
+
+/// What the admin API says of a list beside its items: how many there are in all.
+package struct AdminListMeta: Codable, Sendable {
+    package let total: Int
+
+    package init(total: Int) {
+        self.total = total
     }
 }
 

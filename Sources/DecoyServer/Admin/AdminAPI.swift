@@ -151,13 +151,12 @@ struct AdminAPI: Sendable {
 
     /// A list of mappings, as `GET /__admin/mappings` gives it.
     private struct MappingsPage: Encodable {
-        struct Meta: Encodable { let total: Int }
         let mappings: [JSONValue]
-        let meta: Meta
+        let meta: AdminListMeta
 
         init(_ mappings: some Sequence<StubMapping>, total: Int) {
             self.mappings = mappings.map(\.document)
-            meta = Meta(total: total)
+            meta = AdminListMeta(total: total)
         }
     }
 
