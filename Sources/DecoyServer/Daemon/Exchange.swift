@@ -24,7 +24,8 @@ final class Exchange: @unchecked Sendable {
         /// and the answer is `413`. Final.
         case bodyTooLarge
         /// The connection is suspended while a task works out how to go on; only that task moves
-        /// it on, to ``resumed(_:)`` or ``closing``, or ``SuspendedExchanges/closeAll()`` to ``closing``.
+        /// it on, to ``resumed(_:)``, ``answered`` or ``closing``, or the server's stopping, to
+        /// ``closing`` (``SuspendedExchanges/closeAll()``, or at once when it has stopped already).
         case waiting
         /// Resumed with an answer or a reply (never another resumption), which the handler takes
         /// once (``answered``).
