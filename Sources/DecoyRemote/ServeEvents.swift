@@ -6,42 +6,12 @@ import HTTPTypes
 /// `GET /__admin/requests` read back into journal entries: WireMock's serve events, newest first,
 /// as a Decoy server writes them.
 enum ServeEvents {
-    private struct Page: Decodable {
-        struct Meta: Decodable { let total: Int }
-        let requests: [Event]
-        let meta: Meta
-    }
-
-    private struct Event: Decodable {
-        struct Request: Decodable {
-            let url: String
-            let method: String
-            let headers: [String: String]
-            let bodyAsBase64: String
-            let loggedDate: Int64
-        }
-        struct Response: Decodable {
-            let status: Int
-            let headers: [String: String]
-            let bodyAsBase64: String
-            let fault: String?
-        }
-        struct Timing: Decodable { let addedDelay: Int }
-
-        let id: String
-        let request: Request
-        let response: Response
-        let timing: Timing
-        let stubMapping: JSONValue?
-        let wasMatched: Bool
-    }
-
     /// The faults by the names serve events give them, which are the cases' own.
     private static let faults = Dictionary(uniqueKeysWithValues: [Fault.connectionReset, .emptyResponse, .malformedResponse, .randomDataThenClose, .timeout].map { ("\($0)", $0) })
 
     /// The journal `data` describes, oldest first.
     static func journal(from data: Data) throws -> RequestJournal {
-        let page = try JSONDecoder().decode(Page.self, from: data)
+        let page = try JSONDecoder().decode(ServeEvent.Page.self, from: data)
         let newestFirst = page.requests
         let entries = try newestFirst.enumerated().reversed().map { index, event in
             try entry(event, position: page.meta.total - index)
@@ -49,7 +19,7 @@ enum ServeEvents {
         return RequestJournal(entries: entries, totalCount: page.meta.total)
     }
 
-    private static func entry(_ event: Event, position: Int) throws -> JournalEntry {
+    private static func entry(_ event: ServeEvent, position: Int) throws -> JournalEntry {
         guard let method = HTTPRequest.Method(event.request.method) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a served request's method \"\(event.request.method)\" is not a method"))
         }
@@ -69,13 +39,8 @@ enum ServeEvents {
         // A matched request whose stub is gone since, or has no route Decoy reads, still matched.
         let route = event.wasMatched ? (event.stubMapping.flatMap(Route.init(mapping:)) ?? Route.any("/**")) : nil
         return JournalEntry(
-            sequence: sequence(of: event.id) ?? position, date: Date(timeIntervalSince1970: Double(event.request.loggedDate) / 1000),
+            sequence: ServedRequest.sequence(inID: event.id) ?? position, date: Date(timeIntervalSince1970: Double(event.request.loggedDate) / 1000),
             request: request, route: route, response: response, delay: .milliseconds(event.timing.addedDelay)
         )
-    }
-
-    /// The sequence number a Decoy server puts in the last group of a serve event's id.
-    private static func sequence(of id: String) -> Int? {
-        id.split(separator: "-").last.flatMap { Int($0, radix: 16) }
     }
 }

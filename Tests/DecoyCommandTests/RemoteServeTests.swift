@@ -16,8 +16,8 @@ struct RemoteServeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(#"{"request": {"method": "GET", "urlPath": "/health"}, "response": {"status": 200, "body": "up"}}"#.utf8)
             .write(to: folder.appending(path: "health.json"))
-        let server = try ServedProcess(arguments: ["serve", folder.path, "--port", "0", "--log", "none", "--admin-token", "t0ken"])
-        defer { _ = try? server.stop(with: SIGTERM) }
+        let server = try await ServedProcess.start(arguments: ["serve", folder.path, "--port", "0", "--log", "none", "--admin-token", "t0ken"])
+        defer { server.terminate() }
         let decoy = RemoteDecoy(baseURL: URL(string: server.baseURL)!, token: "t0ken")
         let session = URLSession(configuration: .ephemeral)
         func get(_ target: String) async throws -> (Int, String) {
@@ -50,8 +50,8 @@ final class RemoteServeXCTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-remote-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServedProcess(arguments: ["serve", folder.path, "--port", "0", "--log", "none"])
-        defer { _ = try? server.stop(with: SIGTERM) }
+        let server = try await ServedProcess.start(arguments: ["serve", folder.path, "--port", "0", "--log", "none"])
+        defer { server.terminate() }
         let decoy = RemoteDecoy(baseURL: URL(string: server.baseURL)!)
         let session = URLSession(configuration: .ephemeral)
 

@@ -77,14 +77,14 @@ struct ServeLogTests {
         try Data(#"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8)
             .write(to: folder.appending(path: "hello.json"))
         let log = folder.appending(path: "requests.log").path
-        let server = try ServedProcess(arguments: ["serve", folder.path, "--port", "0", "--log-file", log])
+        let server = try await ServedProcess.start(arguments: ["serve", folder.path, "--port", "0", "--log-file", log])
         let session = URLSession(configuration: .ephemeral)
         let count = 300
         for _ in 0..<count {
             let (data, _) = try await session.data(from: URL(string: "\(server.baseURL)/hello")!)
             #expect(data == Data("hi".utf8))
         }
-        let status = try server.stop(with: signal)
+        let status = try await server.stop(with: signal)
         #expect(status == 0)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == count)
@@ -93,11 +93,25 @@ struct ServeLogTests {
 }
 
 /// The `decoy` executable built beside the tests, serving until it is stopped.
-final class ServedProcess {
+///
+/// Starting and stopping it block on its output and exit, so they run on a dispatch queue: on
+/// the cooperative pool, two of them would hold both of a 2-core machine's threads, and every
+/// other test would stall until the processes had started.
+final class ServedProcess: @unchecked Sendable {
+    // `@unchecked Sendable`: `process` is configured before it is shared and only read after.
     let process = Process()
     let baseURL: String
 
-    init(arguments: [String]) throws {
+    /// Starts `decoy` with `arguments` and returns once it says where it serves.
+    static func start(arguments: [String]) async throws -> ServedProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try ServedProcess(arguments: arguments) })
+            }
+        }
+    }
+
+    private init(arguments: [String]) throws {
         // The tests run from a bundle in the products folder, where `decoy` is built too.
         let products = Bundle.main.bundleURL
         process.executableURL = products.appending(path: "decoy")
@@ -121,14 +135,25 @@ final class ServedProcess {
     }
 
     /// Sends `signal` and waits, at most ten seconds, for the exit status.
-    func stop(with signal: Int32) throws -> Int32 {
-        kill(process.processIdentifier, signal)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-        guard !process.isRunning else {
-            process.terminate()
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "decoy serve did not stop on signal \(signal)"])
+    func stop(with signal: Int32) async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                kill(process.processIdentifier, signal)
+                let deadline = ContinuousClock.now + .seconds(10)
+                while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+                guard !process.isRunning else {
+                    process.terminate()
+                    let reason = "decoy serve did not stop on signal \(signal)"
+                    continuation.resume(throwing: CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: reason]))
+                    return
+                }
+                continuation.resume(returning: process.terminationStatus)
+            }
         }
-        return process.terminationStatus
+    }
+
+    /// Asks it to stop and does not wait: for a test's `defer`, where nothing can be awaited.
+    func terminate() {
+        process.terminate()
     }
 }

@@ -1,14 +1,18 @@
-/// The JSON the admin API shows a registration by, in WireMock's mapping format.
+import Foundation
+
+/// The JSON the admin API shows a registration by, in WireMock's mapping format, with its id as
+/// both `id` and WireMock's `uuid`: WireMock's clients read either.
 package enum StubMappingJSON {
-    /// A stub-file document with `id` first and WireMock's `uuid` last, both the same: WireMock's
-    /// clients read either.
+    /// A stub file's document, `id` first and `uuid` last. Text, not an encoded value: its members
+    /// are kept as the file wrote them, in their order and with their numbers' spelling, which
+    /// an encoder would not keep.
     package static func document(id: String, members: String) -> String {
         "{\"id\":\(id.jsonQuoted),\(members)\(members.isEmpty ? "" : ",")\"uuid\":\(id.jsonQuoted)}"
     }
 
     /// A stub registered in code: the whole stub when a stub file can express it, so that the
     /// mapping can be sent back unchanged. Otherwise (a closure, say) the response is Swift code
-    /// with no JSON form, and only the route's method and path are shown.
+    /// with no JSON form, and only the route's method and path are shown. Encoded, keys sorted.
     static func forCode(_ route: Route, stub: any Stub, id: String) -> String {
         var members: [String: JSONValue]
         if let encoded = try? StubEncoder.mapping(stub, for: route) {
@@ -24,6 +28,14 @@ package enum StubMappingJSON {
         }
         members["name"] = .string("registered in code: \(route)")
         members["metadata"] = .object(["decoy": .object(["origin": .string("code"), "route": .string(route.description)])])
-        return document(id: id, members: members.sorted { $0.key < $1.key }.map { $0.key.jsonQuoted + ":" + $0.value.json }.joined(separator: ","))
+        members["id"] = .string(id)
+        members["uuid"] = .string(id)
+        return String(decoding: (try? encoder.encode(JSONValue.object(members))) ?? Data("{}".utf8), as: UTF8.self)
     }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 }

@@ -32,35 +32,35 @@ struct AdminAPI: Sendable {
         let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
         switch (request.method, path.joined(separator: "/")) {
         case (.get, "health"): return health()
-        case (.get, "mappings"): return withRegistry { mappings($0, request) }
-        case (.post, "mappings"), (.post, "mappings/new"): return withRegistry { add($0, request.body) }
-        case (.delete, "mappings"): return withRegistry { $0.removeAllMappings(); return AdminReply.ok }
-        case (.post, "mappings/reset"): return withRegistry { $0.resetMappings(); return AdminReply.ok }
-        case (.post, "mappings/edit"): return withRegistry { edit($0, request.body) }
-        case (.post, "mappings/remove"): return changing { (registry) throws(StubFileError) in try registry.removeMappings(like: request.body) }
-        case (.post, "mappings/import"): return changing { (registry) throws(StubFileError) in try registry.importMappings(request.body) }
-        case (.post, "mappings/save"): return changing { (registry) throws(StubFileError) in try registry.saveMappings() }
-        case (.post, "mappings/find-by-metadata"): return withRegistry { findByMetadata($0, request.body) }
-        case (.post, "mappings/remove-by-metadata"): return changing { (registry) throws(StubFileError) in try registry.removeMappings(withMetadata: request.body) }
-        case (.get, "settings"): return withRegistry(settings)
-        case (.post, "settings"), (.put, "settings"): return changing { (registry) throws(StubFileError) in try registry.applySettings(request.body) }
+        case (.get, "mappings"): return withRegistry(request) { mappings($0, request) }
+        case (.post, "mappings"), (.post, "mappings/new"): return withRegistry(request) { add($0, request.body) }
+        case (.delete, "mappings"): return withRegistry(request) { $0.removeAllMappings(); return AdminReply.ok }
+        case (.post, "mappings/reset"): return withRegistry(request) { $0.resetMappings(); return AdminReply.ok }
+        case (.post, "mappings/edit"): return withRegistry(request) { edit($0, request.body) }
+        case (.post, "mappings/remove"): return changing(request) { (registry) throws(StubFileError) in try registry.removeMappings(like: request.body) }
+        case (.post, "mappings/import"): return changing(request) { (registry) throws(StubFileError) in try registry.importMappings(request.body) }
+        case (.post, "mappings/save"): return changing(request) { (registry) throws(StubFileError) in try registry.saveMappings() }
+        case (.post, "mappings/find-by-metadata"): return withRegistry(request) { findByMetadata($0, request.body) }
+        case (.post, "mappings/remove-by-metadata"): return changing(request) { (registry) throws(StubFileError) in try registry.removeMappings(withMetadata: request.body) }
+        case (.get, "settings"): return withRegistry(request, settings)
+        case (.post, "settings"), (.put, "settings"): return changing(request) { (registry) throws(StubFileError) in try registry.applySettings(request.body) }
         case (.get, "requests"): return requests(request, baseURL: baseURL)
         case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
         case (.post, "requests/count"): return matching(request.body) { AdminReply.encoded(["count": $0.count]) }
         case (.post, "requests/find"): return matching(request.body) { found($0, baseURL: baseURL) }
         case (.post, "requests/remove"): return removeRequests(request.body, baseURL: baseURL)
-        case (.post, "requests/remove-by-metadata"): return withRegistry { removeRequests($0, byMetadata: request.body, baseURL: baseURL) }
+        case (.post, "requests/remove-by-metadata"): return withRegistry(request) { removeRequests($0, byMetadata: request.body, baseURL: baseURL) }
         case (.get, "requests/unmatched"): return found(engine.journal.unmatchedEntries, baseURL: baseURL)
         case (.get, "requests/unmatched/near-misses"): return unmatchedNearMisses(baseURL: baseURL)
         case (.post, "near-misses/request"): return nearMisses(toRequest: request.body, baseURL: baseURL)
         case (.post, "near-misses/request-pattern"): return nearMisses(toPattern: request.body, baseURL: baseURL)
-        case (.post, "reset"): return withRegistry { $0.reset(); return AdminReply.ok }
-        case (.get, "scenarios"): return withRegistry(scenarios)
-        case (.post, "scenarios/reset"): return withRegistry { $0.resetScenarios(); return AdminReply.ok }
+        case (.post, "reset"): return withRegistry(request) { $0.reset(); return AdminReply.ok }
+        case (.get, "scenarios"): return withRegistry(request, scenarios)
+        case (.post, "scenarios/reset"): return withRegistry(request) { $0.resetScenarios(); return AdminReply.ok }
         case (.put, _) where path.count == 3 && path[0] == "scenarios" && path[2] == "state":
-            return withRegistry { setState($0, scenario: path[1], request.body) }
+            return withRegistry(request) { setState($0, scenario: path[1], request.body) }
         case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
-            return withRegistry { mapping($0, id: path[1], request) }
+            return withRegistry(request) { mapping($0, id: path[1], request) }
         case (let method, _) where path.count == 2 && path[0] == "requests" && [.get, .delete].contains(method):
             return servedRequest(id: path[1], removing: method == .delete, baseURL: baseURL)
         case (_, let endpoint) where Self.endpoints.contains(endpoint) || (path.count == 2 && path[0] == "mappings"):
@@ -108,16 +108,24 @@ struct AdminAPI: Sendable {
         let reply: StubResponse
     }
 
-    private func withRegistry(_ body: (StubRegistry) -> StubResponse) -> StubResponse {
+    /// `body`'s answer when the server serves a ``StubRegistry``; otherwise `501`, naming the
+    /// request and the provider: a custom ``StubProvider`` only looks stubs up, so the admin API
+    /// has no stubs, scenarios or settings of it to list or change, while the request journal,
+    /// which the engine keeps, is there as with any provider.
+    private func withRegistry(_ request: StubRequest, _ body: (StubRegistry) -> StubResponse) -> StubResponse {
         guard let registry else {
-            return AdminReply.error(.notImplemented, "This server serves a custom StubProvider, whose stubs the admin API cannot list or change.")
+            return AdminReply.error(.notImplemented, """
+                Decoy cannot serve \(request.method) \(request.path) here: this server serves a custom StubProvider \
+                (\(type(of: engine.provider))), which has no stub mappings, scenarios or settings to list or change; only a \
+                StubRegistry has them. The request journal endpoints work with any provider.
+                """)
         }
         return body(registry)
     }
 
     /// `{}` once `change` is made to the registry; its refusal, by field, when it throws.
-    private func changing(_ change: (StubRegistry) throws(StubFileError) -> Void) -> StubResponse {
-        withRegistry { registry in
+    private func changing(_ request: StubRequest, _ change: (StubRegistry) throws(StubFileError) -> Void) -> StubResponse {
+        withRegistry(request) { registry in
             do throws(StubFileError) {
                 try change(registry)
                 return AdminReply.ok
@@ -144,13 +152,12 @@ struct AdminAPI: Sendable {
 
     /// A list of mappings, as `GET /__admin/mappings` gives it.
     private struct MappingsPage: Encodable {
-        struct Meta: Encodable { let total: Int }
         let mappings: [JSONValue]
-        let meta: Meta
+        let meta: AdminListMeta
 
         init(_ mappings: some Sequence<StubMapping>, total: Int) {
             self.mappings = mappings.map(\.document)
-            meta = Meta(total: total)
+            meta = AdminListMeta(total: total)
         }
     }
 
@@ -237,7 +244,7 @@ struct AdminAPI: Sendable {
         } catch {
             return error.reply
         }
-        return AdminReply.encoded(RequestsPage(requests: serveEvents(entries, baseURL: baseURL), meta: .init(total: engine.journal.totalCount)))
+        return AdminReply.encoded(ServeEvent.Page(requests: serveEvents(entries, baseURL: baseURL), total: engine.journal.totalCount))
     }
 
     /// `entries` as WireMock's serve events, each with the stub that answered it.
@@ -249,13 +256,6 @@ struct AdminAPI: Sendable {
     /// Each route's registration as JSON, the newest where routes are equal: the one that answers them.
     private func mappingsByRoute() -> [Route: JSONValue] {
         Dictionary((registry?.mappings ?? []).map { ($0.route, $0.document) }) { newest, _ in newest }
-    }
-
-    private struct RequestsPage: Encodable {
-        struct Meta: Encodable { let total: Int }
-        let requests: [ServeEvent]
-        let meta: Meta
-        let requestJournalDisabled = false
     }
 
     private struct FoundRequests: Encodable {

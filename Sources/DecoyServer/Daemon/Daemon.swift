@@ -1,6 +1,7 @@
 import Atomics
 import CMicroHTTPD
 import Decoy
+import DecoyClient
 import Foundation
 import HTTPTypes
 import Logging
@@ -12,59 +13,82 @@ import Logging
 /// body) suspends the connection and is resumed from the task that awaited it, so no server
 /// thread is ever held.
 ///
-/// `@unchecked Sendable`: its stored properties are immutable or thread-safe (`ManagedAtomic`,
-/// `SuspendedExchanges` and the request log lock themselves), except `pointer`, `port` and
-/// `baseURL`, which are set in `init` before any callback can run and cleared in `stop()`, which
-/// `MockServer` calls once, under its own lock, after which libmicrohttpd calls back no more.
+/// `Sendable`, checked: everything it holds is immutable or locks itself. The running
+/// libmicrohttpd daemon, a C pointer Swift cannot check, is kept by the lock in `running`.
 ///
-/// libmicrohttpd holds `self` unretained, as the context of every callback. That is safe because
-/// `MockServer` keeps the daemon until `stop()` has returned from `MHD_stop_daemon`, which joins
-/// libmicrohttpd's threads; no callback runs after it.
-final class Daemon: @unchecked Sendable {
+/// **Lifetime**: libmicrohttpd is given `self` as the context of every callback, with a reference
+/// of its own, taken before `MHD_start_daemon` and released only after `MHD_stop_daemon` has
+/// returned, which joins libmicrohttpd's threads. So the daemon outlives every callback whoever
+/// else lets go of it, and a callback may borrow it without a reference of its own.
+final class Daemon: Sendable {
     let engine: StubEngine
     let configuration: MockServer.Configuration
     let suspended = SuspendedExchanges()
     private let admin: AdminAPI
     /// Where answered requests are logged, off the server's threads; `nil` without a logger.
     private let requestLog: RequestLog?
-    private(set) var pointer: OpaquePointer?
-    private(set) var port: UInt16 = 0
-    private(set) var baseURL = ""
+    /// The libmicrohttpd daemon, from its start until ``stop()``.
+    private let running = Mutex<Running?>(nil)
+    /// The port it listens on: the configured one until the daemon has started and told its own.
+    private let listeningPort: ManagedAtomic<UInt16>
     private let tooLarge = PreparedResponse.text(.contentTooLarge, "The request body is larger than this server accepts.\n")
     private let overLimit = PreparedResponse.text(.serviceUnavailable, "The server has as many connections open as it accepts.\n")
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
     private let openConnections = ManagedAtomic<Int>(0)
     private let headDeadlines: HeadDeadlines
 
+    /// A started libmicrohttpd daemon and the reference it holds to its context.
+    private struct Running {
+        let pointer: OpaquePointer
+        let context: Unmanaged<Daemon>
+    }
+
     init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
         self.engine = engine
         self.configuration = configuration
-        admin = AdminAPI(engine: engine, access: configuration.adminAccess)
-        headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
-        requestLog = configuration.logger.map(RequestLog.init(logger:))
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
         if configuration.adminAccess == .open, !address.isLoopback { throw .openAdminAPIOffLoopback(host: configuration.host) }
+        admin = AdminAPI(engine: engine, access: configuration.adminAccess)
+        headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
+        // After the address is known good: the log starts a thread, which only close() ends.
+        requestLog = configuration.logger.map(RequestLog.init(logger:))
+        listeningPort = ManagedAtomic(configuration.port)
         // Turbo skips the shutdown() before close(), without which a reset fault reaches the
         // client as an orderly close instead of a reset.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        pointer = address.withPointer { address in
-            decoy_start_daemon(
-                flags, address, UInt32(max(1, configuration.threadCount)),
-                UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)), UInt32(configuration.listenBacklog),
-                UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
-                Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
-                Unmanaged.passUnretained(self).toOpaque()
-            )
+        // libmicrohttpd's own reference (see Lifetime above), released in stop() or just below.
+        let context = Unmanaged.passRetained(self)
+        // Started under the lock, which the callbacks never take, so that stop() finds it.
+        let port = running.withLock { running -> UInt16? in
+            let started = address.withPointer { address in
+                decoy_start_daemon(
+                    flags, address, UInt32(max(1, configuration.threadCount)),
+                    UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)), UInt32(configuration.listenBacklog),
+                    UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
+                    Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
+                    context.toOpaque()
+                )
+            }
+            guard let started else { return nil }
+            running = Running(pointer: started, context: context)
+            return decoy_daemon_port(started)
         }
-        guard let pointer else {
+        guard let port else {
+            // MHD_start_daemon failed whole, so no thread of it holds the context.
+            context.release()
             requestLog?.close()
             throw .cannotListen(host: configuration.host, port: configuration.port)
         }
-        port = decoy_daemon_port(pointer)
+        listeningPort.store(port, ordering: .relaxed)
         headDeadlines.start()
-        baseURL = MockServer.baseURL(host: configuration.host, port: port)
     }
+
+    /// The port it listens on.
+    var port: UInt16 { listeningPort.load(ordering: .relaxed) }
+
+    /// `http://host:port`, as the admin API's serve events show absolute URLs.
+    private var baseURL: String { MockServer.baseURL(host: configuration.host, port: port) }
 
     /// libmicrohttpd at its limit stops accepting and clients wait in silence; it is let accept
     /// this many more, which the handler answers `503` and closes.
@@ -73,21 +97,29 @@ final class Daemon: @unchecked Sendable {
     }
 
     /// Closes every held connection, then stops the daemon; in-flight immediate answers finish
-    /// first, and the request log has handed every line to its logger when this returns.
+    /// first, and the request log has handed every line to its logger when this returns. Safe to
+    /// call more than once, from any thread.
     func stop() {
-        guard let pointer else { return }
-        suspended.closeAll()
-        headDeadlines.stop()
-        MHD_stop_daemon(pointer)
-        self.pointer = nil
+        // Under the lock, so that a second stop() returns only once the first has stopped it.
+        let context = running.withLock { running -> Unmanaged<Daemon>? in
+            guard let daemon = running.take() else { return nil }
+            suspended.closeAll()
+            headDeadlines.stop()
+            MHD_stop_daemon(daemon.pointer)
+            return daemon.context
+        }
+        guard let context else { return }
         // After the daemon's threads are gone, so that nothing answered is left unlogged.
         requestLog?.close()
+        // Its threads are gone, and with them every use of the context (see Lifetime above).
+        // Out of the lock: this may be the last reference, and the lock is the daemon's own.
+        context.release()
     }
 
     // MARK: Handling one request
 
     private func handle(_ exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
-        if !exchange.hasHead {
+        if case .awaitingHead = exchange.phase {
             exchange.watch?.headArrived()
             exchange.readHead(method: method)
             // Answered on the first call, so libmicrohttpd closes the connection after it and
@@ -111,16 +143,18 @@ final class Daemon: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        if exchange.bodyTooLarge { return tooLarge.queue(on: exchange.connection) }
+        if case .bodyTooLarge = exchange.phase { return tooLarge.queue(on: exchange.connection) }
         if exchange.isClosing { return .NO }
-        if let delivery = exchange.delivery {
-            exchange.delivery = nil
+        switch exchange.takeResumption() {
+        case .deliver(let delivery):
             return translate(delivery, for: exchange)
-        }
-        if let reply = exchange.reply {
-            exchange.reply = nil
+        case .reply(let reply):
             log(reply, by: .adminAPI, for: exchange)
             return PreparedResponse(reply).queue(on: exchange.connection)
+        case .proceed, .close, nil:
+            // Not resumed: the body is whole and nothing is decided yet. A resumption to proceed
+            // or close is never kept for the handler (see `Exchange.Phase.resumed`).
+            break
         }
         if admin.handles(exchange.target) {
             // Off the server's threads: listing a full journal or reading a body file takes a
@@ -190,30 +224,28 @@ final class Daemon: @unchecked Sendable {
 
     private static let handleRequest: MHD_AccessHandlerCallback = { context, _, _, method, version, upload, uploadSize, state in
         guard let context, let method, let version, let uploadSize, let exchangePointer = state?.pointee else { return .NO }
-        // Both outlive the call, so neither needs a retain; both threads share the daemon, whose
-        // reference count they would otherwise fight over for every request.
-        return Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
-            Unmanaged<Exchange>.fromOpaque(exchangePointer)._withUnsafeGuaranteedRef { exchange in
-                daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
-            }
-        }
+        // Both are borrowed: libmicrohttpd holds a reference to the daemon while it runs (see
+        // Daemon's Lifetime), and one to the exchange from requestStarted to requestCompleted.
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
+        return daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
     }
 
     /// Counts connections and keeps each one's head deadline in its socket context, retained
     /// from its start to its close.
     private static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, change in
         guard let context, let connection, let socketContext else { return }
-        Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
-            let started = change == .CONNECTION_NOTIFY_STARTED
-            daemon.openConnections.wrappingIncrement(by: started ? 1 : -1, ordering: .relaxed)
-            if started {
-                let watch = daemon.headDeadlines.watch(socket: decoy_connection_socket(connection))
-                socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
-            } else if let pointer = socketContext.pointee {
-                // Balances the retain at the start; the context is cleared so it is taken once.
-                daemon.headDeadlines.remove(Unmanaged<HeadDeadlines.Watch>.fromOpaque(pointer).takeRetainedValue())
-                socketContext.pointee = nil
-            }
+        // Borrowed, as in handleRequest.
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        let started = change == .CONNECTION_NOTIFY_STARTED
+        daemon.openConnections.wrappingIncrement(by: started ? 1 : -1, ordering: .relaxed)
+        if started {
+            let watch = daemon.headDeadlines.watch(socket: decoy_connection_socket(connection))
+            socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
+        } else if let pointer = socketContext.pointee {
+            // Balances the retain at the start; the context is cleared so it is taken once.
+            daemon.headDeadlines.remove(Unmanaged<HeadDeadlines.Watch>.fromOpaque(pointer).takeRetainedValue())
+            socketContext.pointee = nil
         }
     }
 

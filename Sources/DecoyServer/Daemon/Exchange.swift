@@ -5,25 +5,49 @@ import HTTPTypes
 
 /// One request on its way through the server, from the raw request line to the answer.
 ///
-/// libmicrohttpd calls a connection's handler on one thread at a time, so the fields the handler
-/// fills need no lock. `delivery`, `reply` and `isClosing` are written by the task that awaited the engine
-/// before it resumes the connection, and read by the handler after the resume.
+/// `@unchecked Sendable`: libmicrohttpd calls a connection's handler and content reader on one
+/// thread at a time, and only they touch the request's fields and move the phase, with one
+/// exception: while the connection is suspended, the task that resumes it sets the phase, under
+/// ``SuspendedExchanges``' lock and before `MHD_resume_connection`, and libmicrohttpd calls the
+/// handler again only after that resume, which it takes under its own lock.
 final class Exchange: @unchecked Sendable {
+    /// Where an exchange is between its request line and its answer, as a state machine: each
+    /// case says who may move it on, and to what.
+    enum Phase {
+        /// Only the request line is in; the handler's first call reads the head (``receiving``).
+        case awaitingHead
+        /// The head is read; pieces of the body, if any, go into `body`, unless it outgrows the
+        /// limit (``bodyTooLarge``). Once it is whole the handler answers, and the phase stays, as
+        /// libmicrohttpd calls the handler no more for this request; or it suspends (``waiting``).
+        case receiving
+        /// The body went past the server's limit: what came is dropped, what comes is ignored,
+        /// and the answer is `413`. Final.
+        case bodyTooLarge
+        /// The connection is suspended while a task works out how to go on; only that task moves
+        /// it on, to ``resumed(_:)``, ``answered`` or ``closing``, or the server's stopping, to
+        /// ``closing`` (``SuspendedExchanges/closeAll()``, or at once when it has stopped already).
+        case waiting
+        /// Resumed with an answer or a reply (never another resumption), which the handler takes
+        /// once (``answered``).
+        case resumed(SuspendedExchanges.Resumption)
+        /// Answered after a wait, or resumed to send the next piece of a throttled body; it may
+        /// wait again before the next piece (``waiting``).
+        case answered
+        /// To be closed without an answer, or with the rest of one cut off. Final.
+        case closing
+    }
+
     /// The request target exactly as received, query included.
     let target: String
     let connection: OpaquePointer
     /// The connection's head deadline, lifted once the head is in and set again once answered.
     let watch: HeadDeadlines.Watch?
+    private(set) var phase = Phase.awaitingHead
     var method: HTTPRequest.Method?
     var rawHeaderFields: [(name: String, value: String)] = []
     var body = Data()
-    var hasHead = false
-    var bodyTooLarge = false
+    /// When the head arrived, for the request log; `nil` when nothing logs.
     var started: ContinuousClock.Instant?
-    var delivery: Delivery?
-    /// An answer the server gives on its own behalf, such as the admin API's.
-    var reply: StubResponse?
-    var isClosing = false
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
         self.target = target
@@ -40,9 +64,14 @@ final class Exchange: @unchecked Sendable {
         MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
     }
 
-    /// Reads the method and every header field, repeated ones included.
+    var isClosing: Bool {
+        if case .closing = phase { true } else { false }
+    }
+
+    /// Reads the method and every header field, repeated ones included: ``Phase/awaitingHead``
+    /// to ``Phase/receiving``.
     func readHead(method rawMethod: UnsafePointer<CChar>) {
-        hasHead = true
+        phase = .receiving
         method = HTTPRequest.Method(String(cString: rawMethod))
         MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
             guard let context, let key else { return .YES }
@@ -52,14 +81,46 @@ final class Exchange: @unchecked Sendable {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Takes one piece of the body; past `limit` the body is dropped and marked too large.
+    /// Takes one piece of the body; past `limit` the body is dropped and the phase is
+    /// ``Phase/bodyTooLarge``.
     func receive(_ bytes: UnsafePointer<CChar>, count: Int, limit: Int) {
-        guard !bodyTooLarge else { return }
+        guard case .receiving = phase else { return }
         guard body.count + count <= limit else {
-            bodyTooLarge = true
+            phase = .bodyTooLarge
             body = Data()
             return
         }
         body.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
+    }
+}
+
+extension Exchange {
+    /// The connection is being suspended: ``Phase/waiting``. Called by the handler or the content
+    /// reader before the task that will resume it exists.
+    func wait() {
+        phase = .waiting
+    }
+
+    /// How the task that awaited the engine resumes the connection; called under
+    /// ``SuspendedExchanges``' lock, while the connection is still suspended.
+    func resume(with resumption: SuspendedExchanges.Resumption) {
+        switch resumption {
+        case .deliver, .reply: phase = .resumed(resumption)
+        case .proceed: phase = .answered
+        case .close: phase = .closing
+        }
+    }
+
+    /// The connection is to be closed: ``Phase/closing``.
+    func close() {
+        phase = .closing
+    }
+
+    /// The answer or reply a resumed exchange was given, once: ``Phase/resumed(_:)`` to
+    /// ``Phase/answered``. `nil` in any other phase.
+    func takeResumption() -> SuspendedExchanges.Resumption? {
+        guard case .resumed(let resumption) = phase else { return nil }
+        phase = .answered
+        return resumption
     }
 }

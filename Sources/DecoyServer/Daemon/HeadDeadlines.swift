@@ -36,10 +36,14 @@ final class HeadDeadlines: Sendable {
     private let origin = ContinuousClock.now
     private let timeout: Int64
     private let watches = Mutex<[ObjectIdentifier: Watch]>([:])
-    private let sweeper = Mutex<Task<Void, Never>?>(nil)
+    /// A thread of its own, not a task: with Swift's few pool threads kept busy by the code under
+    /// test, a sweeping task waited for seconds past its interval, and slow heads went uncut.
+    private let sweeper: PeriodicFlush
 
     init(timeout: Duration) {
         self.timeout = Self.nanoseconds(timeout)
+        // A few times per timeout and at least once a second.
+        sweeper = PeriodicFlush(every: .nanoseconds(Int(max(50_000_000, min(1_000_000_000, self.timeout / 4)))))
     }
 
     private var now: Int64 { Self.nanoseconds(ContinuousClock.now - origin) }
@@ -48,20 +52,14 @@ final class HeadDeadlines: Sendable {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
-    /// Starts sweeping, a few times per timeout and at least once a second.
+    /// Starts sweeping.
     func start() {
-        let interval = Duration.nanoseconds(max(50_000_000, min(1_000_000_000, timeout / 4)))
-        let task = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                self?.sweep()
-            }
-        }
-        sweeper.withLock { $0 = task }
+        sweeper.start { [weak self] in self?.sweep() }
     }
 
+    /// Stops sweeping, after a last sweep; returns once the sweeper's thread is done.
     func stop() {
-        sweeper.withLock { $0?.cancel() }
+        sweeper.close()
     }
 
     /// A watch for a connection just accepted, its first head due within the timeout.

@@ -1,11 +1,15 @@
 import Foundation
 
 /// A socket address to bind to, lent to libmicrohttpd while it starts.
-final class ListenAddress {
+///
+/// A value, not an allocation: the address lives in `storage`, which `withPointer` lends for
+/// the length of one call, so there is nothing to free and nothing to outlive.
+struct ListenAddress {
     let isIPv6: Bool
     /// Whether only this machine can connect: 127.0.0.0/8 or ::1.
     let isLoopback: Bool
-    private let storage: UnsafeMutableRawPointer
+    /// Large and aligned enough for either family, as the sockets API promises.
+    private var storage = sockaddr_storage()
 
     init(host: String, port: UInt16) throws(MockServerError) {
         var v4 = in_addr()
@@ -17,8 +21,7 @@ final class ListenAddress {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
             address.sin_addr = v4
-            storage = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<sockaddr_in>.size, alignment: 8)
-            storage.storeBytes(of: address, as: sockaddr_in.self)
+            Self.store(address, in: &storage)
         } else if inet_pton(AF_INET6, host, &v6) == 1 {
             isIPv6 = true
             isLoopback = withUnsafeBytes(of: v6) { Array($0) } == Array(repeating: 0, count: 15) + [1]
@@ -26,19 +29,26 @@ final class ListenAddress {
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
             address.sin6_addr = v6
-            storage = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<sockaddr_in6>.size, alignment: 8)
-            storage.storeBytes(of: address, as: sockaddr_in6.self)
+            Self.store(address, in: &storage)
         } else {
             throw .invalidHost(host)
         }
     }
 
-    /// Calls `body` with the address, valid until `body` returns. libmicrohttpd reads the address
-    /// of `MHD_OPTION_SOCK_ADDR` only inside `MHD_start_daemon`, to bind its socket, and keeps no
-    /// pointer to it; `self`, which owns the storage, lives until `body` returns.
-    func withPointer<Result>(_ body: (UnsafePointer<sockaddr>) throws -> Result) rethrows -> Result {
-        try withExtendedLifetime(self) { try body(UnsafePointer(storage.assumingMemoryBound(to: sockaddr.self))) }
+    /// Copies a family's address into the start of `storage`, where the sockets API reads it.
+    private static func store<Address>(_ address: Address, in storage: inout sockaddr_storage) {
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: Address.self) }
     }
 
-    deinit { storage.deallocate() }
+    /// Calls `body` with the address, valid until `body` returns. libmicrohttpd reads the address
+    /// of `MHD_OPTION_SOCK_ADDR` only inside `MHD_start_daemon`, to bind its socket, and keeps no
+    /// pointer to it; the pointer is into a copy of `storage` that lives for this call.
+    func withPointer<Result>(_ body: (UnsafePointer<sockaddr>) throws -> Result) rethrows -> Result {
+        var storage = storage
+        // `sockaddr_storage` is laid out to be read as any `sockaddr`; rebinding for the call is
+        // how Swift lends memory as another C type.
+        return try withUnsafePointer(to: &storage) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1, body)
+        }
+    }
 }

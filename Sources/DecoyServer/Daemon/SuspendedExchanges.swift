@@ -39,11 +39,12 @@ final class SuspendedExchanges: Sendable {
     ///
     /// Call it from the connection's handler or its response's content reader.
     func suspend(_ exchange: Exchange, until work: @escaping @Sendable () async -> Resumption) {
+        exchange.wait()
         MHD_suspend_connection(exchange.connection)
         let id = ObjectIdentifier(exchange)
         state.withLock { state in
             guard state.isOpen else {
-                exchange.isClosing = true
+                exchange.close()
                 MHD_resume_connection(exchange.connection)
                 return
             }
@@ -57,12 +58,7 @@ final class SuspendedExchanges: Sendable {
     private func resume(_ id: ObjectIdentifier, with resumption: Resumption) {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: id) else { return }
-            switch resumption {
-            case .deliver(let delivery): entry.exchange.delivery = delivery
-            case .reply(let reply): entry.exchange.reply = reply
-            case .proceed: break
-            case .close: entry.exchange.isClosing = true
-            }
+            entry.exchange.resume(with: resumption)
             MHD_resume_connection(entry.exchange.connection)
         }
     }
@@ -73,7 +69,7 @@ final class SuspendedExchanges: Sendable {
             state.isOpen = false
             for entry in state.entries.values {
                 entry.task.cancel()
-                entry.exchange.isClosing = true
+                entry.exchange.close()
                 MHD_resume_connection(entry.exchange.connection)
             }
             state.entries = [:]

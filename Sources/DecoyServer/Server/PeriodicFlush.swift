@@ -5,6 +5,7 @@ import DecoyClient
 ///
 /// What writes the request log: the server's threads only append to a buffer, and this thread
 /// empties it in batches, so that no request pays for formatting, writing or waking anyone.
+/// What sweeps the head deadlines too, on time however busy Swift's task pool is.
 package final class PeriodicFlush: Sendable {
     private let interval: DispatchTimeInterval
     private let closing = DispatchSemaphore(value: 0)

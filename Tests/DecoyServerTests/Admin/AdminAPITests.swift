@@ -177,8 +177,13 @@ struct AdminAPITests {
         defer { server.stop() }
         let http = AdminConnection(server)
         _ = try await http.send("GET", "/anything")
-        #expect(try await http.admin("GET", "/mappings").status == 501)
+        for (method, path) in [("GET", "/mappings"), ("POST", "/mappings"), ("GET", "/scenarios"), ("GET", "/settings"), ("POST", "/reset")] {
+            let refused = try await http.admin(method, path, method == "POST" ? "{}" : nil)
+            #expect(refused.status == 501)
+            #expect(refused.errorTitle?.hasPrefix("Decoy cannot serve \(method) /__admin\(path) here: this server serves a custom StubProvider (Fixed)") == true, "\(refused.errorTitle ?? "")")
+        }
         #expect(try await http.admin("POST", "/requests/count", #"{"urlPath": "/anything"}"#).json["count"] as? Int == 1)
+        #expect(try await http.admin("GET", "/requests").json["requests"] as? [[String: Any]] != nil)
     }
 
     @Test func bodyFilesOfAddedStubsStayInsideTheStubsFolder() async throws {

@@ -48,7 +48,26 @@ struct MockServerTests {
         let second = MockServer(registry: StubRegistry(), configuration: .init(port: first.port))
         let error = #expect(throws: MockServerError.self) { try second.start() }
         #expect(error?.description == "cannot listen on 127.0.0.1 port \(first.port): is the port in use?")
+        #expect(!second.isRunning)
+        second.stop()
         #expect(throws: MockServerError.invalidHost("localhost")) { try MockServer(registry: StubRegistry(), configuration: .init(host: "localhost")).start() }
+    }
+
+    /// The daemon lets libmicrohttpd's reference go only once its threads are joined; stopping
+    /// from many threads at once, with a connection held, stops it once and returns everywhere.
+    @Test func stoppingFromManyThreadsAtOnceStopsOnce() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "late", delay: .fixed(.seconds(30))), for: .get("/late"))
+        let server = try Self.started(registry)
+        let held = try RawConnection(port: server.port)
+        held.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in 0..<200 where server.heldConnectionCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.heldConnectionCount == 1)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { await offThePool { server.stop() } } }
+        }
+        #expect(!server.isRunning)
+        #expect(await held.isClosedByPeer())
     }
 
     /// Driven by curl: swift-corelibs-foundation's URLSession refuses IPv6 literal URLs (`-1000`).

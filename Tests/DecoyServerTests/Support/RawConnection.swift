@@ -64,7 +64,8 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    private func blockingRead(until text: String?) -> String {
+    /// ``read(until:)`` on the calling thread, for a client loop that runs on a thread of its own.
+    func blockingRead(until text: String?) -> String {
         var received = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
