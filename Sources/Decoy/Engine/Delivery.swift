@@ -123,8 +123,9 @@ package enum Prepared<Value: Sendable>: Sendable {
     /// Await this for the value; it throws only `CancellationError`.
     case pending(@Sendable () async throws -> Value)
 
-    /// The value, awaited when it is pending.
-    package func value() async throws -> Value {
+    /// The value, awaited when it is pending; consumed, so that a ready value is moved out rather
+    /// than copied field by field and the copy's fields released.
+    package consuming func value() async throws -> Value {
         switch self {
         case .ready(let value): value
         case .pending(let wait): try await wait()
