@@ -15,13 +15,13 @@ import Yams
 public struct OpenAPISpec: Sendable {
     /// Every operation, in the document's order of paths and methods.
     public let operations: [OpenAPIOperation]
-    /// What this document asks of requests that Decoy does not check, each with its place;
-    /// empty when requests are checked against all of it.
-    public let unchecked: [String]
+    /// What of this document Decoy does not check in requests or cannot serve, each with its
+    /// place; empty when it uses nothing Decoy leaves out.
+    public let unsupported: [String]
     /// The document as parsed, for the schemas that requests are checked against.
     let document: JSONValue
 
-    /// Reads the document at `url`; a `.json` file is JSON, anything else YAML (which JSON is too).
+    /// Reads the document at `url`: JSON when it starts with `{`, YAML otherwise.
     ///
     /// `basePath` comes before every path of the document, for clients whose server URL has a path.
     public init(contentsOf url: URL, basePath: String = "") throws(OpenAPISpecError) {
@@ -86,7 +86,7 @@ public struct OpenAPISpec: Sendable {
             }
         }
         self.operations = operations
-        self.unchecked = reader.unchecked
+        self.unsupported = reader.unsupported
         self.document = raw
     }
 

@@ -9,8 +9,8 @@ import OpenAPIKit
 struct OperationReader {
     let document: JSONValue
     let basePath: String
-    /// What requests are not checked for, with its place.
-    private(set) var unchecked: [String] = []
+    /// What of the document is not supported, with its place.
+    private(set) var unsupported: [String] = []
     private var checkedSchemas: Set<String> = []
 
     init(document: JSONValue, basePath: String) {
@@ -27,6 +27,9 @@ struct OperationReader {
             throw fail(pointer, "\(endpoint.method.rawValue) is not an HTTP method")
         }
         let raw = document.at(pointer)
+        if case .array(let requirements)? = raw?["security"] ?? document["security"], !requirements.isEmpty {
+            note(pointer, "security requirements are not checked")
+        }
         var parameters: [OpenAPIOperation.Parameter] = []
         for parameter in self.parameters(of: item, at: itemPointer) + self.parameters(of: raw, at: pointer) {
             // An operation's parameter overrides the path item's of the same name and place.
@@ -119,6 +122,7 @@ struct OperationReader {
                 if examples.isEmpty, let value = described.schema?.examples.first {
                     examples.append(.init(name: nil, body: encode(value, as: mediaType.rawValue)))
                 }
+                if examples.isEmpty { note(examplesPointer, "no example: answered with an empty body") }
                 content.append((mediaType: mediaType.rawValue, examples: examples))
             }
             read.append(OpenAPIOperation.Response(status: status, content: content))
@@ -140,7 +144,7 @@ struct OperationReader {
     }
 
     private mutating func note(_ pointer: String, _ what: String) {
-        unchecked.append("\(pointer): \(what)")
+        unsupported.append("\(pointer): \(what)")
     }
 
     /// Notes each keyword of the schema at `pointer`, and of the schemas inside it, that requests are not checked for.

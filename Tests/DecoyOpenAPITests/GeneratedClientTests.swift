@@ -40,20 +40,6 @@ enum OpenAPIServing: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-/// Adds `Prefer` to every request, as a test picks the response a spec's examples give.
-struct Prefer: ClientMiddleware {
-    let value: String
-
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        var request = request
-        request.headerFields[HTTPField.Name("Prefer")!] = value
-        return try await next(request, body, baseURL)
-    }
-}
-
 /// The spec's paths under the clients' `/v1`.
 let versioned = try! OpenAPISpec(contentsOf: Specs.url("users.yaml"), basePath: "/v1")
 
