@@ -20,6 +20,8 @@ public struct OpenAPISpec: Sendable {
     public let unsupported: [String]
     /// The document as parsed, for the schemas that requests are checked against.
     let document: JSONValue
+    /// The document's name in errors.
+    let source: String
 
     /// Reads the document at `url`: JSON when it starts with `{`, YAML otherwise.
     ///
@@ -88,6 +90,7 @@ public struct OpenAPISpec: Sendable {
         self.operations = operations
         self.unsupported = reader.unsupported
         self.document = raw
+        self.source = source
     }
 
     /// The operation whose `operationId` is `id`.
@@ -95,7 +98,7 @@ public struct OpenAPISpec: Sendable {
         guard let operation = operations.first(where: { $0.id == id }) else {
             let known = operations.compactMap(\.id)
             throw OpenAPISpecError(
-                source: "the OpenAPI document", place: nil,
+                source: source, place: nil,
                 reason: "no operation has the operationId \"\(id)\"; it has \(known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", "))"
             )
         }

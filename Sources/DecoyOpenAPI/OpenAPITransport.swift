@@ -32,7 +32,11 @@ public struct OpenAPITransport: ClientTransport {
         let basePath = baseURL.path(percentEncoded: true)
         request.path = (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath) + (request.path ?? "")
         request.scheme = baseURL.scheme
-        request.authority = baseURL.host(percentEncoded: true).map { host in baseURL.port.map { "\(host):\($0)" } ?? host }
+        request.authority = baseURL.host(percentEncoded: true).map { host in
+            // An IPv6 address is bracketed in an authority, not in a URL's host.
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            return baseURL.port.map { "\(bracketed):\($0)" } ?? bracketed
+        }
         let data: Data? = if let body { try await Data(collecting: body, upTo: .max) } else { nil }
         let (response, responseBody) = try await transport.send(request, body: data)
         return (response, HTTPBody(responseBody))

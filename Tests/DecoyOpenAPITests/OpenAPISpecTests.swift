@@ -45,7 +45,7 @@ struct OpenAPISpecTests {
         #expect {
             try Specs.users.operation("getUsr")
         } throws: { error in
-            "\(error)".contains(#"no operation has the operationId "getUsr"; it has "listUsers", "createUser", "getUser""#)
+            "\(error)" == #"users.yaml: no operation has the operationId "getUsr"; it has "listUsers", "createUser", "getUser""#
         }
     }
 
