@@ -154,6 +154,9 @@ struct OperationReader {
         for keyword in keywords.keys.sorted() where !SchemaValidator.checked.contains(keyword) && !SchemaValidator.annotations.contains(keyword) && !keyword.hasPrefix("x-") {
             note("\(pointer)/\(keyword.pointerEscaped)", "the keyword \(keyword) is not checked")
         }
+        if case .string(let format)? = keywords["format"], SchemaValidator.formats[format] == nil {
+            note("\(pointer)/format", "the format \(format) is not checked")
+        }
         for keyword in ["items", "additionalProperties", "not"] where keywords[keyword] != nil {
             noteUnchecked(inSchemaAt: "\(pointer)/\(keyword)")
         }

@@ -19,11 +19,23 @@ struct SchemaValidator: Sendable {
     static let checked: Set<String> = [
         "$ref", "type", "nullable", "enum", "const", "multipleOf", "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum",
         "maxLength", "minLength", "pattern", "items", "maxItems", "minItems", "uniqueItems", "properties", "required",
-        "additionalProperties", "maxProperties", "minProperties", "allOf", "anyOf", "oneOf", "not",
+        "additionalProperties", "maxProperties", "minProperties", "allOf", "anyOf", "oneOf", "not", "readOnly", "format",
+    ]
+    /// The formats checked, each by the pattern a string must match; a number format by its range.
+    /// `float`, `double`, `binary` and `password` constrain nothing a JSON value can break.
+    static let formats: [String: String?] = [
+        "date-time": #"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"#,
+        "date": #"^\d{4}-\d{2}-\d{2}$"#,
+        "uuid": #"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"#,
+        "email": #"^[^@\s]+@[^@\s]+\.[^@\s]+$"#,
+        "byte": #"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"#,
+        "int32": nil, "int64": nil, "float": nil, "double": nil, "binary": nil, "password": nil,
     ]
     /// Keywords that only describe, which no checker could fail a value on.
     static let annotations: Set<String> = [
         "title", "description", "default", "example", "examples", "deprecated", "externalDocs", "$comment", "xml", "discriminator",
+        // Write-only properties are left out of responses, and only requests are checked.
+        "writeOnly",
     ]
 
     /// A schema nested deeper than this is a reference cycle the value keeps following; it stops there.
@@ -70,6 +82,7 @@ struct SchemaValidator: Sendable {
             fail("enum", "\(Self.describe(value)) is not one of \(allowed.map(Self.describe).joined(separator: ", "))")
         }
         if let constant = keywords["const"], constant != value { fail("const", "expected \(Self.describe(constant)), got \(Self.describe(value))") }
+        if case .string(let format)? = keywords["format"] { checkFormat(format, of: value, fail) }
         switch value {
         case .number(let number): checkNumber(number, keywords, fail)
         case .string(let text): checkString(text, keywords, fail)
@@ -78,6 +91,19 @@ struct SchemaValidator: Sendable {
         case .null, .bool: break
         }
         checkCombinations(value, keywords, pointer, path, depth: depth, into: &found, fail)
+    }
+
+    private func checkFormat(_ format: String, of value: JSONValue, _ fail: (String, String) -> Void) {
+        switch (format, value) {
+        case ("int32", .number(let number)) where number < Double(Int32.min) || number > Double(Int32.max),
+             ("int64", .number(let number)) where number < -0x1p63 || number >= 0x1p63:
+            fail("format", "\(Self.describe(value)) is outside the range of \(format)")
+        case (_, .string(let text)):
+            guard let pattern = Self.formats[format] ?? nil else { return }
+            if text.range(of: pattern, options: .regularExpression) == nil { fail("format", "\(Self.describe(value)) is not a valid \(format)") }
+        default:
+            return
+        }
     }
 
     private func checkNumber(_ number: Double, _ keywords: [String: JSONValue], _ fail: (String, String) -> Void) {
@@ -139,7 +165,10 @@ struct SchemaValidator: Sendable {
         into found: inout [SchemaViolation], _ fail: (String, String) -> Void
     ) {
         if case .array(let required)? = keywords["required"] {
-            for case .string(let name) in required where members[name] == nil { fail("required", "the property \"\(name)\" is missing") }
+            // Only requests are checked, and a read-only property is required of responses alone.
+            for case .string(let name) in required where members[name] == nil && !isReadOnly("\(pointer)/properties/\(name.pointerEscaped)") {
+                fail("required", "the property \"\(name)\" is missing")
+            }
         }
         if case .number(let maximum)? = keywords["maxProperties"], Double(members.count) > maximum { fail("maxProperties", "more than \(Int(maximum)) properties") }
         if case .number(let minimum)? = keywords["minProperties"], Double(members.count) < minimum { fail("minProperties", "fewer than \(Int(minimum)) properties") }
@@ -154,6 +183,18 @@ struct SchemaValidator: Sendable {
                 check(members[name]!, "\(pointer)/additionalProperties", memberPath, depth: depth + 1, into: &found)
             }
         }
+    }
+
+    /// Whether the schema at `pointer`, references followed, says `readOnly: true`.
+    private func isReadOnly(_ pointer: String) -> Bool {
+        var pointer = pointer
+        for _ in 0..<Self.depthLimit {
+            guard let schema = document.at(pointer) else { return false }
+            if schema["readOnly"] == .bool(true) { return true }
+            guard case .string(let reference)? = schema["$ref"] else { return false }
+            pointer = reference
+        }
+        return false
     }
 
     private func checkCombinations(
