@@ -191,6 +191,13 @@ extension JSONValue {
     }
 }
 
+/// `value` as JSON without spaces, its keys sorted, so that equal values read the same.
+func compactJSON(_ value: some Encodable) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(value)).map(Array.init) ?? []
+}
+
 extension String {
     /// The text as one token of a JSON pointer.
     var pointerEscaped: String {

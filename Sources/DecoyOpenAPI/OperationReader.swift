@@ -119,10 +119,15 @@ struct OperationReader {
                         note("\(examplesPointer)/examples/\(name.pointerEscaped)", "examples by externalValue are not served")
                     }
                 }
-                if examples.isEmpty, let value = described.schema?.examples.first {
-                    examples.append(.init(name: nil, body: encode(value, as: mediaType.rawValue)))
+                if examples.isEmpty {
+                    // The response itself may be a reference, and the schema's pointer starts there.
+                    let schemaPointer = "\(resolve(responsePointer).pointer)/content/\(mediaType.rawValue.pointerEscaped)/schema"
+                    if let value = SchemaExample(document: document).value(forSchemaAt: schemaPointer) {
+                        examples.append(.init(name: nil, body: encode(value, as: mediaType.rawValue)))
+                    } else {
+                        note(examplesPointer, "no example, and no schema to make one from: answered with an empty body")
+                    }
                 }
-                if examples.isEmpty { note(examplesPointer, "no example: answered with an empty body") }
                 content.append((mediaType: mediaType.rawValue, examples: examples))
             }
             read.append(OpenAPIOperation.Response(status: status, content: content))
@@ -133,9 +138,12 @@ struct OperationReader {
     /// JSON for a JSON media type, and for others a string example as it is.
     private func encode(_ value: AnyCodable, as mediaType: String) -> [UInt8] {
         if !Self.isJSON(mediaType), let text = value.value as? String { return Array(text.utf8) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map(Array.init) ?? []
+        return compactJSON(value)
+    }
+
+    private func encode(_ value: JSONValue, as mediaType: String) -> [UInt8] {
+        if !Self.isJSON(mediaType), case .string(let text) = value { return Array(text.utf8) }
+        return compactJSON(value)
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

@@ -231,8 +231,6 @@ struct SchemaValidator: Sendable {
 
     /// A value as the message quotes it: compact JSON.
     static func describe(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "a value"
+        String(decoding: compactJSON(value), as: UTF8.self)
     }
 }

@@ -96,6 +96,46 @@ struct ExampleServingTests {
         #expect(String(decoding: answer.response.body, as: UTF8.self).contains(message))
     }
 
+    @Test func aResponseWithoutExampleGetsOneMadeFromItsSchema() async throws {
+        let spec = try OpenAPISpec(data: Data("""
+            openapi: 3.1.0
+            info: {title: T, version: '1'}
+            paths:
+              /accounts/{id}:
+                get:
+                  responses:
+                    '200': {$ref: '#/components/responses/Account'}
+            components:
+              responses:
+                Account:
+                  description: An account.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          id: {type: integer, minimum: 1}
+                          name: {type: string}
+                          since: {type: string, format: date-time}
+                          status: {type: string, enum: [active, closed]}
+                          tags: {type: array, items: {type: string}}
+                          parent: {$ref: '#/components/schemas/Parent'}
+                          password: {type: string, writeOnly: true}
+              schemas:
+                Parent:
+                  allOf:
+                    - {type: object, properties: {id: {type: integer, example: 9}}}
+                    - {type: object, properties: {kind: {type: string, default: org}}}
+            """.utf8))
+        let registry = StubRegistry()
+        try registry.registerExamples(of: spec)
+        let answer = try await registry.engine.answer(StubRequest(method: .get, target: "/accounts/1"))
+        #expect(answer.response.status == .ok)
+        #expect(String(decoding: answer.response.body, as: UTF8.self)
+            == #"{"id":1,"name":"string","parent":{"id":9,"kind":"org"},"since":"2024-01-01T00:00:00Z","status":"active","tags":["string"]}"#)
+        #expect(spec.unsupported == [])
+    }
+
     @Test func preferExamplePicksANamedExample() async throws {
         let request = StubRequest(method: .get, target: "/v1/users", headerFields: [HTTPField.Name("Prefer")!: "example=two"])
         let answer = try await examples().engine.answer(request)
