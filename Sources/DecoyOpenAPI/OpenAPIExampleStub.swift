@@ -11,6 +11,9 @@ struct OpenAPIExampleStub: Stub {
     /// people write, so that those win over the document's examples.
     static let priority = 1_000_000
 
+    /// RFC 7240's header field, which Prism reads for the response to give.
+    private static let prefer = HTTPField.Name("Prefer")!
+
     private let operation: OpenAPIOperation
     private let validator: SchemaValidator
     /// Each response's each media type's each example, made once.
@@ -106,7 +109,7 @@ struct OpenAPIExampleStub: Stub {
     private func answer(_ request: StubRequest) -> StubResponse {
         let preferences: [(key: String, value: String)]
         do {
-            preferences = try Self.preferences(request.headerFields[values: HTTPField.Name("Prefer")!])
+            preferences = try Self.preferences(request.headerFields[values: Self.prefer])
         } catch {
             return Self.problem([error], in: operation)
         }

@@ -61,6 +61,8 @@ struct OperationReader {
                 note(pointer, "parameters in \(place) are not checked")
                 return nil
             }
+            // OpenAPI says these header parameters are ignored: the document describes them elsewhere.
+            if location == .header, ["accept", "content-type", "authorization"].contains(name.lowercased()) { return nil }
             if parameter?["style"] != nil || parameter?["explode"] != nil {
                 note(pointer, "style and explode are not read: values are checked as the default style sends them")
             }

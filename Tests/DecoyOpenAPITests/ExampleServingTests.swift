@@ -136,6 +136,36 @@ struct ExampleServingTests {
         #expect(spec.unsupported == [])
     }
 
+    @Test func headerAndCookieParametersAreChecked() async throws {
+        let spec = try OpenAPISpec(data: Data("""
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            paths:
+              /report:
+                get:
+                  parameters:
+                    - {name: X-Tenant, in: header, required: true, schema: {type: integer}}
+                    - {name: Authorization, in: header, required: true, schema: {type: string}}
+                    - {name: session, in: cookie, schema: {type: string, minLength: 4}}
+                  responses:
+                    '204': {description: Done.}
+            """.utf8))
+        let registry = StubRegistry()
+        try registry.registerExamples(of: spec)
+        func status(_ fields: HTTPFields) async throws -> (Int, String) {
+            let answer = try await registry.engine.answer(StubRequest(method: .get, target: "/report", headerFields: fields))
+            return (answer.response.status.code, String(decoding: answer.response.body, as: UTF8.self))
+        }
+        // Authorization is left to security schemes, as OpenAPI says.
+        #expect(try await status([HTTPField.Name("X-Tenant")!: "7", .cookie: "session=abcd"]).0 == 204)
+        let missing = try await status([:])
+        #expect(missing.0 == 400)
+        #expect(missing.1.contains(##""schema" : "#/paths/~1report/get/parameters/0/required""##))
+        #expect(!missing.1.contains("Authorization"))
+        let short = try await status([HTTPField.Name("X-Tenant")!: "7", .cookie: "theme=dark; session=abc"])
+        #expect(short.1.contains(##""schema" : "#/paths/~1report/get/parameters/2/schema/minLength""##))
+    }
+
     @Test func preferExamplePicksANamedExample() async throws {
         let request = StubRequest(method: .get, target: "/v1/users", headerFields: [HTTPField.Name("Prefer")!: "example=two"])
         let answer = try await examples().engine.answer(request)
