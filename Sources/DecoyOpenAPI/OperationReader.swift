@@ -63,12 +63,15 @@ struct OperationReader {
             }
             // OpenAPI says these header parameters are ignored: the document describes them elsewhere.
             if location == .header, ["accept", "content-type", "authorization"].contains(name.lowercased()) { return nil }
-            if parameter?["style"] != nil || parameter?["explode"] != nil {
-                note(pointer, "style and explode are not read: values are checked as the default style sends them")
+            let defaultStyle = location == .query || location == .cookie ? "form" : "simple"
+            let style = if case .string(let style)? = parameter?["style"] { style } else { defaultStyle }
+            let explode = if case .bool(let explode)? = parameter?["explode"] { explode } else { style == "form" }
+            if style != defaultStyle || explode != (defaultStyle == "form") {
+                note(pointer, "style \(style) with explode \(explode) is not read: values are checked as style \(defaultStyle) sends them")
             }
             if parameter?["content"] != nil { note(pointer, "a parameter described by content is not checked") }
             let schema = parameter?["schema"] == nil ? nil : "\(pointer)/schema"
-            schema.map { noteUnchecked(inSchemaAt: $0) }
+            schema.map { noteUnsupported(inSchemaAt: $0) }
             return OpenAPIOperation.Parameter(
                 name: name, location: location, required: location == .path || parameter?["required"] == .bool(true), pointer: pointer, schema: schema
             )
@@ -83,7 +86,7 @@ struct OperationReader {
             let schemaPointer = "\(pointer)/content/\(mediaType.pointerEscaped)/schema"
             guard content[mediaType]?["schema"] != nil else { return (mediaType: mediaType, schema: String?.none) }
             if Self.isJSON(mediaType) {
-                noteUnchecked(inSchemaAt: schemaPointer)
+                noteUnsupported(inSchemaAt: schemaPointer)
             } else {
                 note(schemaPointer, "bodies of \(mediaType) are not checked against their schema")
             }
@@ -153,12 +156,14 @@ struct OperationReader {
         return type == "application/json" || type.hasSuffix("+json")
     }
 
+    /// Notes `what` at `pointer` once: a path item's parameters are read for each of its operations.
     private mutating func note(_ pointer: String, _ what: String) {
-        unsupported.append("\(pointer): \(what)")
+        let line = "\(pointer): \(what)"
+        if !unsupported.contains(line) { unsupported.append(line) }
     }
 
     /// Notes each keyword of the schema at `pointer`, and of the schemas inside it, that requests are not checked for.
-    private mutating func noteUnchecked(inSchemaAt pointer: String) {
+    private mutating func noteUnsupported(inSchemaAt pointer: String) {
         let (pointer, schema) = resolve(pointer)
         guard checkedSchemas.insert(pointer).inserted, case .object(let keywords)? = schema else { return }
         for keyword in keywords.keys.sorted() where !SchemaValidator.checked.contains(keyword) && !SchemaValidator.annotations.contains(keyword) && !keyword.hasPrefix("x-") {
@@ -168,15 +173,15 @@ struct OperationReader {
             note("\(pointer)/format", "the format \(format) is not checked")
         }
         for keyword in ["items", "additionalProperties", "not"] where keywords[keyword] != nil {
-            noteUnchecked(inSchemaAt: "\(pointer)/\(keyword)")
+            noteUnsupported(inSchemaAt: "\(pointer)/\(keyword)")
         }
         for keyword in ["allOf", "anyOf", "oneOf"] {
             if case .array(let schemas)? = keywords[keyword] {
-                for index in schemas.indices { noteUnchecked(inSchemaAt: "\(pointer)/\(keyword)/\(index)") }
+                for index in schemas.indices { noteUnsupported(inSchemaAt: "\(pointer)/\(keyword)/\(index)") }
             }
         }
         if case .object(let properties)? = keywords["properties"] {
-            for name in properties.keys.sorted() { noteUnchecked(inSchemaAt: "\(pointer)/properties/\(name.pointerEscaped)") }
+            for name in properties.keys.sorted() { noteUnsupported(inSchemaAt: "\(pointer)/properties/\(name.pointerEscaped)") }
         }
     }
 }
