@@ -170,7 +170,10 @@ extension JSONValue {
         guard pointer.hasPrefix("#") else { return nil }
         var value = self
         for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            let key = (String(token).removingPercentEncoding ?? String(token)).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            // Requests walk pointers on every check: decode only the tokens that need it.
+            var key = String(token)
+            if key.utf8.contains(UInt8(ascii: "%")) { key = key.removingPercentEncoding ?? key }
+            if key.utf8.contains(UInt8(ascii: "~")) { key = key.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
             switch value {
             case .object(let members):
                 guard let member = members[key] else { return nil }
