@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DecoyServer", targets: ["DecoyServer"]),
         .library(name: "DecoyTesting", targets: ["DecoyTesting"]),
         .library(name: "DecoyRemote", targets: ["DecoyRemote"]),
+        .library(name: "DecoyOpenAPI", targets: ["DecoyOpenAPI"]),
         .executable(name: "decoy", targets: ["DecoyCommand"]),
     ],
     dependencies: [
@@ -24,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        // Without its default trait, external loading, which Decoy does not offer and which builds slower.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
     ],
     targets: [
         .target(
@@ -95,11 +99,26 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
+        // OpenAPI in a module of its own, so that users of the engine alone build no OpenAPI parsing.
+        .target(
+            name: "DecoyOpenAPI",
+            dependencies: [
+                "Decoy",
+                "DecoyClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .executableTarget(
             name: "DecoyCommand",
             dependencies: [
                 "DecoyServer",
                 "DecoyStubFiles",
+                "DecoyOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -137,8 +156,20 @@ let package = Package(
             dependencies: ["DecoyRemote", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting"]
         ),
         .testTarget(
+            name: "DecoyOpenAPITests",
+            dependencies: [
+                "DecoyOpenAPI", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            // Generated/ is swift-openapi-generator's output for Specs/users.yaml, committed so
+            // that building the tests needs no generator (see docs/openapi.md to make it again).
+            resources: [.copy("Specs")]
+        ),
+        .testTarget(
             name: "DecoyCommandTests",
-            dependencies: ["DecoyCommand", "Decoy", "DecoyRemote", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["DecoyCommand", "Decoy", "DecoyStubFiles", "DecoyRemote", .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The folder of stub files.")
-    var folder: String = "stubs"
+    var folder: String = Self.defaultFolder
+
+    static let defaultFolder = "stubs"
 
     @Option(help: "The numeric address to listen on: 127.0.0.1 or ::1 for this machine only; another, such as 0.0.0.0, needs --admin-token or --no-admin.")
     var host: String = "127.0.0.1"
@@ -45,17 +47,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most requests the journal keeps; older ones are dropped, the total still counts them.")
     var journalLimit = 10_000
 
+    @Option(help: ArgumentHelp("Also answer every operation of this OpenAPI 3.0 or 3.1 document (JSON or YAML) from its examples, checking requests against it; the folder's stubs win. Without the folder argument, a missing ./stubs is no error.", valueName: "spec"))
+    var openapi: String?
+
     func validate() throws {
         if noAdmin, adminToken != nil { throw ValidationError("--admin-token needs the admin API; drop --no-admin.") }
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
         if log == .none, logFile != nil { throw ValidationError("--log-file needs a log; drop --log none.") }
     }
 
+    /// Whether there is a folder to serve: with `--openapi`, a missing default one is none.
+    private var servesFolder: Bool {
+        openapi == nil || folder != Self.defaultFolder || FileManager.default.fileExists(atPath: folder)
+    }
+
     func run() async throws {
         let url = URL(filePath: folder, directoryHint: .isDirectory)
         let registry = StubRegistry(journalLimit: journalLimit, seed: seed, defaultDelay: delay)
         do {
-            Self.show(try registry.load(folder: url), from: folder)
+            if let openapi { try Self.registerExamples(ofSpecAt: openapi, in: registry).forEach(Self.say) }
+            if servesFolder { Self.show(try registry.load(folder: url), from: folder) }
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
@@ -70,8 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
         let access: MockServer.AdminAccess = noAdmin ? .off : adminToken.map { .token($0) } ?? .open
         let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: log.logger(to: output), adminAccess: access))
         try server.start()
-        Self.say("Decoy is serving \(folder) on \(server.baseURL)")
-        let watcher = watch ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
+        Self.say("Decoy is serving \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \(server.baseURL)")
+        let watcher = watch && servesFolder ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()
         // The stopped server has handed every request's line to the output; this writes them.
@@ -97,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Writes a line at once: `print` buffers when the output is a file or pipe, and scripts that
     /// wait for the URL line would wait for ever.
-    private static func say(_ line: String) {
+    static func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

@@ -1,0 +1,65 @@
+public import Decoy
+public import HTTPTypes
+
+/// One operation of an OpenAPI document: a method on a path template.
+public struct OpenAPIOperation: Sendable, CustomStringConvertible {
+    /// The `operationId`; `nil` when the document gives none, and the operation is only served from its examples.
+    public let id: String?
+    /// The method.
+    public let method: HTTPRequest.Method
+    /// The path template as Decoy's routes write it, the base path first: `/users/{id}`.
+    public let path: String
+    /// Where the operation is in the document, as a JSON pointer: `#/paths/~1users~1{id}/get`.
+    public let pointer: String
+    /// The parameters requests are checked against, path item's and operation's together.
+    let parameters: [Parameter]
+    /// The request body requests are checked against; `nil` when the operation takes none.
+    let body: Body?
+    /// The responses the document describes, in its order.
+    let responses: [Response]
+
+    /// The route the operation's requests take.
+    public var route: Route { Route(method: method, path: path) }
+
+    /// `getUser (GET /users/{id})`.
+    public var description: String { "\(id ?? "an operation without operationId") (\(method) \(path))" }
+
+    /// A parameter: where it goes and the schema of its value.
+    struct Parameter: Sendable {
+        enum Location: String, Sendable { case path, query, header, cookie }
+        let name: String
+        let location: Location
+        let required: Bool
+        /// Where the parameter is in the document.
+        let pointer: String
+        /// The pointer to its schema; `nil` when it has none Decoy checks.
+        let schema: String?
+    }
+
+    /// A request body: whether it must be there and the schema of each media type.
+    struct Body: Sendable {
+        let required: Bool
+        /// Where the request body is in the document.
+        let pointer: String
+        /// Media types in the document's order, each with the pointer to its schema.
+        let content: [(mediaType: String, schema: String?)]
+    }
+
+    /// A response: the status it answers with and its examples per media type.
+    struct Response: Sendable {
+        enum Status: Sendable, Equatable {
+            case code(Int)
+            /// `2XX`: any status of that class.
+            case range(Int)
+            case `default`
+        }
+        let status: Status
+        let content: [(mediaType: String, examples: [Example])]
+    }
+
+    /// An example body, named where the document names it.
+    struct Example: Sendable {
+        let name: String?
+        let body: [UInt8]
+    }
+}
