@@ -7,7 +7,7 @@ struct ResponseDecoder {
     static let fields = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
-    ]
+    ] + proxyFields
     static let faults: [String: Fault] = [
         "EMPTY_RESPONSE": .emptyResponse, "CONNECTION_RESET_BY_PEER": .connectionReset,
         "MALFORMED_RESPONSE_CHUNK": .malformedResponse, "RANDOM_DATA_THEN_CLOSE": .randomDataThenClose,
@@ -27,7 +27,7 @@ struct ResponseDecoder {
 
     /// The response `node` describes, or `nil` after logging every problem in it.
     func decode(_ node: FileNode) -> StubResponse? {
-        guard let object = node.object(known: Self.fields) else { return nil }
+        guard let object = node.object(known: Self.fields), refuseProxyFields(object) else { return nil }
         let status = object["status"].map { node in
             node.integer(in: 100...599, "an integer 100…599").map { code in
                 HTTPResponse.Status(code: code, reasonPhrase: object["statusMessage"]?.text() ?? "")
@@ -47,7 +47,7 @@ struct ResponseDecoder {
     }
 
     /// Header fields, each a string or a list of strings for a repeated field.
-    private func headers(_ node: FileNode) -> HTTPFields? {
+    func headers(_ node: FileNode) -> HTTPFields? {
         guard let object = node.object(known: nil) else { return nil }
         var fields = HTTPFields()
         var size = 0
@@ -92,7 +92,7 @@ struct ResponseDecoder {
     }
 
     /// `fixedDelayMilliseconds` or `delayDistribution`; `.none` when neither.
-    private func delay(_ object: FileObject) -> Delay? {
+    func delay(_ object: FileObject) -> Delay? {
         guard let (key, node) = object.oneOf(["fixedDelayMilliseconds", "delayDistribution"]) else { return Delay.none }
         guard let delay = delay(key, node) else { return nil }
         if let problem = delay.problem {

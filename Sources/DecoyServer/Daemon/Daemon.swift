@@ -141,7 +141,7 @@ final class Daemon: @unchecked Sendable {
     private func deliver(_ answer: StubAnswer, for exchange: Exchange) -> MHD_Result {
         log(answer, for: exchange)
         let response = answer.response
-        guard let fault = response.fault else {
+        guard let fault = response.fault, !fault.isAnsweredOverHTTP else {
             if response.throttle != .none, exchange.method != .head, !response.body.isEmpty {
                 return DribbledResponse.queue(response, on: exchange, suspended: suspended, clock: engine.clock)
             }
