@@ -1,0 +1,104 @@
+import Decoy
+import Foundation
+import HTTPTypes
+
+/// WireMock's recording endpoints: `recordings/start`, `stop`, `status` and `snapshot`, over the
+/// registry's ``Recorder``.
+extension AdminAPI {
+    /// The answer to `endpoint` under `recordings`.
+    func recordings(_ registry: StubRegistry, _ request: StubRequest, endpoint: String) -> StubResponse {
+        let recorder = Recorder.of(registry)
+        switch (request.method, endpoint) {
+        case (.post, "recordings/start"):
+            return Self.withSpec(request.body, fields: Self.startFields) { spec throws(StubFolderError) in
+                guard case .string(let text)? = spec["targetBaseUrl"] else { throw Self.invalid("targetBaseUrl", "targetBaseUrl is required") }
+                guard let target = URL(string: text), ["http", "https"].contains(target.scheme?.lowercased()), target.host?.isEmpty == false else {
+                    throw Self.invalid("targetBaseUrl", "targetBaseUrl must be an http or https URL with a host")
+                }
+                let options = try Self.options(spec)
+                do {
+                    try recorder.start(target: target, options: options)
+                } catch {
+                    throw Self.invalid("targetBaseUrl", "\(error)")
+                }
+                return AdminReply.ok
+            }
+        case (.post, "recordings/stop"):
+            return Self.recorded(outputFormat: nil) { () throws(Recorder.Failure) in try recorder.stop() }
+        case (.get, "recordings/status"):
+            return AdminReply.encoded(["status": recorder.status.rawValue])
+        case (.post, "recordings/snapshot"):
+            return Self.withSpec(request.body, fields: Self.snapshotFields) { spec throws(StubFolderError) in
+                let options = try Self.options(spec)
+                return Self.recorded(outputFormat: spec["outputFormat"]) { () throws(Recorder.Failure) in try recorder.snapshot(options: options) }
+            }
+        case (_, "recordings/start"), (_, "recordings/stop"), (_, "recordings/status"), (_, "recordings/snapshot"):
+            return AdminReply.error(.methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
+        default:
+            return AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
+        }
+    }
+
+    /// The fields of WireMock's record spec Decoy takes; the others (filters, captured header
+    /// fields, body extraction, transformers) are refused by name.
+    private static let snapshotFields: Set = ["persist", "repeatsAsScenarios", "outputFormat"]
+    private static let startFields = snapshotFields.union(["targetBaseUrl"])
+
+    /// Runs `body` with the spec in `json` (none is an empty one), refusing fields it does not take.
+    private static func withSpec(_ json: Data, fields: Set<String>, _ body: ([String: JSONValue]) throws(StubFolderError) -> StubResponse) -> StubResponse {
+        do throws(StubFolderError) {
+            let spec: [String: JSONValue]
+            if json.isEmpty {
+                spec = [:]
+            } else if case .object(let members)? = JSONValue(parsing: json) {
+                // A field sent as null is a field not sent, as WireMock's clients write defaults.
+                spec = members.filter { $0.value != .null }
+            } else {
+                throw invalid("", "the body must be a JSON object")
+            }
+            for name in spec.keys.sorted() where !fields.contains(name) {
+                throw invalid(name, "Decoy does not take \(name) in a recording; it takes \(fields.sorted().joined(separator: ", ")). See docs/recording.md.")
+            }
+            return try body(spec)
+        } catch {
+            return AdminReply.invalid(error)
+        }
+    }
+
+    private static func options(_ spec: [String: JSONValue]) throws(StubFolderError) -> Recorder.Options {
+        var options = Recorder.Options()
+        if let persist = spec["persist"] {
+            guard case .bool(let value) = persist else { throw invalid("persist", "persist must be true or false") }
+            options.persist = value
+        }
+        if let repeats = spec["repeatsAsScenarios"] {
+            guard case .bool(let value) = repeats else { throw invalid("repeatsAsScenarios", "repeatsAsScenarios must be true or false") }
+            options.recording.repeatsAsScenarios = value
+        }
+        if let format = spec["outputFormat"], format != .string("FULL"), format != .string("IDS") {
+            throw invalid("outputFormat", "outputFormat must be FULL or IDS")
+        }
+        return options
+    }
+
+    /// `{"mappings": [...]}`, or `{"ids": [...]}` for the output format `IDS`; WireMock's error
+    /// code 30 when nothing is recording.
+    private static func recorded(outputFormat: JSONValue?, _ make: () throws(Recorder.Failure) -> [StubRecording.Mapping]) -> StubResponse {
+        do throws(Recorder.Failure) {
+            let mappings = try make()
+            let answer: [String: JSONValue] = outputFormat == .string("IDS")
+                ? ["ids": .array(mappings.map { .string($0.id) })]
+                : ["mappings": .array(mappings.map { .object($0.document) })]
+            return AdminReply.json(String(decoding: StubRecording.text(of: answer), as: UTF8.self))
+        } catch {
+            switch error {
+            case .notRecording: return AdminReply.error(.badRequest, "Not currently recording.", code: 30)
+            case .unwritable(let error): return AdminReply.invalid(error)
+            }
+        }
+    }
+
+    private static func invalid(_ field: String, _ message: String) -> StubFolderError {
+        StubFolderError(errors: [StubFileDiagnostic(file: "request body", field: field, message: message)])
+    }
+}
