@@ -44,6 +44,7 @@ struct RecordCommand: AsyncParsableCommand {
         let recorder = Recorder.of(registry)
         var options = Recorder.Options()
         options.recording.repeatsAsScenarios = !noScenarios
+        options.recording.bodyFiles = .always
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             try registry.load(folder: url)

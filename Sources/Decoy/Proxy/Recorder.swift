@@ -40,8 +40,8 @@ package final class Recorder: Sendable {
         let options: Options
     }
 
-    /// The lowest priority there is, below any a stub file writes.
-    package static let proxyPriority = Int(Int32.max)
+    /// The route of a recording's proxy: every request, at the lowest priority a stub file can write.
+    private static let proxyRoute = Route(method: nil, path: "/**", priority: Int(Int32.max))
 
     private unowned let registry: StubRegistry
     private let state = Mutex<(status: Status, session: Session?)>((.neverStarted, nil))
@@ -72,15 +72,14 @@ package final class Recorder: Sendable {
     /// Whether a recording runs.
     package var status: Status { state.withLock(\.status) }
 
-    /// Starts proxying to `target` what no stub answers, and recording it; a recording already
-    /// running is replaced, its traffic dropped, as WireMock does.
+    /// Starts proxying to `target` what no stub answers, and recording it; while a recording
+    /// runs, does nothing, as WireMock does.
     package func start(target: URL, options: Options = Options()) throws(RouteError) {
-        let proxy = try registry.register(ProxyStub(to: target), for: Route(method: nil, path: "/**", priority: Self.proxyPriority))
-        let replaced = state.withLock { state in
-            defer { state = (.recording, Session(proxy: proxy, lastSequence: registry.journal.totalCount, options: options)) }
-            return state.session?.proxy
+        try state.withLock { (state) throws(RouteError) in
+            guard state.status != .recording else { return }
+            let proxy = try registry.register(ProxyStub(to: target), for: Self.proxyRoute)
+            state = (.recording, Session(proxy: proxy, lastSequence: registry.journal.totalCount, options: options))
         }
-        if let replaced { registry.remove(replaced) }
     }
 
     /// Stops the recording and gives the mappings made of what passed through since it started
@@ -102,7 +101,8 @@ package final class Recorder: Sendable {
     /// The mappings made of every proxied answer in the journal, added to the registry and, when
     /// asked, written; a running recording then goes on from here.
     package func snapshot(options: Options = Options()) throws(Failure) -> [StubRecording.Mapping] {
-        let proxied = Set(registry.mappings.filter(\.isProxy).map(\.route))
+        // The recordings' own proxy too, which a stopped recording took away.
+        let proxied = Set(registry.mappings.filter(\.isProxy).map(\.route) + [Self.proxyRoute])
         let entries = registry.journal.entries.filter { $0.fault == nil && $0.route.map(proxied.contains) == true }
         state.withLock { state in
             if let last = entries.last?.sequence, var session = state.session {
@@ -118,7 +118,7 @@ package final class Recorder: Sendable {
         guard !mappings.isEmpty else { return [] }
         do throws(StubFolderError) {
             if options.persist, let folder = registry.contents.withLock(\.folder) {
-                try StubRecording.write(mappings, to: folder)
+                try options.recording.write(mappings, to: folder)
                 try registry.reload(folder: folder)
             } else {
                 for mapping in mappings { try registry.addMapping(StubRecording.text(of: mapping.document)) }

@@ -46,14 +46,44 @@ package struct StubRecording: Sendable {
         }
     }
 
+    /// How a request body is matched, WireMock's `requestBodyPatternFactory` with its `auto`
+    /// matcher: `equalToJson` for a JSON object, `equalTo` for other text.
+    package struct BodyMatching: Sendable, Equatable {
+        package var ignoreArrayOrder = true
+        package var ignoreExtraElements = true
+        package var caseInsensitive = false
+
+        package init() {}
+    }
+
+    /// The sizes above which a body is written into `__files` rather than into its mapping:
+    /// WireMock's `extractBodyCriteria`.
+    package struct BodyFiles: Sendable, Equatable {
+        package var textAbove: Int
+        package var binaryAbove: Int
+
+        package init(textAbove: Int, binaryAbove: Int) {
+            self.textAbove = textAbove
+            self.binaryAbove = binaryAbove
+        }
+
+        /// Every body in a file of its own.
+        package static let always = BodyFiles(textAbove: 0, binaryAbove: 0)
+    }
+
     /// What is hidden.
     package var redaction: LogRedaction
     /// Whether repeats with different answers become a scenario; otherwise the first answer is kept.
     package var repeatsAsScenarios: Bool
+    /// How request bodies of writes are matched.
+    package var bodyMatching = BodyMatching()
+    /// Which bodies go into `__files` when written to a folder; `nil` keeps them all in their mappings.
+    package var bodyFiles: BodyFiles?
 
-    package init(redaction: LogRedaction = LogRedaction(), repeatsAsScenarios: Bool = true) {
+    package init(redaction: LogRedaction = LogRedaction(), repeatsAsScenarios: Bool = true, bodyFiles: BodyFiles? = nil) {
         self.redaction = redaction
         self.repeatsAsScenarios = repeatsAsScenarios
+        self.bodyFiles = bodyFiles
     }
 
     /// The mappings for `exchanges`, in the order their requests first came.
@@ -134,12 +164,13 @@ package struct StubRecording: Sendable {
         if let json = JSONValue(parsing: body), case .object = json {
             let kept = withoutHiddenKeys(json)
             var members: [String: JSONValue] = ["equalToJson": .string(kept.json)]
-            if kept != json { members["ignoreExtraElements"] = .bool(true) }
+            if bodyMatching.ignoreArrayOrder { members["ignoreArrayOrder"] = .bool(true) }
+            if bodyMatching.ignoreExtraElements || kept != json { members["ignoreExtraElements"] = .bool(true) }
             return .object(members)
         }
         // A binary body has no text to compare; method, path and query match it.
         guard let text = String(data: body, encoding: .utf8) else { return nil }
-        return .object(["equalTo": .string(text)])
+        return .object(bodyMatching.caseInsensitive ? ["equalTo": .string(text), "caseInsensitive": .bool(true)] : ["equalTo": .string(text)])
     }
 
     private func withoutHiddenKeys(_ json: JSONValue) -> JSONValue {
@@ -205,24 +236,25 @@ package struct StubRecording: Sendable {
 
     // MARK: Writing
 
-    /// Writes each mapping under `mappings/` of `folder` and its body, when it has one, under
-    /// `__files/`, each under a name no file there has yet.
+    /// Writes each mapping under `mappings/` of `folder` and its body, when ``bodyFiles`` says
+    /// so, under `__files/`, each under a name no file there has yet.
     ///
     /// - Returns: the mapping files written, in order.
     @discardableResult
-    package static func write(_ mappings: [Mapping], to folder: URL) throws(StubFolderError) -> [URL] {
+    package func write(_ mappings: [Mapping], to folder: URL) throws(StubFolderError) -> [URL] {
         let mappingsFolder = folder.appending(path: "mappings", directoryHint: .isDirectory)
         let filesFolder = folder.appending(path: "__files", directoryHint: .isDirectory)
         var written: [URL] = []
         for mapping in mappings {
             var document = mapping.document
-            if !mapping.body.isEmpty {
-                let bodyFile = freeName(in: filesFolder, stem: mapping.fileStem, extension: mapping.bodyExtension)
-                try write(mapping.body, to: bodyFile)
+            if let bodyFiles, !mapping.body.isEmpty,
+               mapping.body.count > (String(data: mapping.body, encoding: .utf8) == nil ? bodyFiles.binaryAbove : bodyFiles.textAbove) {
+                let bodyFile = Self.freeName(in: filesFolder, stem: mapping.fileStem, extension: mapping.bodyExtension)
+                try Self.write(mapping.body, to: bodyFile)
                 document = mapping.document(bodyFileName: bodyFile.lastPathComponent)
             }
-            let file = freeName(in: mappingsFolder, stem: mapping.fileStem, extension: "json")
-            try write(text(of: document), to: file)
+            let file = Self.freeName(in: mappingsFolder, stem: mapping.fileStem, extension: "json")
+            try Self.write(Self.text(of: document), to: file)
             written.append(file)
         }
         return written

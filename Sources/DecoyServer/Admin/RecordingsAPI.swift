@@ -39,9 +39,9 @@ extension AdminAPI {
         }
     }
 
-    /// The fields of WireMock's record spec Decoy takes; the others (filters, captured header
-    /// fields, body extraction, transformers) are refused by name.
-    private static let snapshotFields: Set = ["persist", "repeatsAsScenarios", "outputFormat"]
+    /// The fields of WireMock's record spec Decoy takes; the others (captured header fields,
+    /// transformers) are refused by name, and so are values of these Decoy does not follow.
+    private static let snapshotFields: Set = ["persist", "repeatsAsScenarios", "outputFormat", "filters", "extractBodyCriteria", "requestBodyPatternFactory"]
     private static let startFields = snapshotFields.union(["targetBaseUrl"])
 
     /// Runs `body` with the spec in `json` (none is an empty one), refusing fields it does not take.
@@ -67,18 +67,58 @@ extension AdminAPI {
 
     private static func options(_ spec: [String: JSONValue]) throws(StubFolderError) -> Recorder.Options {
         var options = Recorder.Options()
-        if let persist = spec["persist"] {
-            guard case .bool(let value) = persist else { throw invalid("persist", "persist must be true or false") }
-            options.persist = value
-        }
-        if let repeats = spec["repeatsAsScenarios"] {
-            guard case .bool(let value) = repeats else { throw invalid("repeatsAsScenarios", "repeatsAsScenarios must be true or false") }
-            options.recording.repeatsAsScenarios = value
-        }
+        if let persist = spec["persist"] { options.persist = try flag(persist, "persist") }
+        if let repeats = spec["repeatsAsScenarios"] { options.recording.repeatsAsScenarios = try flag(repeats, "repeatsAsScenarios") }
         if let format = spec["outputFormat"], format != .string("FULL"), format != .string("IDS") {
             throw invalid("outputFormat", "outputFormat must be FULL or IDS")
         }
+        // WireMock's clients send this default; Decoy records proxied requests only.
+        if let filters = spec["filters"], filters != .object(["allowNonProxied": .bool(false)]) {
+            throw invalid("filters", "Decoy does not filter recordings: it records every proxied request (filters may only be {\"allowNonProxied\": false})")
+        }
+        if let criteria = spec["extractBodyCriteria"] {
+            let members = try object(criteria, "extractBodyCriteria", fields: ["textSizeThreshold", "binarySizeThreshold"])
+            options.recording.bodyFiles = StubRecording.BodyFiles(
+                textAbove: try size(members["textSizeThreshold"], "extractBodyCriteria.textSizeThreshold"),
+                binaryAbove: try size(members["binarySizeThreshold"], "extractBodyCriteria.binarySizeThreshold")
+            )
+        }
+        if let factory = spec["requestBodyPatternFactory"] {
+            let members = try object(factory, "requestBodyPatternFactory", fields: ["matcher", "ignoreArrayOrder", "ignoreExtraElements", "caseInsensitive"])
+            if let matcher = members["matcher"], matcher != .string("auto") {
+                throw invalid("requestBodyPatternFactory.matcher", "Decoy chooses the body matcher itself, as WireMock's \"auto\" does; matcher may only be auto")
+            }
+            var matching = StubRecording.BodyMatching()
+            if let value = members["ignoreArrayOrder"] { matching.ignoreArrayOrder = try flag(value, "requestBodyPatternFactory.ignoreArrayOrder") }
+            if let value = members["ignoreExtraElements"] { matching.ignoreExtraElements = try flag(value, "requestBodyPatternFactory.ignoreExtraElements") }
+            if let value = members["caseInsensitive"] { matching.caseInsensitive = try flag(value, "requestBodyPatternFactory.caseInsensitive") }
+            options.recording.bodyMatching = matching
+        }
         return options
+    }
+
+    private static func flag(_ value: JSONValue, _ field: String) throws(StubFolderError) -> Bool {
+        guard case .bool(let flag) = value else { throw invalid(field, "\(field) must be true or false") }
+        return flag
+    }
+
+    /// An object whose members are all among `fields`.
+    private static func object(_ value: JSONValue, _ field: String, fields: Set<String>) throws(StubFolderError) -> [String: JSONValue] {
+        guard case .object(let members) = value else { throw invalid(field, "\(field) must be an object") }
+        for name in members.keys.sorted() where !fields.contains(name) {
+            throw invalid("\(field).\(name)", "Decoy does not take \(field).\(name); it takes \(fields.sorted().joined(separator: ", "))")
+        }
+        return members
+    }
+
+    /// A size in bytes, a whole number or its text, as WireMock's clients write it; 0 when absent.
+    private static func size(_ value: JSONValue?, _ field: String) throws(StubFolderError) -> Int {
+        switch value {
+        case nil: return 0
+        case .number(let number) where number >= 0 && number.rounded() == number: return Int(number)
+        case .string(let text) where Int(text).map { $0 >= 0 } == true: return Int(text) ?? 0
+        default: throw invalid(field, "\(field) must be a whole number of bytes")
+        }
     }
 
     /// `{"mappings": [...]}`, or `{"ids": [...]}` for the output format `IDS`; WireMock's error
