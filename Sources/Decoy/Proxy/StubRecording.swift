@@ -31,8 +31,8 @@ package struct StubRecording: Sendable {
         package let document: [String: JSONValue]
         /// The answer's body, written into `__files` when the mapping is written to a folder.
         package let body: Data
-        /// The extension of the body file, after the answer's content type.
-        package let bodyExtension: String
+        /// The extension of the body file, after the answer's content type; `nil` when it has none.
+        package let bodyExtension: String?
 
         /// The document with the body replaced by `bodyFileName`, as written to a folder.
         func document(bodyFileName: String) -> [String: JSONValue] {
@@ -127,8 +127,8 @@ package struct StubRecording: Sendable {
             document["requiredScenarioState"] = .string(scenario.required)
             if let next = scenario.next { document["newScenarioState"] = .string(next) }
         }
-        let type = answer.response.headerFields[.contentType] ?? ""
-        return Mapping(id: id, fileStem: stem, document: document, body: answer.response.body, bodyExtension: Self.fileExtension(forContentType: type))
+        let bodyExtension = answer.response.headerFields[.contentType].map(Self.fileExtension(forContentType:))
+        return Mapping(id: id, fileStem: stem, document: document, body: answer.response.body, bodyExtension: bodyExtension)
     }
 
     // MARK: Requests
@@ -247,9 +247,11 @@ package struct StubRecording: Sendable {
         var written: [URL] = []
         for mapping in mappings {
             var document = mapping.document
-            if let bodyFiles, !mapping.body.isEmpty,
+            // A body without a content type stays inline: a loader takes the type of a body file
+            // from its name, and the answer would gain a header field it never had.
+            if let bodyFiles, !mapping.body.isEmpty, mapping.bodyExtension != nil,
                mapping.body.count > (String(data: mapping.body, encoding: .utf8) == nil ? bodyFiles.binaryAbove : bodyFiles.textAbove) {
-                let bodyFile = Self.freeName(in: filesFolder, stem: mapping.fileStem, extension: mapping.bodyExtension)
+                let bodyFile = Self.freeName(in: filesFolder, stem: mapping.fileStem, extension: mapping.bodyExtension ?? "")
                 try Self.write(mapping.body, to: bodyFile)
                 document = mapping.document(bodyFileName: bodyFile.lastPathComponent)
             }
