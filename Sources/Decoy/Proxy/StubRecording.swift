@@ -199,7 +199,8 @@ package struct StubRecording: Sendable {
             // Written anew only when something was hidden, so that an answer keeps its bytes otherwise.
             if let masked, masked != (try? JSONSerialization.data(withJSONObject: json, options: options)) { body = masked }
         }
-        return StubResponse(status: response.status, headerFields: fields, body: body)
+        // The code alone, as WireMock records it: a reason phrase is a courtesy of HTTP/1.1.
+        return StubResponse(status: HTTPResponse.Status(code: response.status.code, reasonPhrase: ""), headerFields: fields, body: body)
     }
 
     private func responseDocument(_ response: StubResponse) -> [String: JSONValue] {
