@@ -23,11 +23,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Argument(help: "The folder the stub files are written into; its stubs answer instead of the target.")
     var folder: String = "stubs"
 
-    @Option(help: "The numeric address to listen on: 127.0.0.1 or ::1 for this machine only.")
-    var host: String = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port: UInt16 = 8080
+    @OptionGroup var listen: ListenOptions
 
     @Flag(help: "Keep only the first answer to a repeated request, instead of a scenario of them all.")
     var noScenarios = false
@@ -54,7 +50,7 @@ struct RecordCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let server = MockServer(registry: registry, configuration: .init(host: host, port: port))
+        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port))
         try server.start()
         Self.say("Decoy is serving a recording of \(target) into \(folder) on \(server.baseURL)")
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }

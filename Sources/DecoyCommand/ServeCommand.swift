@@ -14,11 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: "The folder of stub files.")
     var folder: String = "stubs"
 
-    @Option(help: "The numeric address to listen on: 127.0.0.1 or ::1 for this machine only; another, such as 0.0.0.0, needs --admin-token or --no-admin.")
-    var host: String = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port: UInt16 = 8080
+    @OptionGroup var listen: ListenOptions
 
     @Option(help: DelayOption.help, transform: DelayOption.parse)
     var delay: Delay = .none
@@ -67,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let access: MockServer.AdminAccess = noAdmin ? .off : adminToken.map { .token($0) } ?? .open
-        let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: log.logger(to: output), adminAccess: access))
+        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port, logger: log.logger(to: output), adminAccess: access))
         try server.start()
         Self.say("Decoy is serving \(folder) on \(server.baseURL)")
         let watcher = watch ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
