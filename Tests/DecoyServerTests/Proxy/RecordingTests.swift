@@ -97,6 +97,29 @@ struct RecordingTests {
         #expect(replayed == live.map { $0.replacingOccurrences(of: "t-123", with: "<redacted>") })
     }
 
+    @Test func aSnapshotWhileRecordingWritesWhatCameSoFarAndTheStopTheRest() async throws {
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let registry = StubRegistry()
+        try registry.load(folder: folder)
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let admin = AdminConnection(server)
+        #expect(try await admin.admin("POST", "/recordings/start", #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)", "extractBodyCriteria": {"textSizeThreshold": "0"}}"#).status == 200)
+        #expect(try await admin.send("GET", "/users/1").status == 200)
+        let snapshot = try await admin.admin("POST", "/recordings/snapshot")
+        #expect((snapshot.json["mappings"] as? [[String: Any]])?.count == 1)
+        #expect(try await admin.send("GET", "/same").text == "same")
+        #expect((try await admin.admin("POST", "/recordings/stop").json["mappings"] as? [[String: Any]])?.count == 1)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path).sorted()
+        #expect(written == ["get-same.json", "get-users-1.json"])
+        // The snapshot asked for no body files, so its body stayed in the mapping; the recording's criteria hold for the rest.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "__files").path).sorted() == ["get-same.txt"])
+    }
+
     @Test func matchersAndRedaction() throws {
         let exchanges = [
             StubRecording.Exchange(
