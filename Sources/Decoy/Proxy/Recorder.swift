@@ -121,7 +121,8 @@ package final class Recorder: Sendable {
                 try options.recording.write(mappings, to: folder)
                 try registry.reload(folder: folder)
             } else {
-                for mapping in mappings { try registry.addMapping(StubRecording.text(of: mapping.document)) }
+                // One import, so that the mappings are added all together or not at all.
+                try registry.importMappings(StubRecording.text(of: ["mappings": .array(mappings.map { .object($0.document) })]))
             }
         } catch {
             throw .unwritable(error)
