@@ -50,7 +50,7 @@ struct RecordCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port))
+        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port, adminAccess: listen.adminAccess))
         try server.start()
         Self.say("Decoy is serving a recording of \(target) into \(folder) on \(server.baseURL)")
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }

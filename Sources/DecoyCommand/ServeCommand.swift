@@ -31,17 +31,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Append the log to this file instead of standard output.")
     var logFile: String?
 
-    @Flag(help: "Turn off the admin API under /__admin.")
-    var noAdmin = false
-
-    @Option(help: "Require this bearer token for the admin API.")
-    var adminToken: String?
-
     @Option(help: "The most requests the journal keeps; older ones are dropped, the total still counts them.")
     var journalLimit = 10_000
 
     func validate() throws {
-        if noAdmin, adminToken != nil { throw ValidationError("--admin-token needs the admin API; drop --no-admin.") }
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
         if log == .none, logFile != nil { throw ValidationError("--log-file needs a log; drop --log none.") }
     }
@@ -62,8 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let access: MockServer.AdminAccess = noAdmin ? .off : adminToken.map { .token($0) } ?? .open
-        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port, logger: log.logger(to: output), adminAccess: access))
+        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port, logger: log.logger(to: output), adminAccess: listen.adminAccess))
         try server.start()
         Self.say("Decoy is serving \(folder) on \(server.baseURL)")
         let watcher = watch ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
