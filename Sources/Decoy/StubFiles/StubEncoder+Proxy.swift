@@ -18,7 +18,7 @@ extension StubEncoder {
         if let prefix = proxy.urlPrefixToRemove { members["proxyUrlPrefixToRemove"] = .string(prefix) }
         // The delay and the added header fields are written as a response's are.
         guard case .object(let timing) = try response(StubResponse(headerFields: proxy.responseHeaders, delay: proxy.delay)) else { return .object(members) }
-        members.merge(timing.filter { $0.key != "status" }) { proxied, _ in proxied }
+        members.merge(timing.filter { $0.key != "status" && $0.key != "statusMessage" }) { proxied, _ in proxied }
         return .object(members)
     }
 }

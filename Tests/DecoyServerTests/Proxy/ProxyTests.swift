@@ -123,6 +123,7 @@ struct ProxyTests {
         guard case .object(let written) = encoded["response"] else { return }
         #expect(written["proxyBaseUrl"] == .string(upstream.baseURL.absoluteString))
         #expect(written["fixedDelayMilliseconds"] == .number(5))
+        #expect(written["status"] == nil && written["statusMessage"] == nil)
     }
 
     @Test func aProxyWithFieldsItCannotHonourIsRefused() throws {
