@@ -80,6 +80,7 @@ struct ProxyTests {
             }
         }
         #expect(registry.journal.entries.first?.fault != nil)
+        #expect(registry.journal.entries.first?.status == .badGateway)
     }
 
     @Test func anUnreachableUpstreamIsA502OverTheServer() async throws {
