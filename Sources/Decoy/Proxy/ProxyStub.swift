@@ -61,6 +61,7 @@ public struct ProxyStub: Stub {
     /// itself from the URL and the body: never copied from one side to the other.
     private static let connectionFields: Set<HTTPField.Name> = [
         .init("Host")!, .contentLength, .transferEncoding, .connection, .init("Keep-Alive")!, .te, .upgrade, .init("Proxy-Connection")!,
+        .init("Expect")!,
         // The transport asks for and decodes compressed bodies itself, so the body that comes
         // back is decoded and its encoding no longer applies.
         .acceptEncoding, .contentEncoding,
@@ -80,10 +81,10 @@ public struct ProxyStub: Stub {
         guard let url = upstreamURL(for: request), let scheme = url.scheme, let host = url.host else {
             return failure(for: request, code: .badURL, reason: "\(baseURL.absoluteString) and \(request.target) make no URL with a scheme and a host")
         }
-        var fields = HTTPFields(request.headerFields.filter { !Self.connectionFields.contains($0.name) && !removedRequestHeaders.contains($0.name) })
-        for field in additionalRequestHeaders { fields[field.name] = nil }
-        fields.append(contentsOf: additionalRequestHeaders)
-        let authority = url.port.map { "\(host):\($0)" } ?? host
+        let fields = HTTPFields(request.headerFields.filter { !Self.connectionFields.contains($0.name) && !removedRequestHeaders.contains($0.name) })
+            .replacing(with: additionalRequestHeaders)
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let authority = url.port.map { "\(bracketed):\($0)" } ?? bracketed
         var path = url.path(percentEncoded: true)
         if path.isEmpty { path = "/" }
         if let query = url.query(percentEncoded: true) { path += "?" + query }
@@ -98,9 +99,7 @@ public struct ProxyStub: Stub {
             let code = (error as? URLError)?.code ?? .unknown
             return failure(for: request, code: code, reason: "\(url.absoluteString) did not answer: \(error.localizedDescription)")
         }
-        var answered = HTTPFields(head.headerFields.filter { !Self.connectionFields.contains($0.name) && $0.name != .date })
-        for field in responseHeaders { answered[field.name] = nil }
-        answered.append(contentsOf: responseHeaders)
+        let answered = HTTPFields(head.headerFields.filter { !Self.connectionFields.contains($0.name) && $0.name != .date }).replacing(with: responseHeaders)
         return StubResponse(status: head.status, headerFields: answered, body: body, delay: delay)
     }
 
@@ -109,5 +108,15 @@ public struct ProxyStub: Stub {
         var response = StubResponse(status: .badGateway, text: text + "\n", delay: delay)
         response.fault = .proxyFailure(code, reason: text)
         return response
+    }
+}
+
+extension HTTPFields {
+    /// These fields, with those named in `replacements` replaced by them.
+    fileprivate func replacing(with replacements: HTTPFields) -> HTTPFields {
+        var fields = self
+        for field in replacements { fields[field.name] = nil }
+        fields.append(contentsOf: replacements)
+        return fields
     }
 }

@@ -65,6 +65,22 @@ struct ProxyTests {
         }
     }
 
+    /// Answers with the request line it was given, as the transport saw it.
+    struct EchoingTransport: Transport {
+        func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+            (HTTPResponse(status: .ok), Data("\(request.scheme ?? "-")://\(request.authority ?? "-")\(request.path ?? "-")".utf8))
+        }
+    }
+
+    @Test func anIPv6UpstreamIsNamedByItsBracketedAddress() async throws {
+        // Through URLSessionTransport on Linux an IPv6 upstream fails with URLError.badURL (not looked into
+        // further), so the request is checked as a transport gets it.
+        let registry = StubRegistry()
+        try registry.register(ProxyStub(to: URL(string: "http://[::1]:8081/base")!, transport: EchoingTransport()), for: .get("/v"))
+        let body = try await registry.engine.answer(StubRequest(method: .get, target: "/v?x=1")).response.bodyText
+        #expect(body == "http://[::1]:8081/base/v?x=1")
+    }
+
     @Test func anUnreachableUpstreamIsATransportFailureInProcess() async throws {
         let registry = StubRegistry()
         try registry.register(ProxyStub(to: try Self.closedPort()), for: .get("/users/1"))
