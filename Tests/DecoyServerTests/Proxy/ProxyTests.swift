@@ -73,8 +73,8 @@ struct ProxyTests {
     }
 
     @Test func anIPv6UpstreamIsNamedByItsBracketedAddress() async throws {
-        // Through URLSessionTransport on Linux an IPv6 upstream fails with URLError.badURL (not looked into
-        // further), so the request is checked as a transport gets it.
+        // URLSession on Linux refuses a URL with an IPv6 host (URLError.badURL, though the URLRequest is
+        // well made), so the request is checked as a transport gets it.
         let registry = StubRegistry()
         try registry.register(ProxyStub(to: URL(string: "http://[::1]:8081/base")!, transport: EchoingTransport()), for: .get("/v"))
         let body = try await registry.engine.answer(StubRequest(method: .get, target: "/v?x=1")).response.bodyText
