@@ -50,7 +50,8 @@ struct RecordingTests {
         return seen
     }
 
-    @Test func recordStopLoadAndServeGiveTheSameAnswers() async throws {
+    /// Runs `body` with the upstream, a server that loaded an empty stubs folder, and its admin API.
+    static func withRecordingServer(_ body: (_ upstream: MockServer, _ folder: URL, _ recorder: MockServer, _ admin: AdminConnection) async throws -> Void) async throws {
         let upstream = try Self.upstream()
         defer { upstream.stop() }
         let folder = try Self.temporaryFolder()
@@ -60,64 +61,60 @@ struct RecordingTests {
         let recorder = MockServer(registry: registry)
         try recorder.start()
         defer { recorder.stop() }
-        let admin = AdminConnection(recorder)
+        try await body(upstream, folder, recorder, AdminConnection(recorder))
+    }
 
-        #expect(try await admin.admin("GET", "/recordings/status").json["status"] as? String == "NeverStarted")
-        let notRecording = try await admin.admin("POST", "/recordings/stop")
-        #expect(notRecording.status == 400)
-        #expect((notRecording.json["errors"] as? [[String: Any]])?.first?["code"] as? Int == 30)
-        #expect(try await admin.admin("POST", "/recordings/start", #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)"}"#).status == 200)
-        #expect(try await admin.admin("GET", "/recordings/status").json["status"] as? String == "Recording")
+    @Test func recordStopLoadAndServeGiveTheSameAnswers() async throws {
+        try await Self.withRecordingServer { upstream, folder, recorder, admin in
+            #expect(try await admin.admin("GET", "/recordings/status").json["status"] as? String == "NeverStarted")
+            let notRecording = try await admin.admin("POST", "/recordings/stop")
+            #expect(notRecording.status == 400)
+            #expect((notRecording.json["errors"] as? [[String: Any]])?.first?["code"] as? Int == 30)
+            #expect(try await admin.admin("POST", "/recordings/start", #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)"}"#).status == 200)
+            #expect(try await admin.admin("GET", "/recordings/status").json["status"] as? String == "Recording")
 
-        let live = try await Self.visit(recorder.baseURL)
-        #expect(live == [
-            #"200 yes {"id":1,"name":"Ada"}"#, "200 - one", "200 - two", "410 - done", "410 - done", "200 - same", "200 - same",
-            #"201 - {"token":"t-123","user":"ada"}"#, #"201 - {"token":"t-123","user":"other"}"#,
-        ])
+            let live = try await Self.visit(recorder.baseURL)
+            #expect(live == [
+                #"200 yes {"id":1,"name":"Ada"}"#, "200 - one", "200 - two", "410 - done", "410 - done", "200 - same", "200 - same",
+                #"201 - {"token":"t-123","user":"ada"}"#, #"201 - {"token":"t-123","user":"other"}"#,
+            ])
 
-        let stopped = try await admin.admin("POST", "/recordings/stop")
-        #expect(stopped.status == 200)
-        let mappings = try #require(stopped.json["mappings"] as? [[String: Any]])
-        // One per distinct request, the counter's four answers as a scenario of four.
-        #expect(mappings.count == 8)
-        #expect(try await admin.admin("GET", "/recordings/status").json["status"] as? String == "Stopped")
+            let stopped = try await admin.admin("POST", "/recordings/stop")
+            #expect(stopped.status == 200)
+            let mappings = try #require(stopped.json["mappings"] as? [[String: Any]])
+            // One per distinct request, the counter's four answers as a scenario of four.
+            #expect(mappings.count == 8)
+            #expect(try await admin.admin("GET", "/recordings/status").json["status"] as? String == "Stopped")
 
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path).sorted()
-        #expect(files.count == 8)
-        #expect(files.contains("get-users-1.json"))
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path).sorted()
+            #expect(files.count == 8)
+            #expect(files.contains("get-users-1.json"))
 
-        // Played back from the files alone, in a registry and server of their own.
-        let playback = StubRegistry()
-        try playback.load(folder: folder)
-        let server = MockServer(registry: playback)
-        try server.start()
-        defer { server.stop() }
-        let replayed = try await Self.visit(server.baseURL)
-        // Secrets in answers are masked; everything else is as it came.
-        #expect(replayed == live.map { $0.replacingOccurrences(of: "t-123", with: "<redacted>") })
+            // Played back from the files alone, in a registry and server of their own.
+            let playback = StubRegistry()
+            try playback.load(folder: folder)
+            let server = MockServer(registry: playback)
+            try server.start()
+            defer { server.stop() }
+            let replayed = try await Self.visit(server.baseURL)
+            // Secrets in answers are masked; everything else is as it came.
+            #expect(replayed == live.map { $0.replacingOccurrences(of: "t-123", with: "<redacted>") })
+        }
     }
 
     @Test func aSnapshotWhileRecordingWritesWhatCameSoFarAndTheStopTheRest() async throws {
-        let upstream = try Self.upstream()
-        defer { upstream.stop() }
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let registry = StubRegistry()
-        try registry.load(folder: folder)
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        let admin = AdminConnection(server)
-        #expect(try await admin.admin("POST", "/recordings/start", #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)", "extractBodyCriteria": {"textSizeThreshold": "0"}}"#).status == 200)
-        #expect(try await admin.send("GET", "/users/1").status == 200)
-        let snapshot = try await admin.admin("POST", "/recordings/snapshot")
-        #expect((snapshot.json["mappings"] as? [[String: Any]])?.count == 1)
-        #expect(try await admin.send("GET", "/same").text == "same")
-        #expect((try await admin.admin("POST", "/recordings/stop").json["mappings"] as? [[String: Any]])?.count == 1)
-        let written = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path).sorted()
-        #expect(written == ["get-same.json", "get-users-1.json"])
-        // The snapshot asked for no body files, so its body stayed in the mapping; the recording's criteria hold for the rest.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "__files").path).sorted() == ["get-same.txt"])
+        try await Self.withRecordingServer { upstream, folder, _, admin in
+            #expect(try await admin.admin("POST", "/recordings/start", #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)", "extractBodyCriteria": {"textSizeThreshold": "0"}}"#).status == 200)
+            #expect(try await admin.send("GET", "/users/1").status == 200)
+            let snapshot = try await admin.admin("POST", "/recordings/snapshot")
+            #expect((snapshot.json["mappings"] as? [[String: Any]])?.count == 1)
+            #expect(try await admin.send("GET", "/same").text == "same")
+            #expect((try await admin.admin("POST", "/recordings/stop").json["mappings"] as? [[String: Any]])?.count == 1)
+            let written = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path).sorted()
+            #expect(written == ["get-same.json", "get-users-1.json"])
+            // The snapshot asked for no body files, so its body stayed in the mapping; the recording's criteria hold for the rest.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "__files").path).sorted() == ["get-same.txt"])
+        }
     }
 
     @Test func matchersAndRedaction() throws {
