@@ -6,6 +6,6 @@ struct DecoyTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decoy",
         abstract: "A mock HTTP server for testing API clients.",
-        subcommands: [ServeCommand.self, CheckCommand.self]
+        subcommands: [ServeCommand.self, CheckCommand.self, RecordCommand.self]
     )
 }

@@ -17,11 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     static let defaultFolder = "stubs"
 
-    @Option(help: "The numeric address to listen on: 127.0.0.1 or ::1 for this machine only; another, such as 0.0.0.0, needs --admin-token or --no-admin.")
-    var host: String = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port: UInt16 = 8080
+    @OptionGroup var listen: ListenOptions
 
     @Option(help: DelayOption.help, transform: DelayOption.parse)
     var delay: Delay = .none
@@ -38,12 +34,6 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Append the log to this file instead of standard output.")
     var logFile: String?
 
-    @Flag(help: "Turn off the admin API under /__admin.")
-    var noAdmin = false
-
-    @Option(help: "Require this bearer token for the admin API.")
-    var adminToken: String?
-
     @Option(help: "The most requests the journal keeps; older ones are dropped, the total still counts them.")
     var journalLimit = 10_000
 
@@ -51,7 +41,6 @@ struct ServeCommand: AsyncParsableCommand {
     var openapi: String?
 
     func validate() throws {
-        if noAdmin, adminToken != nil { throw ValidationError("--admin-token needs the admin API; drop --no-admin.") }
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
         if log == .none, logFile != nil { throw ValidationError("--log-file needs a log; drop --log none.") }
     }
@@ -78,8 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let access: MockServer.AdminAccess = noAdmin ? .off : adminToken.map { .token($0) } ?? .open
-        let server = MockServer(registry: registry, configuration: .init(host: host, port: port, logger: log.logger(to: output), adminAccess: access))
+        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port, logger: log.logger(to: output), adminAccess: listen.adminAccess))
         try server.start()
         Self.say("Decoy is serving \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \(server.baseURL)")
         let watcher = watch && servesFolder ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil

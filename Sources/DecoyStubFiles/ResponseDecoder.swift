@@ -8,7 +8,7 @@ struct ResponseDecoder {
     static let fields = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
-    ]
+    ] + proxyFields
 
     /// The most header values one response may have. HTTP sets no limit, but clients do (curl
     /// refuses a head over 300 KiB, URLSession one over 256 KiB) and swift-http-types stops at 65,534.
@@ -22,7 +22,7 @@ struct ResponseDecoder {
 
     /// The response `node` describes, or `nil` after logging every problem in it.
     func decode(_ node: FileNode) -> StubResponse? {
-        guard let object = node.object(known: Self.fields) else { return nil }
+        guard let object = node.object(known: Self.fields), refuseProxyFields(object) else { return nil }
         let status = object["status"].map { node in
             node.integer(in: 100...599, "an integer 100…599").map { code in
                 HTTPResponse.Status(code: code, reasonPhrase: object["statusMessage"]?.text() ?? "")
@@ -42,7 +42,7 @@ struct ResponseDecoder {
     }
 
     /// Header fields, each a string or a list of strings for a repeated field.
-    private func headers(_ node: FileNode) -> HTTPFields? {
+    func headers(_ node: FileNode) -> HTTPFields? {
         guard let object = node.object(known: nil) else { return nil }
         var fields = HTTPFields()
         var size = 0
@@ -87,7 +87,7 @@ struct ResponseDecoder {
     }
 
     /// `fixedDelayMilliseconds` or `delayDistribution`; `.none` when neither.
-    private func delay(_ object: FileObject) -> Delay? {
+    func delay(_ object: FileObject) -> Delay? {
         guard let (key, node) = object.oneOf(["fixedDelayMilliseconds", "delayDistribution"]) else { return Delay.none }
         guard let delay = delay(key, node) else { return nil }
         if let problem = delay.problem {

@@ -80,7 +80,7 @@ struct StubDecoder {
             otherwise.error("else needs \"when\"")
             return nil
         }
-        return responses.decode(value)
+        return responses.decodeAnswer(value)
     }
 
     /// `responses` with its `mode` (and `seed`, for random): Decoy's alternating, random and sequence stubs.

@@ -3,6 +3,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.*;
 import com.github.tomakehurst.wiremock.client.VerificationException;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.common.Metadata;
+import com.github.tomakehurst.wiremock.recording.RecordingStatus;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import com.github.tomakehurst.wiremock.stubbing.StubImport;
@@ -222,6 +223,23 @@ public final class WireMockJavaClientCheck {
                     String wrong = "Basic " + Base64.getEncoder().encodeToString("ada:wrong".getBytes(StandardCharsets.UTF_8));
                     expect(send("GET", "/java/secret", null, "Authorization", right).statusCode() == 200, "right password");
                     expect(send("GET", "/java/secret", null, "Authorization", wrong).statusCode() == 404, "wrong password");
+                }),
+                new Check("recording: start, status, stop, snapshot", () -> {
+                    // No traffic: WireMock's recording proxy answers every request, and this server is the
+                    // only one at hand; the Swift tests record real traffic. This checks what the client reads.
+                    startRecording(recordSpec().forTarget(base + "/upstream").makeStubsPersistent(false));
+                    startRecording(recordSpec().forTarget(base + "/elsewhere").makeStubsPersistent(false));
+                    expect(getRecordingStatus().getStatus() == RecordingStatus.Recording, "recording");
+                    expect(stopRecording().getStubMappings().isEmpty(), "nothing recorded");
+                    expect(getRecordingStatus().getStatus() == RecordingStatus.Stopped, "stopped");
+                    expect(snapshotRecord(recordSpec().makeStubsPersistent(false)).isEmpty(), "nothing in the snapshot");
+                    try {
+                        stopRecording();
+                    } catch (RuntimeException refused) {
+                        expect(refused.getMessage() != null && refused.getMessage().contains("Not currently recording"), "readable: " + refused);
+                        return;
+                    }
+                    throw new AssertionError("stopping twice should be refused");
                 }),
                 new Check("an invalid stub is refused with a readable error", () -> {
                     try {

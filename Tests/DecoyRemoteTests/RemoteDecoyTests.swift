@@ -181,6 +181,20 @@ struct RemoteDecoyTests {
         }
     }
 
+    @Test("a proxy stub crosses the process boundary as proxyBaseUrl")
+    func proxy() async throws {
+        let upstreamRegistry = StubRegistry()
+        try upstreamRegistry.register(StubResponse(text: "from upstream"), for: .get("/real"))
+        let upstream = MockServer(registry: upstreamRegistry)
+        try upstream.start()
+        defer { upstream.stop() }
+        try await withRemote { decoy, server in
+            try await decoy.register(ProxyStub(to: upstream.baseURL, responseHeaders: [HTTPField.Name("X-Via")!: "decoy"]), for: .get("/real"))
+            #expect(await outcome(server, .get, "/real").body == "from upstream")
+            #expect(upstreamRegistry.journal.entries.count == 1)
+        }
+    }
+
     @Test("a resource registers for its method, path and query")
     func resource() async throws {
         try await withRemote { decoy, server in

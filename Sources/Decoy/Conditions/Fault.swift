@@ -26,6 +26,10 @@ public enum Fault: Sendable, Hashable {
     case timeout
     /// A transport error with this code; in-process servings only, as no server can make a client raise it.
     case transportError(URLError.Code)
+    /// A proxied request whose upstream failed with this error, for the reason given: in-process
+    /// the error is thrown, as the proxy's transport threw it; the server answers with the
+    /// response's status and body instead (`502 Bad Gateway` and the reason), as a gateway does.
+    case proxyFailure(URLError.Code, reason: String)
 
     /// The error an in-process serving throws: what `URLSessionTransport` reports for the
     /// server's version of the fault (measured on Linux against ``MockServer``).
@@ -36,6 +40,12 @@ public enum Fault: Sendable, Hashable {
         case .malformedResponse, .randomDataThenClose: URLError(.cannotParseResponse)
         case .timeout: URLError(.timedOut)
         case .transportError(let code): URLError(code)
+        case .proxyFailure(let code, let reason): URLError(code, userInfo: [NSLocalizedDescriptionKey: reason])
         }
+    }
+
+    /// Whether the server sends the response, whose status and body say what failed, rather than breaking the connection.
+    package var isAnsweredOverHTTP: Bool {
+        if case .proxyFailure = self { true } else { false }
     }
 }

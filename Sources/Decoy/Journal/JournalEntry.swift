@@ -26,8 +26,9 @@ public struct JournalEntry: Sendable {
         self.delay = delay
     }
 
-    /// The status answered, or `nil` when a fault was produced instead.
-    public var status: HTTPResponse.Status? { response.fault == nil ? response.status : nil }
+    /// The status answered, or `nil` when a fault was produced instead; a proxy failure has both,
+    /// as the server answers it with its status.
+    public var status: HTTPResponse.Status? { response.fault?.isAnsweredOverHTTP ?? true ? response.status : nil }
     /// The fault produced, if any.
     public var fault: Fault? { response.fault }
 

@@ -33,6 +33,8 @@ package enum StubEncoder {
         switch stub {
         case let response as StubResponse:
             return ["response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }]
+        case let proxy as ProxyStub:
+            return ["response": try proxyResponse(proxy)]
         case let alternating as AlternatingStub:
             return try list(alternating.stubs, mode: "alternating", of: "AlternatingStub")
         case let random as RandomStub:
@@ -66,7 +68,7 @@ package enum StubEncoder {
         switch stub {
         case is ClosureStub:
             return StubEncodingError(stub: name, reason: "its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values")
-        case is StubResponse, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub, is FailingStub:
+        case is StubResponse, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub, is FailingStub, is ProxyStub:
             return StubEncodingError(stub: name, reason: otherwise)
         default:
             return StubEncodingError(
@@ -175,7 +177,7 @@ package enum StubEncoder {
     }
 
     /// Each name once, in the order of its first field: a string, or a list for a repeated field.
-    private static func headers(_ fields: HTTPFields) -> JSONValue {
+    static func headers(_ fields: HTTPFields) -> JSONValue {
         var values: [String: [String]] = [:]
         for field in fields { values[field.name.rawName, default: []].append(field.value) }
         return .object(values.mapValues { $0.count == 1 ? .string($0[0]) : .array($0.map(JSONValue.string)) })

@@ -25,49 +25,27 @@ struct ExchangeLog: Sendable {
     private func lines(head: String, fields: HTTPFields, body: Data?) -> String {
         var lines = [head]
         for field in fields {
-            let hidden = redaction.headerFields.contains(field.name) && !unredacted.contains(field.name.canonicalName)
+            let hidden = redaction.hides(field: field.name, unredacted: unredacted)
             lines.append("  \(field.name): \(hidden ? LogRedaction.mask : field.value)")
         }
         if let body, !body.isEmpty { lines.append(describe(body)) }
         return lines.joined(separator: "\n")
     }
 
-    private func hides(_ name: String) -> Bool {
-        let name = name.lowercased()
-        return redaction.parameters.contains(name) && !unredacted.contains(name)
-    }
-
     private func redactedTarget(_ request: HTTPRequest) -> String {
-        let target = request.path ?? "/"
-        guard let mark = target.firstIndex(of: "?") else { return target }
-        let query = target[target.index(after: mark)...].split(separator: "&").map { pair in
-            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return hides(name.removingPercentEncoding ?? name) ? "\(name)=\(LogRedaction.mask)" : String(pair)
-        }
-        return target[..<mark] + "?" + query.joined(separator: "&")
+        redaction.redacting(target: request.path ?? "/", unredacted: unredacted)
     }
 
     private static let bodyLimit = 16 * 1024
 
     private func describe(_ body: Data) -> String {
         if let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
-           let pretty = try? JSONSerialization.data(withJSONObject: redacted(json), options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed]) {
+           let pretty = try? JSONSerialization.data(withJSONObject: redaction.redacting(json: json, unredacted: unredacted), options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed]) {
             return String(decoding: pretty.prefix(Self.bodyLimit), as: UTF8.self)
         }
         guard body.count <= Self.bodyLimit, let text = String(data: body, encoding: .utf8) else {
             return "<\(body.count) bytes>"
         }
         return text
-    }
-
-    private func redacted(_ json: Any) -> Any {
-        switch json {
-        case let object as [String: Any]:
-            Dictionary(uniqueKeysWithValues: object.map { key, value in (key, hides(key) ? LogRedaction.mask : redacted(value)) })
-        case let array as [Any]:
-            array.map(redacted)
-        default:
-            json
-        }
     }
 }

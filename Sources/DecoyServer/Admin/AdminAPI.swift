@@ -59,6 +59,7 @@ struct AdminAPI: Sendable {
         case (.post, "scenarios/reset"): return withRegistry(request) { $0.resetScenarios(); return AdminReply.ok }
         case (.put, _) where path.count == 3 && path[0] == "scenarios" && path[2] == "state":
             return withRegistry(request) { setState($0, scenario: path[1], request.body) }
+        case (_, let endpoint) where path.first == "recordings": return withRegistry(request) { recordings($0, request, endpoint: endpoint) }
         case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
             return withRegistry(request) { mapping($0, id: path[1], request) }
         case (let method, _) where path.count == 2 && path[0] == "requests" && [.get, .delete].contains(method):
@@ -76,7 +77,6 @@ struct AdminAPI: Sendable {
     /// WireMock's endpoints that Decoy answers with `501` and why, so that a client sees a reason
     /// rather than a missing endpoint.
     private static let unserved = [
-        "recordings": "recording is not available yet",
         "shutdown": "stop decoy serve with SIGINT or SIGTERM, or MockServer with stop()",
         "files": "body files live in the stubs folder's __files; change them there",
     ]

@@ -17,8 +17,9 @@ enum AdminReply {
 
     /// WireMock's error shape: a list of errors, each with a code, a title and, where known, the
     /// field it is about. WireMock's Java client reads `code` to choose the exception it throws.
-    static func error(_ status: HTTPResponse.Status, _ title: String) -> StubResponse {
-        encoded(Errors(errors: [.init(code: Errors.code(for: status), title: title, detail: nil, source: nil)]), status: status)
+    /// `code` overrides the one the status implies, for WireMock's own codes such as 30, not recording.
+    static func error(_ status: HTTPResponse.Status, _ title: String, code: Int? = nil) -> StubResponse {
+        encoded(Errors(errors: [.init(code: code ?? Errors.code(for: status), title: title, detail: nil, source: nil)]), status: status)
     }
 
     /// Every problem of a refused stub document or request pattern, each with its field as a JSON

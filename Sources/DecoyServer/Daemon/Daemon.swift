@@ -184,6 +184,9 @@ final class Daemon: Sendable {
             return response.cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
         case .response(let head, .paced(let body, let pieces)):
             return DribbledResponse.queue(head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
+        case .fault(let fault, _) where fault.isAnsweredOverHTTP:
+            // A failure a server can still put into words: the response carries its status and reason.
+            return PreparedResponse(delivery.response).queue(on: exchange.connection)
         case .fault(_, let hold) where hold > .zero:
             let hold = min(hold, configuration.faultTimeoutHold)
             suspended.suspend(exchange) {

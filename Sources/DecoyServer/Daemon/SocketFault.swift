@@ -27,8 +27,9 @@ enum SocketFault {
             write(noise, to: socket)
         case .emptyResponse, .timeout:
             break
-        case .transportError:
+        case .transportError, .proxyFailure:
             // No server can make a client raise an arbitrary error; closing is the nearest thing.
+            // (The daemon answers a proxy failure over HTTP and never brings it here.)
             break
         }
         return .NO

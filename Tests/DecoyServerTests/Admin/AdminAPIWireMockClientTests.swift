@@ -225,7 +225,7 @@ struct AdminAPIWireMockClientTests {
         }
     }
 
-    @Test(arguments: ["/recordings/start", "/recordings/snapshot", "/shutdown", "/files"])
+    @Test(arguments: ["/shutdown", "/files"])
     func wireMocksEndpointsDecoyDoesNotServeSayWhy(endpoint: String) async throws {
         try await withServer { http, _ in
             let refused = try await http.admin("POST", endpoint)
