@@ -44,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most requests the journal keeps; older ones are dropped, the total still counts them.")
     var journalLimit = 10_000
 
+    @Flag(help: "Render every response as a template, as WireMock's --global-response-templating does; without it, only responses with \"transformers\": [\"response-template\"].")
+    var globalResponseTemplating = false
+
     func validate() throws {
         if noAdmin, adminToken != nil { throw ValidationError("--admin-token needs the admin API; drop --no-admin.") }
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
@@ -53,6 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let url = URL(filePath: folder, directoryHint: .isDirectory)
         let registry = StubRegistry(journalLimit: journalLimit, seed: seed, defaultDelay: delay)
+        registry.templatesEveryResponse = globalResponseTemplating
         do {
             Self.show(try registry.load(folder: url), from: folder)
         } catch {

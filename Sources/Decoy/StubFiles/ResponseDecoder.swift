@@ -6,7 +6,7 @@ struct ResponseDecoder {
     /// The fields of a response.
     static let fields = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-        "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
+        "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault", "transformers",
     ]
     static let faults: [String: Fault] = [
         "EMPTY_RESPONSE": .emptyResponse, "CONNECTION_RESET_BY_PEER": .connectionReset,
@@ -24,10 +24,50 @@ struct ResponseDecoder {
     let bodyFiles: BodyFiles
     /// The stub file, relative to the folder, for body files named next to it.
     let stubFile: String
+    /// Whether every response is a template, as with WireMock's global response templating.
+    var templatesEveryResponse = false
 
-    /// The response `node` describes, or `nil` after logging every problem in it.
-    func decode(_ node: FileNode) -> StubResponse? {
+    /// The response `node` describes, a ``TemplateStub`` when it names the `response-template`
+    /// transformer; `nil` after logging every problem in it.
+    func decode(_ node: FileNode) -> (any Stub)? {
         guard let object = node.object(known: Self.fields) else { return nil }
+        guard let templated = object["transformers"].map(transformers) ?? templatesEveryResponse else { return nil }
+        if templated, let fileNode = object["bodyFileName"], let name = fileNode.text(), name.contains("{{") {
+            // Named per request: the file is found and read then, not now.
+            guard let response = decode(FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" })) else { return nil }
+            return template(object, at: fileNode) { () throws(TemplateSyntaxError) in
+                try TemplateStub(response, bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)), seed: nil, now: Date.init)
+            }
+        }
+        guard let response = decode(object) else { return nil }
+        guard templated else { return response }
+        return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) { () throws(TemplateSyntaxError) in try TemplateStub(response) }
+    }
+
+    /// `transformers`: WireMock's list, of which Decoy has `response-template`.
+    private func transformers(_ node: FileNode) -> Bool? {
+        guard let elements = node.list("a list of transformer names") else { return nil }
+        for element in elements {
+            guard let name = element.text() else { return nil }
+            guard name == "response-template" else { return element.expected("response-template, the one transformer Decoy has") }
+        }
+        return !elements.isEmpty
+    }
+
+    /// The template stub `make` makes, or `nil` after logging where its template is malformed:
+    /// at `bodyNode`, or at the header whose value it is.
+    private func template(_ object: FileObject, at bodyNode: FileNode, _ make: () throws(TemplateSyntaxError) -> TemplateStub) -> TemplateStub? {
+        do {
+            return try make()
+        } catch {
+            let place = error.reason.hasPrefix("in header") ? object["headers"] ?? bodyNode : bodyNode
+            place.error("malformed template at \(error)" + (error.helper.map { " (helper \($0))" } ?? ""))
+            return nil
+        }
+    }
+
+    /// The response's fields, without templates.
+    private func decode(_ object: FileObject) -> StubResponse? {
         let status = object["status"].map { node in
             node.integer(in: 100...599, "an integer 100…599").map { code in
                 HTTPResponse.Status(code: code, reasonPhrase: object["statusMessage"]?.text() ?? "")

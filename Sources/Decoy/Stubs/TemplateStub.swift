@@ -21,7 +21,8 @@ public struct TemplateStub: Stub {
     /// The seed of the random source, `nil` when drawn from the system.
     public var seed: UInt64? { random.seed }
 
-    let body: ResponseTemplate
+    /// `nil` for a body that is not UTF-8 text, which is sent as it is.
+    let body: ResponseTemplate?
     let headerValues: [ResponseTemplate]
     /// Renders a body file named per request: its name and then its text are templates.
     let bodyFile: (@Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?
@@ -29,7 +30,7 @@ public struct TemplateStub: Stub {
     let random: RandomSource
     let now: @Sendable () -> Date
 
-    /// Creates a stub that renders `response`'s body, as UTF-8 text, and its header values.
+    /// Creates a stub that renders `response`'s body, when it is UTF-8 text, and its header values.
     ///
     /// Throws a ``TemplateSyntaxError`` naming the place of the first malformed template.
     public init(_ response: StubResponse, seed: UInt64? = nil, now: @escaping @Sendable () -> Date = Date.init) throws(TemplateSyntaxError) {
@@ -42,7 +43,7 @@ public struct TemplateStub: Stub {
         seed: UInt64?, now: @escaping @Sendable () -> Date
     ) throws(TemplateSyntaxError) {
         self.response = response
-        body = try ResponseTemplate(String(decoding: response.body, as: UTF8.self))
+        body = try String(validating: response.body, as: UTF8.self).map { text throws(TemplateSyntaxError) in try ResponseTemplate(text) }
         var headerValues: [ResponseTemplate] = []
         for field in response.headerFields {
             do {
@@ -71,7 +72,7 @@ public struct TemplateStub: Stub {
             rendered.headerFields = fields
             if let bodyFileName, let bodyFile {
                 rendered.body = Data(try bodyFile(try bodyFileName.render(context)).render(context).utf8)
-            } else {
+            } else if let body {
                 rendered.body = Data(try body.render(context).utf8)
             }
             return .response(rendered)

@@ -1,0 +1,115 @@
+import Decoy
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Template stubs, from code and from stub files, give the same answers in every serving.
+@Suite("Response templates: stubs")
+struct TemplateStubTests {
+    static let instant = Date(timeIntervalSince1970: 1_795_570_994)
+
+    @Test(arguments: Serving.allCases)
+    func aTemplateStubRendersBodyAndHeadersPerRequest(_ serving: Serving) async throws {
+        let registry = StubRegistry()
+        let response = StubResponse(
+            status: .created, headerFields: [HTTPField.Name("X-Echo")!: "{{request.headers.X-Id}}"],
+            json: #"{"id": "{{request.pathSegments.[1]}}", "page": {{request.query.page}}, "name": "{{jsonPath request.body '$.name'}}", "at": "{{now}}"}"#
+        )
+        try registry.register(try TemplateStub(response, seed: 1, now: { Self.instant }), for: .post("/users/{id}"))
+        let exchange = try await serving.exchange(registry, .post, "/users/42?page=3", headerFields: [HTTPField.Name("X-Id")!: "abc"], body: Data(#"{"name": "Ada"}"#.utf8))
+        #expect(exchange.status == 201)
+        #expect(exchange.text == #"{"id": "42", "page": 3, "name": "Ada", "at": "2026-11-25T01:43:14Z"}"#)
+        #expect(exchange.headerFields[HTTPField.Name("X-Echo")!] == "abc")
+        #expect(exchange.headerFields[.contentType] == "application/json")
+    }
+
+    @Test(arguments: Serving.allCases)
+    func aSeededTemplateRepeatsItsRandomValues(_ serving: Serving) async throws {
+        func run() async throws -> [String] {
+            let registry = StubRegistry()
+            try registry.register(try StubResponse(text: "{{uuid}} {{randomValue length=6}}").templated(seed: 9), for: .get("/id"))
+            var answers: [String] = []
+            for _ in 0..<2 { answers.append(try await serving.exchange(registry, .get, "/id").text) }
+            return answers
+        }
+        let first = try await run()
+        #expect(first[0] != first[1])
+        #expect(try await run() == first)
+    }
+
+    @Test func aMalformedTemplateFailsWhenTheStubIsMade() {
+        let error = #expect(throws: TemplateSyntaxError.self) { try TemplateStub(StubResponse(text: "{{#each request.query.ids}}")) }
+        #expect(error?.helper == "each")
+        let header = #expect(throws: TemplateSyntaxError.self) { try TemplateStub(StubResponse(headerFields: [HTTPField.Name("X-A")!: "{{shout}}"])) }
+        #expect(header?.description == #"line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request"#)
+    }
+
+    static let folder: [String: String] = [
+        "mappings/echo.json": #"""
+            {
+              "request": { "method": "POST", "urlPathPattern": "/things/.*" },
+              "response": {
+                "status": 200,
+                "headers": { "X-Path": "{{request.path.[1]}}" },
+                "jsonBody": { "thing": "{{request.path.[1]}}", "name": "{{jsonPath request.body '$.name'}}" },
+                "transformers": ["response-template"]
+              }
+            }
+            """#,
+        "mappings/plain.json": #"{ "request": { "urlPath": "/plain" }, "response": { "body": "{{request.path}}" } }"#,
+        "mappings/file.json": #"{ "request": { "urlPath": "/file" }, "response": { "bodyFileName": "hello.txt", "transformers": ["response-template"] } }"#,
+        "mappings/named.json": #"{ "request": { "urlPathPattern": "/named/.*" }, "response": { "bodyFileName": "{{request.pathSegments.[1]}}.json", "transformers": ["response-template"] } }"#,
+        "mappings/by-query.json": #"{ "request": { "urlPath": "/by-query" }, "response": { "bodyFileName": "{{request.query.f}}", "transformers": ["response-template"] } }"#,
+        "__files/hello.txt": "Hello {{request.query.name}}!",
+        "__files/abc.json": #"{"name": "{{request.path.[1]}}"}"#,
+    ]
+
+    @Test(arguments: Serving.allCases)
+    func stubFilesTemplateWhereTheResponseNamesTheTransformer(_ serving: Serving) async throws {
+        let scratch = try ScratchFolder(Self.folder)
+        let registry = StubRegistry()
+        try registry.load(folder: scratch.url)
+        let echo = try await serving.exchange(registry, .post, "/things/a%26b", body: Data(#"{"name": "Ada"}"#.utf8))
+        #expect(echo.text == #"{"thing":"a&amp;b","name":"Ada"}"#)
+        #expect(echo.headerFields[HTTPField.Name("X-Path")!] == "a&amp;b")
+        #expect(try await serving.exchange(registry, .get, "/plain").text == "{{request.path}}")
+        #expect(try await serving.exchange(registry, .get, "/file?name=Ada").text == "Hello Ada!")
+        #expect(try await serving.exchange(registry, .get, "/named/abc").text == #"{"name": "abc"}"#)
+        let outside = try await serving.exchange(registry, .get, "/by-query?f=../../etc/passwd")
+        #expect(outside.status == 500)
+        #expect(outside.text == #"Decoy could not render this stub's template: "../../etc/passwd" resolves outside the stubs folder; a body file must be inside it"#)
+        #expect(try await serving.exchange(registry, .get, "/named/nope").text == #"Decoy could not render this stub's template: no file "nope.json" in __files/ or next to the stub file"#)
+    }
+
+    @Test func globalTemplatingTemplatesEveryResponse() async throws {
+        let scratch = try ScratchFolder(Self.folder)
+        let registry = StubRegistry()
+        registry.templatesEveryResponse = true
+        try registry.load(folder: scratch.url)
+        #expect(try await Serving.transport.exchange(registry, .get, "/plain").text == "/plain")
+        #expect(StubFolder(url: scratch.url, templatesEveryResponse: true).check().isValid)
+    }
+
+    @Test func malformedTemplatesInStubFilesFailTheCheckWithFilePlaceAndHelper() throws {
+        let scratch = try ScratchFolder([
+            "bad.yaml": """
+                - request: { urlPath: /a }
+                  response:
+                    body: "ok {{#if request.query.a}} never closed"
+                    transformers: [response-template]
+                - request: { urlPath: /b }
+                  response:
+                    headers: { X-A: "{{shout request.path}}" }
+                    transformers: [response-template]
+                - request: { urlPath: /c }
+                  response: { body: x, transformers: [gzip] }
+                """,
+        ])
+        let report = StubFolder(url: scratch.url).check()
+        #expect(report.errors.map(\.description) == [
+            #"bad.yaml:3:11: [0].response.body: malformed template at line 1, column 7: {{#if}} is never closed with {{/if}} (helper if)"#,
+            #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request (helper shout)"#,
+            #"bad.yaml:10:39: [2].response.transformers[0]: expected response-template, the one transformer Decoy has, found "gzip""#,
+        ])
+    }
+}
