@@ -61,7 +61,9 @@ struct ResponseDecoder {
             return try make()
         } catch {
             let place = error.reason.hasPrefix("in header") ? object["headers"] ?? bodyNode : bodyNode
-            place.error("malformed template at \(error)" + (error.helper.map { " (helper \($0))" } ?? ""))
+            // A jsonBody is templated as the JSON text it is sent as, so the place is in that text.
+            let text = place.field.hasSuffix("jsonBody") ? " of its JSON text" : ""
+            place.error("malformed template at line \(error.line), column \(error.column)\(text): \(error.reason)" + (error.helper.map { " (helper \($0))" } ?? ""))
             return nil
         }
     }
