@@ -36,7 +36,7 @@ struct ResponseDecoder {
             // Named per request: the file is found and read then, not now.
             guard let response = decode(FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" })) else { return nil }
             return template(object, at: fileNode) { () throws(TemplateSyntaxError) in
-                try TemplateStub(response, bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)), seed: nil, now: Date.init)
+                try TemplateStub(response, bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)), seed: nil, now: nil)
             }
         }
         guard let response = decode(object) else { return nil }

@@ -33,6 +33,8 @@ package enum StubEncoder {
         switch stub {
         case let response as StubResponse:
             return ["response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }]
+        case let template as TemplateStub:
+            return ["response": try part("TemplateStub") { () throws(StubEncodingError) in try self.template(template) }]
         case let alternating as AlternatingStub:
             return try list(alternating.stubs, mode: "alternating", of: "AlternatingStub")
         case let random as RandomStub:
@@ -66,7 +68,7 @@ package enum StubEncoder {
         switch stub {
         case is ClosureStub:
             return StubEncodingError(stub: name, reason: "its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values")
-        case is StubResponse, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub, is FailingStub:
+        case is StubResponse, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub, is FailingStub:
             return StubEncodingError(stub: name, reason: otherwise)
         default:
             return StubEncodingError(
@@ -78,8 +80,11 @@ package enum StubEncoder {
 
     /// `stub` as one response of a list, a condition or a failure: a stub file has only responses there.
     private static func responseOnly(_ stub: any Stub, at place: String) throws(StubEncodingError) -> JSONValue {
+        if let template = stub as? TemplateStub {
+            return try part(place + " › TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
+        }
         guard let response = stub as? StubResponse else {
-            throw refusal(of: stub, "a stub file has only a StubResponse here, not a stub of another kind").inside(place)
+            throw refusal(of: stub, "a stub file has only a StubResponse or a TemplateStub here, not a stub of another kind").inside(place)
         }
         return try part(place) { () throws(StubEncodingError) in try self.response(response) }
     }
@@ -171,6 +176,19 @@ package enum StubEncoder {
             }
             members["fault"] = .string(name)
         }
+        return .object(members)
+    }
+
+    /// A template's response with WireMock's `transformers`; what a stub file cannot say is refused.
+    private static func template(_ template: TemplateStub) throws(StubEncodingError) -> JSONValue {
+        if template.seed != nil {
+            throw StubEncodingError(stub: "its seed", reason: "a stub file's templates draw random values from the system; register a seeded TemplateStub in-process")
+        }
+        if template.clock != nil {
+            throw StubEncodingError(stub: "its clock", reason: "the clock {{now}} reads runs only in the process that made it")
+        }
+        guard case .object(var members) = try response(template.response) else { preconditionFailure("a response is written as an object") }
+        members["transformers"] = .array([.string("response-template")])
         return .object(members)
     }
 

@@ -28,19 +28,20 @@ public struct TemplateStub: Stub {
     let bodyFile: (@Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?
     let bodyFileName: ResponseTemplate?
     let random: RandomSource
-    let now: @Sendable () -> Date
+    /// The clock `{{now}}` reads; `nil` for the system's.
+    let clock: (@Sendable () -> Date)?
 
     /// Creates a stub that renders `response`'s body, when it is UTF-8 text, and its header values.
     ///
     /// Throws a ``TemplateSyntaxError`` naming the place of the first malformed template.
-    public init(_ response: StubResponse, seed: UInt64? = nil, now: @escaping @Sendable () -> Date = Date.init) throws(TemplateSyntaxError) {
+    public init(_ response: StubResponse, seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(TemplateSyntaxError) {
         try self.init(response, bodyFile: nil, seed: seed, now: now)
     }
 
     /// Creates a stub whose body is the file a template names, read and rendered per request.
     init(
         _ response: StubResponse, bodyFile: (name: ResponseTemplate, read: @Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?,
-        seed: UInt64?, now: @escaping @Sendable () -> Date
+        seed: UInt64?, now: (@Sendable () -> Date)?
     ) throws(TemplateSyntaxError) {
         self.response = response
         body = try String(validating: response.body, as: UTF8.self).map { text throws(TemplateSyntaxError) in try ResponseTemplate(text) }
@@ -56,13 +57,13 @@ public struct TemplateStub: Stub {
         bodyFileName = bodyFile?.name
         self.bodyFile = bodyFile?.read
         random = RandomSource(seed: seed)
-        self.now = now
+        clock = now
     }
 
     /// The response rendered for `request`; a template that cannot be rendered for it (a body
     /// file that is not there) answers `500` naming why, the same in every serving.
     public func resolve(for request: StubRequest) -> StubResolution {
-        let context = TemplateContext(request: request, now: now, random: random)
+        let context = TemplateContext(request: request, now: clock ?? Date.init, random: random)
         do throws(TemplateRenderError) {
             var rendered = response
             var fields = HTTPFields()
@@ -84,7 +85,7 @@ public struct TemplateStub: Stub {
 
 extension StubResponse {
     /// This response as a template: its body and header values rendered per request. See ``TemplateStub``.
-    public func templated(seed: UInt64? = nil, now: @escaping @Sendable () -> Date = Date.init) throws(TemplateSyntaxError) -> TemplateStub {
+    public func templated(seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(TemplateSyntaxError) -> TemplateStub {
         try TemplateStub(self, seed: seed, now: now)
     }
 }

@@ -1,4 +1,4 @@
-import Decoy
+@testable import Decoy
 import Foundation
 import HTTPTypes
 import Testing
@@ -111,5 +111,31 @@ struct TemplateStubTests {
             #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request (helper shout)"#,
             #"bad.yaml:10:39: [2].response.transformers[0]: expected response-template, the one transformer Decoy has, found "gzip""#,
         ])
+    }
+}
+
+/// Template stubs written as stub-file JSON, for a server in another process.
+@Suite("Response templates: encoding")
+struct TemplateEncodingTests {
+    @Test func aTemplateIsWrittenWithItsTransformerAndReadBackAsOne() throws {
+        let stub = try TemplateStub(StubResponse(headerFields: [HTTPField.Name("X-Id")!: "{{request.headers.X-Id}}"], text: "{{request.path}}"))
+        let mapping = try StubEncoder.mapping(stub, for: .get("/t"))
+        #expect(mapping["response"]?.json == #"{"body":"{{request.path}}","headers":{"Content-Type":"text/plain; charset=utf-8","X-Id":"{{request.headers.X-Id}}"},"status":200,"statusMessage":"OK","transformers":["response-template"]}"#)
+        let definition = try StubDocument.stub(try JSONEncoder().encode(JSONValue.object(mapping)), source: "test", folder: nil).get()
+        guard case .response(let response) = definition.stub.resolve(for: StubRequest(method: .get, target: "/t", headerFields: [HTTPField.Name("X-Id")!: "7"])) else {
+            Issue.record("no response")
+            return
+        }
+        #expect(String(decoding: response.body, as: UTF8.self) == "/t")
+        #expect(response.headerFields[HTTPField.Name("X-Id")!] == "7")
+        let listed = try StubEncoder.mapping(AlternatingStub([stub, StubResponse()]), for: .get("/t"))
+        #expect(listed["responses"]?.json.contains("response-template") == true)
+    }
+
+    @Test func whatAStubFileCannotSayIsRefused() throws {
+        let seeded = #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 1), for: .get("/")) }
+        #expect(seeded?.stub == "TemplateStub › its seed")
+        let clocked = #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(try TemplateStub(StubResponse(text: "{{now}}"), now: { Date() }), for: .get("/")) }
+        #expect(clocked?.stub == "TemplateStub › its clock")
     }
 }
