@@ -126,23 +126,16 @@ enum TemplateValue: Sendable {
         }
     }
 
+    /// The entities Handlebars-Java writes for HTML's special characters.
+    private static let entities: [Character: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#x27;", "`": "&#x60;", "=": "&#x3D;",
+    ]
+
     /// `text` with HTML's special characters escaped, as Handlebars-Java escapes `{{value}}`.
     static func escaped(_ text: String) -> String {
-        guard text.contains(where: { "&<>\"'`=".contains($0) }) else { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#x27;"
-            case "`": result += "&#x60;"
-            case "=": result += "&#x3D;"
-            default: result.append(character)
-            }
+        guard text.contains(where: { entities[$0] != nil }) else { return text }
+        return text.reduce(into: "") { result, character in
+            if let entity = entities[character] { result += entity } else { result.append(character) }
         }
-        return result
     }
 }
