@@ -27,21 +27,21 @@ struct ResponseDecoder {
     /// Whether every response is a template, as with WireMock's global response templating.
     var templatesEveryResponse = false
 
-    /// The response `node` describes, a ``TemplateStub`` when it names the `response-template`
-    /// transformer; `nil` after logging every problem in it.
-    func decode(_ node: FileNode) -> (any Stub)? {
+    /// The response `node` describes, a ``TemplateStub`` drawing from `seed` when it names the
+    /// `response-template` transformer; `nil` after logging every problem in it.
+    func decode(_ node: FileNode, seed: UInt64? = nil) -> (any Stub)? {
         guard let object = node.object(known: Self.fields) else { return nil }
         guard let templated = object["transformers"].map(transformers) ?? templatesEveryResponse else { return nil }
         if templated, let fileNode = object["bodyFileName"], let name = fileNode.text(), name.contains("{{") {
             // Named per request: the file is found and read then, not now.
             guard let response = decode(FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" })) else { return nil }
             return template(object, at: fileNode) { () throws(TemplateSyntaxError) in
-                try TemplateStub(response, bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)), seed: nil, now: nil)
+                try TemplateStub(response, bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)), seed: seed, now: nil)
             }
         }
         guard let response = decode(object) else { return nil }
         guard templated else { return response }
-        return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) { () throws(TemplateSyntaxError) in try TemplateStub(response) }
+        return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) { () throws(TemplateSyntaxError) in try TemplateStub(response, seed: seed) }
     }
 
     /// `transformers`: WireMock's list, of which Decoy has `response-template`.

@@ -34,7 +34,9 @@ package enum StubEncoder {
         case let response as StubResponse:
             return ["response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }]
         case let template as TemplateStub:
-            return ["response": try part("TemplateStub") { () throws(StubEncodingError) in try self.template(template) }]
+            var members = ["response": try part("TemplateStub") { () throws(StubEncodingError) in try self.template(template) }]
+            if let seed = template.seed { members["seed"] = try number(seed, of: "TemplateStub") }
+            return members
         case let alternating as AlternatingStub:
             return try list(alternating.stubs, mode: "alternating", of: "AlternatingStub")
         case let random as RandomStub:
@@ -81,6 +83,9 @@ package enum StubEncoder {
     /// `stub` as one response of a list, a condition or a failure: a stub file has only responses there.
     private static func responseOnly(_ stub: any Stub, at place: String) throws(StubEncodingError) -> JSONValue {
         if let template = stub as? TemplateStub {
+            guard template.seed == nil else {
+                throw StubEncodingError(stub: "its seed", reason: "a stub file seeds a template only as a stub's one response").inside(place + " › TemplateStub")
+            }
             return try part(place + " › TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
         }
         guard let response = stub as? StubResponse else {
@@ -100,6 +105,9 @@ package enum StubEncoder {
     /// The file's `seed` for `failing`. Around a random mode, a stub file has one seed for both,
     /// the list's, and the failures draw from it mixed; an unseeded side takes what the other implies.
     private static func failureSeed(_ failing: FailingStub) throws(StubEncodingError) -> UInt64? {
+        if let template = failing.otherwise as? TemplateStub, let seed = template.seed, seed != failing.random.seed {
+            throw StubEncodingError(stub: "FailingStub", reason: "around a seeded TemplateStub, a stub file has one seed for both; give them the same seed")
+        }
         guard let random = failing.otherwise as? RandomStub else { return failing.random.seed }
         switch (random.random.seed, failing.random.seed) {
         case (let seed, nil): return seed
@@ -181,9 +189,6 @@ package enum StubEncoder {
 
     /// A template's response with WireMock's `transformers`; what a stub file cannot say is refused.
     private static func template(_ template: TemplateStub) throws(StubEncodingError) -> JSONValue {
-        if template.seed != nil {
-            throw StubEncodingError(stub: "its seed", reason: "a stub file's templates draw random values from the system; register a seeded TemplateStub in-process")
-        }
         if template.clock != nil {
             throw StubEncodingError(stub: "its clock", reason: "the clock {{now}} reads runs only in the process that made it")
         }

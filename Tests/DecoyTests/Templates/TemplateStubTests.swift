@@ -81,6 +81,29 @@ struct TemplateStubTests {
         #expect(try await serving.exchange(registry, .get, "/named/nope").text == #"Decoy could not render this stub's template: no file "nope.json" in __files/ or next to the stub file"#)
     }
 
+    @Test func aStubFilesSeedRepeatsItsTemplatesRandomValues() async throws {
+        let files = [
+            "seeded.yaml": """
+                request: { urlPath: /id }
+                response: { body: "{{uuid}} {{randomValue length=4}}", transformers: [response-template] }
+                seed: 3
+                """,
+        ]
+        func answers() async throws -> [String] {
+            let scratch = try ScratchFolder(files)
+            let registry = StubRegistry()
+            try registry.load(folder: scratch.url)
+            var texts: [String] = []
+            for _ in 0..<2 { texts.append(try await Serving.transport.exchange(registry, .get, "/id").text) }
+            return texts
+        }
+        let first = try await answers()
+        #expect(first[0] != first[1])
+        #expect(try await answers() == first)
+        let bad = try ScratchFolder(["bad.yaml": "request: { urlPath: /id }\nresponse: { body: \"{{uuid}}\", transformers: [response-template] }\nseed: soon\n"])
+        #expect(StubFolder(url: bad.url).check().errors.map(\.description) == [#"bad.yaml:3:7: seed: expected a whole number, found "soon""#])
+    }
+
     @Test func globalTemplatingTemplatesEveryResponse() async throws {
         let scratch = try ScratchFolder(Self.folder)
         let registry = StubRegistry()
@@ -132,9 +155,29 @@ struct TemplateEncodingTests {
         #expect(listed["responses"]?.json.contains("response-template") == true)
     }
 
+    @Test func aSeededTemplateIsWrittenWithItsSeedAndRepeatsWhenReadBack() throws {
+        let stub = try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 5)
+        let mapping = try StubEncoder.mapping(stub, for: .get("/"))
+        #expect(mapping["seed"] == .number(5))
+        let definition = try StubDocument.stub(try JSONEncoder().encode(JSONValue.object(mapping)), source: "test", folder: nil).get()
+        let request = StubRequest(method: .get, target: "/")
+        for _ in 0..<3 {
+            guard case .response(let sent) = stub.resolve(for: request), case .response(let read) = definition.stub.resolve(for: request) else {
+                Issue.record("no response")
+                return
+            }
+            #expect(sent.body == read.body)
+        }
+        let failing = FailingStub(failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 5), seed: 5)
+        #expect(try StubEncoder.mapping(failing, for: .get("/"))["seed"] == .number(5))
+    }
+
     @Test func whatAStubFileCannotSayIsRefused() throws {
-        let seeded = #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 1), for: .get("/")) }
-        #expect(seeded?.stub == "TemplateStub › its seed")
+        let listed = AlternatingStub([try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 1)])
+        let seeded = #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(listed, for: .get("/")) }
+        #expect(seeded?.stub == "AlternatingStub › responses[0] › TemplateStub › its seed")
+        let twoSeeds = FailingStub(failing: 0.5, with: StubResponse(), otherwise: try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 5), seed: 6)
+        #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(twoSeeds, for: .get("/")) }
         let clocked = #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(try TemplateStub(StubResponse(text: "{{now}}"), now: { Date() }), for: .get("/")) }
         #expect(clocked?.stub == "TemplateStub › its clock")
     }
