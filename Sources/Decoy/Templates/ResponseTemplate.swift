@@ -69,7 +69,8 @@ struct TemplateContext {
             ("pathSegments", .list(segments.map(TemplateValue.string))),
             ("method", .string(request.method.rawValue)),
             ("query", .map(query, caseInsensitive: false)),
-            ("headers", .map(headers, caseInsensitive: true)),
+            // By name, as WireMock's map of them is ordered.
+            ("headers", .map(headers.sorted { $0.key.lowercased() < $1.key.lowercased() }, caseInsensitive: true)),
             ("cookies", .map(cookies, caseInsensitive: false)),
             ("body", .string(request.bodyText)),
         ], caseInsensitive: false)
@@ -163,8 +164,10 @@ private struct TemplateRenderer {
             let value = try evaluate(source)
             let document: JSONValue? = if case .json(let json) = value { json } else { JSONValue(parsing: Data(value.text.utf8)) }
             // WireMock writes nothing for a body that is not JSON or a path that selects nothing.
-            guard let document, let first = path.select(in: document).first else { return .null }
-            return TemplateValue(first)
+            guard let document else { return .null }
+            let selected = path.select(in: document)
+            if path.isIndefinite { return selected.isEmpty ? .null : .json(.array(selected)) }
+            return selected.first.map(TemplateValue.init) ?? .null
         }
     }
 

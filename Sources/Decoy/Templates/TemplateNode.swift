@@ -41,3 +41,16 @@ struct TemplatePath: Sendable {
     /// The names to look up in turn; empty for `this`.
     var segments: [String] = []
 }
+
+extension JSONPath {
+    /// Whether the path may select several values (Jayway's indefinite paths: wildcards, slices,
+    /// unions, `..` and filters): `jsonPath` writes what those select as a list, even one value.
+    var isIndefinite: Bool {
+        steps.contains { step in
+            switch step {
+            case .member, .index: false
+            case .all, .slice, .union, .descendants, .filter: true
+            }
+        }
+    }
+}

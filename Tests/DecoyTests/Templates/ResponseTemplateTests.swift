@@ -49,6 +49,15 @@ struct ResponseTemplateTests {
         #expect(try render("[{{jsonPath request.body '$.x'}}]", .post, "/", body: "not json") == "[]")
     }
 
+    @Test func jsonPathWritesWhatAnIndefinitePathSelectsAsAList() throws {
+        let body = #"{"a":[{"k":1},{"k":2}],"s":["x","y"],"o":{"z":{"q":[1,{"r":2}]},"e":{},"n":[]}}"#
+        let text = try render(
+            "[{{{jsonPath request.body '$.a[*].k'}}}][{{{jsonPath request.body '$.nothing[*]'}}}][{{{jsonPath request.body '$.a[0:1]'}}}][{{{jsonPath request.body '$.s[*]'}}}][{{#each (jsonPath request.body '$.a')}}<{{k}}>{{/each}}][{{size (jsonPath request.body '$.a')}}][{{{jsonPath request.body '$.o'}}}]",
+            .post, "/", body: body
+        )
+        #expect(text == "[[1,2]][][[{\"k\":1}]][[\"x\",\"y\"]][<1><2>][2][{\n  \"e\" : { },\n  \"n\" : [ ],\n  \"z\" : {\n    \"q\" : [ 1, {\n      \"r\" : 2\n    } ]\n  }\n}]")
+    }
+
     @Test func nowWithOffsetFormatAndTimezone() throws {
         let text = try render("[{{now}}][{{now offset='3 days' format='yyyy-MM-dd'}}][{{now format='epoch'}}][{{now format='unix'}}][{{now timezone='Australia/Sydney' format='yyyy-MM-dd HH:mm:ssZ'}}][{{now offset='-2 hours'}}]")
         #expect(text == "[2026-11-25T01:43:14Z][2026-11-28][1795570994841][1795570994][2026-11-25 12:43:14+1100][2026-11-24T23:43:14Z]")
@@ -74,7 +83,7 @@ struct ResponseTemplateTests {
         #expect(try render(template, .get, "/?a=x&ids=1&ids=2") == "[A][][0=1;1=2;][<1><2>]")
         #expect(try render(template) == "[noA][U][][]")
         #expect(try render("{{#if request.query.z}}z{{else if request.query.p}}p{{else}}none{{/if}}", .get, "/?p=1") == "p")
-        #expect(try render("{{#each request.headers}}{{@key}}={{this}};{{/each}}", headers: [HTTPField.Name("A")!: "1", HTTPField.Name("B")!: "2"]) == "A=1;B=2;")
+        #expect(try render("{{#each request.headers}}{{@key}}={{this}};{{/each}}", headers: [HTTPField.Name("B")!: "2", HTTPField.Name("a")!: "1"]) == "a=1;B=2;")
         #expect(try render("{{#with request.query}}{{page}}{{/with}}", .get, "/?page=3") == "3")
         #expect(try render("{{#each request.path}}{{#if @first}}{{else}},{{/if}}{{this}}{{/each}}", .get, "/a/b/c") == "a,b,c")
     }
