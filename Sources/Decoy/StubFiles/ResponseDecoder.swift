@@ -31,7 +31,8 @@ struct ResponseDecoder {
     /// `response-template` transformer; `nil` after logging every problem in it.
     func decode(_ node: FileNode, seed: UInt64? = nil) -> (any Stub)? {
         guard let object = node.object(known: Self.fields) else { return nil }
-        guard let templated = object["transformers"].map(transformers) ?? templatesEveryResponse else { return nil }
+        guard let named = object["transformers"].map(transformers) ?? false else { return nil }
+        let templated = named || templatesEveryResponse
         if templated, let fileNode = object["bodyFileName"], let name = fileNode.text(), name.contains("{{") {
             // Named per request: the file is found and read then, not now.
             guard let response = decode(FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" })) else { return nil }

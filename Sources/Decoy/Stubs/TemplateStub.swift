@@ -72,7 +72,10 @@ public struct TemplateStub: Stub {
             }
             rendered.headerFields = fields
             if let bodyFileName, let bodyFile {
-                rendered.body = Data(try bodyFile(try bodyFileName.render(context)).render(context).utf8)
+                let name = try bodyFileName.render(context)
+                rendered.body = Data(try bodyFile(name).render(context).utf8)
+                // As for a body file named at load: the type follows the extension unless a header gives one.
+                if fields[.contentType] == nil { rendered.headerFields[.contentType] = MediaType.forExtension((name as NSString).pathExtension) }
             } else if let body {
                 rendered.body = Data(try body.render(context).utf8)
             }
