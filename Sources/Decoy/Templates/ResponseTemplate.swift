@@ -33,47 +33,52 @@ struct TemplateContext {
     let now: @Sendable () -> Date
     let random: RandomSource
 
-    /// The request as the template sees it: `request.path`, `request.query`, … Made when first named.
-    func requestValue() -> TemplateValue {
-        let segments = request.path.split(separator: "/").map(String.init)
-        var query: [(key: String, value: TemplateValue)] = []
-        for item in request.queryItems {
-            if let index = query.firstIndex(where: { $0.key == item.name }), case .values(let values) = query[index].value {
-                query[index].value = .values(values + [item.value ?? ""])
-            } else {
-                query.append((item.name, .values([item.value ?? ""])))
-            }
-        }
-        var headers: [(key: String, value: TemplateValue)] = []
-        for field in request.headerFields {
-            if let index = headers.firstIndex(where: { $0.key.caseInsensitiveCompare(field.name.rawName) == .orderedSame }), case .values(let values) = headers[index].value {
-                headers[index].value = .values(values + [field.value])
-            } else {
-                headers.append((field.name.rawName, .values([field.value])))
-            }
-        }
-        var cookies: [(key: String, value: TemplateValue)] = []
-        for pair in request.headerFields[values: .cookie].flatMap({ $0.split(separator: ";") }) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = parts[0].trimmingCharacters(in: .whitespaces)
-            let value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-            if let index = cookies.firstIndex(where: { $0.key == name }), case .values(let values) = cookies[index].value {
-                cookies[index].value = .values(values + [value])
-            } else {
-                cookies.append((name, .values([value])))
-            }
-        }
-        return .map([
-            ("url", .string(request.target)),
-            ("path", .path(request.path, segments: segments)),
-            ("pathSegments", .list(segments.map(TemplateValue.string))),
-            ("method", .string(request.method.rawValue)),
-            ("query", .map(query, caseInsensitive: false)),
+    /// The part `name` of the request as the template sees it (`path`, `query`, …), made when
+    /// named: a template pays only for the parts it reads.
+    func requestPart(_ name: String) -> TemplateValue {
+        switch name {
+        case "url":
+            return .string(request.target)
+        case "path":
+            return .path(request.path, segments: request.path.split(separator: "/").map(String.init))
+        case "pathSegments":
+            return .list(request.path.split(separator: "/").map { .string(String($0)) })
+        case "method":
+            return .string(request.method.rawValue)
+        case "query":
+            return .map(Self.grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false), caseInsensitive: false)
+        case "headers":
             // By name, as WireMock's map of them is ordered.
-            ("headers", .map(headers.sorted { $0.key.lowercased() < $1.key.lowercased() }, caseInsensitive: true)),
-            ("cookies", .map(cookies, caseInsensitive: false)),
-            ("body", .string(request.bodyText)),
-        ], caseInsensitive: false)
+            let headers = Self.grouped(request.headerFields.map { ($0.name.rawName, $0.value) }, caseInsensitive: true)
+            return .map(headers.sorted { $0.key.lowercased() < $1.key.lowercased() }, caseInsensitive: true)
+        case "cookies":
+            let pairs = request.headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (parts[0].trimmingCharacters(in: .whitespaces), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+            }
+            return .map(Self.grouped(pairs, caseInsensitive: false), caseInsensitive: false)
+        case "body":
+            return .string(request.bodyText)
+        default:
+            return .null
+        }
+    }
+
+    /// The whole request, for a template that names `request` alone.
+    func requestValue() -> TemplateValue {
+        .map(TemplateParser.requestParts.map { ($0, requestPart($0)) }, caseInsensitive: false)
+    }
+
+    /// Name–value pairs with each name once, its values in order.
+    private static func grouped(_ pairs: [(String, String)], caseInsensitive: Bool) -> [(key: String, value: TemplateValue)] {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        for (name, value) in pairs {
+            let key = caseInsensitive ? name.lowercased() : name
+            if values[key] == nil { names.append(name) }
+            values[key, default: []].append(value)
+        }
+        return names.map { ($0, .values(values[caseInsensitive ? $0.lowercased() : $0] ?? [])) }
     }
 }
 
@@ -88,7 +93,8 @@ private struct TemplateRenderer {
 
     let context: TemplateContext
     private var scopes: [Scope]
-    private var request: TemplateValue?
+    /// The parts of the request named so far, each made once per render.
+    private var requestParts: [String: TemplateValue] = [:]
 
     init(context: TemplateContext) {
         self.context = context
@@ -188,8 +194,15 @@ private struct TemplateRenderer {
         if path.parents == 0, let parameter = scopes.reversed().lazy.compactMap({ $0.parameters[first] }).first {
             value = parameter
         } else if level == 0, first == "request" {
-            if request == nil { request = context.requestValue() }
-            value = request ?? .null
+            guard let part = path.segments.dropFirst().first else { return context.requestValue() }
+            if let made = requestParts[part] {
+                value = made
+            } else {
+                value = context.requestPart(part)
+                requestParts[part] = value
+            }
+            for segment in path.segments.dropFirst(2) { value = value.member(segment) }
+            return value
         } else {
             value = scopes[level].value.member(first)
         }
