@@ -393,9 +393,9 @@ private struct TagReader {
             default: break
             }
             if let number = Double(word), word.first.map({ $0.isNumber || $0 == "-" }) == true { return .literal(.number(number)) }
-            if TemplateHelper(rawValue: word) != nil {
+            if let helper = TemplateHelper(rawValue: word) {
                 // A helper named without parentheses where a value goes: Handlebars calls it with no arguments.
-                return try call(TemplateHelper(rawValue: word)!, at: offset, parser)
+                return try call(helper, at: offset, parser)
             }
             let path = try Self.path(word, at: offset, parser)
             try parser.check(path, at: offset)
@@ -439,6 +439,7 @@ private struct TagReader {
         }
         while !rest.isEmpty {
             if rest.hasPrefix("[") {
+                // The tokens keep a `[` only with its `]`.
                 let close = rest.firstIndex(of: "]")!
                 path.segments.append(String(rest[rest.index(after: rest.startIndex)..<close]))
                 rest = rest[rest.index(after: close)...]
