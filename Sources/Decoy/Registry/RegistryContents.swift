@@ -23,7 +23,7 @@ struct RegistryContents {
     /// The stubs folder loaded last, where `bodyFileName`s of stubs added later are looked up.
     var folder: URL?
     /// Whether loads and the admin API make every response a template; see ``StubRegistry/templatesEveryResponse``.
-    var templatesEveryResponse = false
+    package var templatesEveryResponse = false
 
     /// The mappings, newest first.
     var mappings: [StubMapping] {

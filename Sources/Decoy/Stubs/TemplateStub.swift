@@ -38,8 +38,9 @@ public struct TemplateStub: Stub {
         try self.init(response, bodyFile: nil, seed: seed, now: now)
     }
 
-    /// Creates a stub whose body is the file a template names, read and rendered per request.
-    init(
+    /// Creates a stub whose body is the file a template names, read and rendered per request:
+    /// for stub files, whose folder rules say how a name finds a file.
+    package init(
         _ response: StubResponse, bodyFile: (name: ResponseTemplate, read: @Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?,
         seed: UInt64?, now: (@Sendable () -> Date)?
     ) throws(TemplateSyntaxError) {

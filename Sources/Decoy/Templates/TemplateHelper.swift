@@ -232,9 +232,11 @@ enum TemplateHelper: String, Sendable, CaseIterable {
 }
 
 /// Why a template could not be rendered for one request, in words.
-struct TemplateRenderError: Error, Sendable {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
+package struct TemplateRenderError: Error, Sendable {
+    /// What went wrong.
+    package let reason: String
+    /// Creates an error saying `reason`.
+    package init(_ reason: String) { self.reason = reason }
 }
 
 extension TemplateValue {
