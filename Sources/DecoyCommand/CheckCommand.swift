@@ -13,8 +13,11 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "The folder of stub files.")
     var folder: String = "stubs"
 
+    @Flag(help: "Check every response as a template, as decoy serve --global-response-templating reads them.")
+    var globalResponseTemplating = false
+
     func run() throws {
-        let report = StubFolder(url: URL(filePath: folder, directoryHint: .isDirectory)).check()
+        let report = StubFolder(url: URL(filePath: folder, directoryHint: .isDirectory), templatesEveryResponse: globalResponseTemplating).check()
         for error in report.errors { print("error: \(error)") }
         guard report.isValid else {
             print("\(folder): \(report.errors.count) error\(report.errors.count == 1 ? "" : "s")")

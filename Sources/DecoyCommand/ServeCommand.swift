@@ -40,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also answer every operation of this OpenAPI 3.0 or 3.1 document (JSON or YAML) from its examples, checking requests against it; the folder's stubs win. Without the folder argument, a missing ./stubs is no error.", valueName: "spec"))
     var openapi: String?
 
+    @Flag(help: "Render every response as a template, as WireMock's --global-response-templating does; without it, only responses with \"transformers\": [\"response-template\"].")
+    var globalResponseTemplating = false
+
     func validate() throws {
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
         if log == .none, logFile != nil { throw ValidationError("--log-file needs a log; drop --log none.") }
@@ -53,6 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let url = URL(filePath: folder, directoryHint: .isDirectory)
         let registry = StubRegistry(journalLimit: journalLimit, seed: seed, defaultDelay: delay)
+        registry.templatesEveryResponse = globalResponseTemplating
         do {
             if let openapi { try Self.registerExamples(ofSpecAt: openapi, in: registry).forEach(Self.say) }
             if servesFolder { Self.show(try registry.load(folder: url), from: folder) }

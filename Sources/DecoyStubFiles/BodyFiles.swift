@@ -18,38 +18,48 @@ final class BodyFiles {
     /// The contents of the file `name`, for the stub file at `stubFile` (relative to the
     /// folder); `nil` after logging why there is none at `node`.
     func body(named name: String, forStubFile stubFile: String, at node: FileNode) -> Data? {
-        guard !name.hasPrefix("/") else {
-            node.error("\"\(name)\" is an absolute path; name the file relative to __files/ or to the stub file")
+        let path: String
+        switch Self.locate(name, root: root, stubFile: stubFile) {
+        case .success(let found): path = found
+        case .failure(let problem):
+            node.error(problem.reason)
             return nil
+        }
+        if let body = bodies[path] { return body }
+        do {
+            let body = try Data(contentsOf: URL(filePath: path))
+            bodies[path] = body
+            return body
+        } catch {
+            node.error("\"\(name)\" could not be read: \(error.localizedDescription)")
+            return nil
+        }
+    }
+
+    /// Reads the files a templated `bodyFileName` names per request, by the same rules.
+    func reader(forStubFile stubFile: String) -> BodyFileReader {
+        BodyFileReader(root: root, stubFile: stubFile)
+    }
+
+    /// Where the file `name` is, for the stub file at `stubFile`, or why it may not be read.
+    static func locate(_ name: String, root: String?, stubFile: String) -> Result<String, TemplateRenderError> {
+        guard !name.hasPrefix("/") else {
+            return .failure(TemplateRenderError("\"\(name)\" is an absolute path; name the file relative to __files/ or to the stub file"))
         }
         guard let root else {
-            node.error("there is no stubs folder to find \"\(name)\" in; send the body inline, or load a stubs folder")
-            return nil
+            return .failure(TemplateRenderError("there is no stubs folder to find \"\(name)\" in; send the body inline, or load a stubs folder"))
         }
+        let outside = TemplateRenderError("\"\(name)\" resolves outside the stubs folder; a body file must be inside it")
         let stubFolder = stubFile.split(separator: "/").dropLast().joined(separator: "/")
         for base in ["__files", stubFolder] {
-            guard let relative = Self.normalized(base + "/" + name) else { return outside(name, at: node) }
+            guard let relative = Self.normalized(base + "/" + name) else { return .failure(outside) }
             let path = root + "/" + relative
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            guard URL(filePath: path).resolvingSymlinksInPath().path.hasPrefix(root + "/") else { return outside(name, at: node) }
-            if let body = bodies[path] { return body }
-            do {
-                let body = try Data(contentsOf: URL(filePath: path))
-                bodies[path] = body
-                return body
-            } catch {
-                node.error("\"\(name)\" could not be read: \(error.localizedDescription)")
-                return nil
-            }
+            guard URL(filePath: path).resolvingSymlinksInPath().path.hasPrefix(root + "/") else { return .failure(outside) }
+            return .success(path)
         }
-        node.error("no file \"\(name)\" in __files/ or next to the stub file")
-        return nil
-    }
-
-    private func outside(_ name: String, at node: FileNode) -> Data? {
-        node.error("\"\(name)\" resolves outside the stubs folder; a body file must be inside it")
-        return nil
+        return .failure(TemplateRenderError("no file \"\(name)\" in __files/ or next to the stub file"))
     }
 
     /// `path`, relative to the folder, with `.` and `..` worked out by name alone; `nil` when it climbs out.
@@ -63,5 +73,32 @@ final class BodyFiles {
             }
         }
         return kept.joined(separator: "/")
+    }
+}
+
+/// Finds, reads and parses the body files a templated `bodyFileName` names, per request, by the
+/// rules of ``BodyFiles``; each file's template is parsed once and kept.
+struct BodyFileReader: Sendable {
+    let root: String?
+    let stubFile: String
+    private let parsed = BoundedMemo<String, ResponseTemplate>(capacity: 256)
+
+    init(root: String?, stubFile: String) {
+        self.root = root
+        self.stubFile = stubFile
+    }
+
+    /// The template in the file `name`.
+    @Sendable func template(named name: String) throws(TemplateRenderError) -> ResponseTemplate {
+        let path = try BodyFiles.locate(name, root: root, stubFile: stubFile).get()
+        if let template = parsed[path] { return template }
+        guard let data = FileManager.default.contents(atPath: path) else { throw TemplateRenderError("\"\(name)\" could not be read") }
+        do {
+            let template = try ResponseTemplate(String(decoding: data, as: UTF8.self))
+            parsed.keep(template, for: path)
+            return template
+        } catch {
+            throw TemplateRenderError("\"\(name)\" is a malformed template at \(error)")
+        }
     }
 }

@@ -39,7 +39,7 @@ struct FileNode {
     }
 
     /// Whether the node is a scalar written without quotes, the only kind that can be a number or a flag.
-    private var plainScalar: String? {
+    var plainScalar: String? {
         guard case .scalar(let scalar) = node, scalar.style == .plain else { return nil }
         return scalar.string
     }

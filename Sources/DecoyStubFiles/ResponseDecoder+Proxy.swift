@@ -11,9 +11,9 @@ extension ResponseDecoder {
 
     /// The stub a stub's `response` describes: a ``ProxyStub`` when it has `proxyBaseUrl`,
     /// otherwise a ``StubResponse``; `nil` after logging every problem in it.
-    func decodeAnswer(_ node: FileNode) -> (any Stub)? {
+    func decodeAnswer(_ node: FileNode, seed: UInt64? = nil) -> (any Stub)? {
         guard case .mapping(let mapping) = node.node, mapping.keys.contains(where: { $0.string == "proxyBaseUrl" }) else {
-            return decode(node)
+            return decode(node, seed: seed)
         }
         guard let object = node.object(known: Self.fields) else { return nil }
         var valid = true

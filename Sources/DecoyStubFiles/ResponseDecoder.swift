@@ -7,7 +7,7 @@ struct ResponseDecoder {
     /// The fields of a response.
     static let fields = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-        "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
+        "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault", "transformers",
     ] + proxyFields
 
     /// The most header values one response may have. HTTP sets no limit, but clients do (curl
@@ -19,10 +19,53 @@ struct ResponseDecoder {
     let bodyFiles: BodyFiles
     /// The stub file, relative to the folder, for body files named next to it.
     let stubFile: String
+    /// Whether every response is a template, as with WireMock's global response templating.
+    var templatesEveryResponse = false
 
-    /// The response `node` describes, or `nil` after logging every problem in it.
-    func decode(_ node: FileNode) -> StubResponse? {
+    /// The response `node` describes, a ``TemplateStub`` drawing from `seed` when it names the
+    /// `response-template` transformer; `nil` after logging every problem in it.
+    func decode(_ node: FileNode, seed: UInt64? = nil) -> (any Stub)? {
         guard let object = node.object(known: Self.fields), refuseProxyFields(object) else { return nil }
+        guard let named = object["transformers"].map(transformers) ?? false else { return nil }
+        let templated = named || templatesEveryResponse
+        if templated, let fileNode = object["bodyFileName"], let name = fileNode.text(), name.contains("{{") {
+            // Named per request: the file is found and read then, not now.
+            guard let response = decode(FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" })) else { return nil }
+            return template(object, at: fileNode) { () throws(TemplateSyntaxError) in
+                try TemplateStub(response, bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)), seed: seed, now: nil)
+            }
+        }
+        guard let response = decode(object) else { return nil }
+        guard templated else { return response }
+        return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) { () throws(TemplateSyntaxError) in try TemplateStub(response, seed: seed) }
+    }
+
+    /// `transformers`: WireMock's list, of which Decoy has `response-template`.
+    private func transformers(_ node: FileNode) -> Bool? {
+        guard let elements = node.list("a list of transformer names") else { return nil }
+        for element in elements {
+            guard let name = element.text() else { return nil }
+            guard name == "response-template" else { return element.expected("response-template, the one transformer Decoy has") }
+        }
+        return !elements.isEmpty
+    }
+
+    /// The template stub `make` makes, or `nil` after logging where its template is malformed:
+    /// at `bodyNode`, or at the header whose value it is.
+    private func template(_ object: FileObject, at bodyNode: FileNode, _ make: () throws(TemplateSyntaxError) -> TemplateStub) -> TemplateStub? {
+        do {
+            return try make()
+        } catch {
+            let place = error.reason.hasPrefix("in header") ? object["headers"] ?? bodyNode : bodyNode
+            // A jsonBody is templated as the JSON text it is sent as, so the place is in that text.
+            let text = place.field.hasSuffix("jsonBody") ? " of its JSON text" : ""
+            place.error("malformed template at line \(error.line), column \(error.column)\(text): \(error.reason)" + (error.helper.map { " (helper \($0))" } ?? ""))
+            return nil
+        }
+    }
+
+    /// The response's fields, without templates.
+    private func decode(_ object: FileObject) -> StubResponse? {
         let status = object["status"].map { node in
             node.integer(in: 100...599, "an integer 100…599").map { code in
                 HTTPResponse.Status(code: code, reasonPhrase: object["statusMessage"]?.text() ?? "")

@@ -80,12 +80,13 @@ struct StubDecoder {
             otherwise.error("else needs \"when\"")
             return nil
         }
-        return responses.decodeAnswer(value)
+        // A template draws its random values from the stub's seed, checked with the failure rate's.
+        return responses.decodeAnswer(value, seed: object["seed"]?.plainScalar.flatMap { UInt64($0) })
     }
 
     /// `responses` with its `mode` (and `seed`, for random): Decoy's alternating, random and sequence stubs.
     private func list(_ node: FileNode, _ object: FileObject) -> (any Stub)? {
-        let decoded = node.list("a list of responses")?.map(responses.decode)
+        let decoded = node.list("a list of responses")?.map { responses.decode($0) }
         guard let modeNode = object["mode"] else {
             node.error("responses needs \"mode\": \(Self.modes.joined(separator: ", "))")
             return nil
@@ -113,11 +114,14 @@ struct StubDecoder {
     }
 
     /// `failureRate` with its `failure` response around the stub the other fields make: Decoy's
-    /// ``FailingStub``. A `seed` that neither this nor a random mode uses is an error.
+    /// ``FailingStub``. A `seed` that neither this, a random mode nor a template uses is an error.
     private func failing(_ object: FileObject, otherwise stub: (any Stub)?) -> (any Stub)? {
         guard let rateNode = object["failureRate"] else {
             if let failure = object["failure"] { failure.error("failure needs \"failureRate\"") }
-            if let seed = object["seed"], object["responses"] == nil || object["mode"]?.text() != "random" { seed.error("seed goes with mode random or failureRate") }
+            if let seed = object["seed"], stub is TemplateStub, seed.integer(in: 0...Int.max, "a whole number") == nil { return nil }
+            if let seed = object["seed"], !(stub is TemplateStub), object["responses"] == nil || object["mode"]?.text() != "random" {
+                seed.error("seed goes with mode random, failureRate or a response template")
+            }
             return object["failure"] == nil ? stub : nil
         }
         let rate = rateNode.number("a fraction from 0 to 1").flatMap { (0...1).contains($0) ? $0 : rateNode.expected("a fraction from 0 to 1") }

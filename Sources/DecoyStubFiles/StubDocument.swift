@@ -7,19 +7,19 @@ import Yams
 /// fields and its errors name the field and place the same way.
 enum StubDocument {
     /// The stub in `data`; its `bodyFileName` is looked up in `folder`, and refused without one.
-    static func stub(_ data: Data, source: String, folder: URL?) -> Result<StubDefinition, StubFileError> {
+    static func stub(_ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool = false) -> Result<StubDefinition, StubFileError> {
         let log = DiagnosticLog(file: source)
         let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
-        let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source))
+        let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse))
         let definition = object(data, log: log).flatMap(decoder.decode)
         return finish(definition, log)
     }
 
     /// The stubs of WireMock's import document in `data`, `{"mappings": [...], "importOptions": {...}}`.
-    static func stubImport(_ data: Data, source: String, folder: URL?) -> Result<StubImport, StubFileError> {
+    static func stubImport(_ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool) -> Result<StubImport, StubFileError> {
         let log = DiagnosticLog(file: source)
         let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
-        let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source))
+        let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse))
         let stubImport = object(data, log: log)?.object(known: ["mappings", "importOptions"]).flatMap { document -> StubImport? in
             let nodes = document["mappings"].map { $0.list("a list of stubs") } ?? document.node.expected("an object with \"mappings\"")
             let options = document["importOptions"].map(StubImport.Options.init) ?? StubImport.Options()

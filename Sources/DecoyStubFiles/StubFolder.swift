@@ -16,10 +16,14 @@ public struct StubFolder: Sendable {
 
     /// The folder.
     public let url: URL
+    /// Whether every response is a template, with or without `"transformers": ["response-template"]`:
+    /// WireMock's global response templating.
+    public var templatesEveryResponse: Bool
 
     /// Creates a stubs folder at `url`; nothing is read until it is checked or loaded.
-    public init(url: URL) {
+    public init(url: URL, templatesEveryResponse: Bool = false) {
         self.url = url
+        self.templatesEveryResponse = templatesEveryResponse
     }
 
     /// Reads and checks every stub file, as `decoy check` does, without registering anything.
@@ -40,7 +44,7 @@ public struct StubFolder: Sendable {
         var errors: [StubFileDiagnostic] = []
         for file in Self.stubFiles(in: root) {
             let log = DiagnosticLog(file: file)
-            let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: bodyFiles, stubFile: file))
+            let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: bodyFiles, stubFile: file, templatesEveryResponse: templatesEveryResponse))
             definitions += Self.stubNodes(in: root + "/" + file, log: log).compactMap(decoder.decode)
             errors += log.errors.sorted(by: Self.inFileOrder)
         }

@@ -44,8 +44,8 @@ extension StubRegistry {
     /// - Throws: every problem in every stub, by field; nothing changes then.
     @discardableResult
     public func importMappings(_ json: Data) throws(StubFileError) -> [StubMapping] {
-        let folder = contents.withLock(\.folder)
-        let stubImport = try StubDocument.stubImport(json, source: Self.requestBody, folder: folder).get()
+        let (folder, templatesEveryResponse) = contents.withLock { ($0.folder, $0.templatesEveryResponse) }
+        let stubImport = try StubDocument.stubImport(json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse).get()
         let definitions = stubImport.definitions.map { (definition: $0, id: $0.loaded.id ?? Self.newID()) }
         let stubs = definitions.map { scenarioAware($0.definition.stub, for: $0.definition.pattern.route) }
         return contents.withLock { contents in
@@ -65,7 +65,8 @@ extension StubRegistry {
 
     /// The stub in `json`, its `bodyFileName` looked up in the stubs folder loaded last.
     private func decode(_ json: Data) throws(StubFileError) -> StubDefinition {
-        try StubDocument.stub(json, source: Self.requestBody, folder: contents.withLock(\.folder)).get()
+        let (folder, templatesEveryResponse) = contents.withLock { ($0.folder, $0.templatesEveryResponse) }
+        return try StubDocument.stub(json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse).get()
     }
 
     /// Registers `definition` under `id`. When `replacing`, a registration with `id` must exist,

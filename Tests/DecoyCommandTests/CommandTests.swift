@@ -33,6 +33,13 @@ struct CommandTests {
         #expect(throws: ExitCode.failure) { try CheckCommand.parse([broken.url.path]).run() }
     }
 
+    @Test func checkReadsEveryResponseAsATemplateWithGlobalResponseTemplating() throws {
+        let folder = try Folder(["echo.json": #"{"request": {"urlPath": "/echo"}, "response": {"body": "{{shout request.path}}"}}"#])
+        try CheckCommand.parse([folder.url.path]).run()
+        #expect(throws: ExitCode.failure) { try CheckCommand.parse([folder.url.path, "--global-response-templating"]).run() }
+        #expect(try ServeCommand.parse(["--global-response-templating"]).globalResponseTemplating)
+    }
+
     @Test(arguments: [
         (["--no-admin", "--admin-token", "x"], "--admin-token needs the admin API; drop --no-admin."),
         (["--journal-limit", "0"], "--journal-limit must be at least 1."),

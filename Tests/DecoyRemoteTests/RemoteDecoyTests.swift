@@ -39,6 +39,9 @@ struct RemoteDecoyTests {
         Kind(name: "ConditionalStub", route: .get("/kind"), make: {
             try ConditionalStub(when: [.header(.authorization, .present), .query("v", .equalTo("2"))], then: StubResponse(text: "yes"), else: StubResponse(status: .unauthorized))
         }, requests: [("/kind?v=2", ["Authorization": "Bearer x"]), ("/kind?v=1", ["Authorization": "Bearer x"]), ("/kind?v=2", [:])]),
+        Kind(name: "TemplateStub", route: .get("/kind")) {
+            try TemplateStub(StubResponse(headerFields: [HTTPField.Name("X-Seen")!: "{{request.query.v}}"], text: "{{request.url}} {{uuid}}"), seed: 4)
+        },
         Kind(name: "route matchers, priority and url", route: Route(method: .get, path: "/kind", pathSyntax: .exact).target(.equalTo("/kind?v=2")).header(.accept, .contains("json")).priority(1)) {
             StubResponse(text: "matched")
         } ,

@@ -22,6 +22,8 @@ package struct RegistryContents {
     private var removedBaseline: [UInt64: Record] = [:]
     /// The stubs folder loaded last, where `bodyFileName`s of stubs added later are looked up.
     package var folder: URL?
+    /// Whether loads and the admin API make every response a template; see ``StubRegistry/templatesEveryResponse``.
+    package var templatesEveryResponse = false
 
     /// The mappings, newest first.
     package var mappings: [StubMapping] {

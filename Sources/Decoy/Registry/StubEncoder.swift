@@ -33,6 +33,10 @@ package enum StubEncoder {
         switch stub {
         case let response as StubResponse:
             return ["response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }]
+        case let template as TemplateStub:
+            var members = ["response": try part("TemplateStub") { () throws(StubEncodingError) in try self.template(template) }]
+            if let seed = template.seed { members["seed"] = try number(seed, of: "TemplateStub") }
+            return members
         case let proxy as ProxyStub:
             return ["response": try proxyResponse(proxy)]
         case let alternating as AlternatingStub:
@@ -68,7 +72,7 @@ package enum StubEncoder {
         switch stub {
         case is ClosureStub:
             return StubEncodingError(stub: name, reason: "its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values")
-        case is StubResponse, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub, is FailingStub, is ProxyStub:
+        case is StubResponse, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub, is FailingStub, is ProxyStub:
             return StubEncodingError(stub: name, reason: otherwise)
         default:
             return StubEncodingError(
@@ -80,8 +84,14 @@ package enum StubEncoder {
 
     /// `stub` as one response of a list, a condition or a failure: a stub file has only responses there.
     private static func responseOnly(_ stub: any Stub, at place: String) throws(StubEncodingError) -> JSONValue {
+        if let template = stub as? TemplateStub {
+            guard template.seed == nil else {
+                throw StubEncodingError(stub: "its seed", reason: "a stub file seeds a template only as a stub's one response").inside(place + " › TemplateStub")
+            }
+            return try part(place + " › TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
+        }
         guard let response = stub as? StubResponse else {
-            throw refusal(of: stub, "a stub file has only a StubResponse here, not a stub of another kind").inside(place)
+            throw refusal(of: stub, "a stub file has only a StubResponse or a TemplateStub here, not a stub of another kind").inside(place)
         }
         return try part(place) { () throws(StubEncodingError) in try self.response(response) }
     }
@@ -97,6 +107,9 @@ package enum StubEncoder {
     /// The file's `seed` for `failing`. Around a random mode, a stub file has one seed for both,
     /// the list's, and the failures draw from it mixed; an unseeded side takes what the other implies.
     private static func failureSeed(_ failing: FailingStub) throws(StubEncodingError) -> UInt64? {
+        if let template = failing.otherwise as? TemplateStub, let seed = template.seed, seed != failing.random.seed {
+            throw StubEncodingError(stub: "FailingStub", reason: "around a seeded TemplateStub, a stub file has one seed for both; give them the same seed")
+        }
         guard let random = failing.otherwise as? RandomStub else { return failing.random.seed }
         switch (random.random.seed, failing.random.seed) {
         case (let seed, nil): return seed
@@ -173,6 +186,16 @@ package enum StubEncoder {
             }
             members["fault"] = .string(name)
         }
+        return .object(members)
+    }
+
+    /// A template's response with WireMock's `transformers`; what a stub file cannot say is refused.
+    private static func template(_ template: TemplateStub) throws(StubEncodingError) -> JSONValue {
+        if template.clock != nil {
+            throw StubEncodingError(stub: "its clock", reason: "the clock {{now}} reads runs only in the process that made it")
+        }
+        guard case .object(var members) = try response(template.response) else { preconditionFailure("a response is written as an object") }
+        members["transformers"] = .array([.string("response-template")])
         return .object(members)
     }
 

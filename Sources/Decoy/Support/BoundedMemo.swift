@@ -3,20 +3,22 @@ import DecoyClient
 
 /// Values made before, by key, emptied when full: for answers that cost more to make than to look
 /// up and that tests and load generators repeat, such as the unmatched 404's closest routes.
-final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let entries = Mutex<[Key: Value]>([:])
     private let capacity: Int
 
-    init(capacity: Int = 1_024) {
+    /// Creates a memo that keeps at most `capacity` values.
+    package init(capacity: Int = 1_024) {
         self.capacity = capacity
     }
 
-    subscript(key: Key) -> Value? {
+    /// The value kept for `key`, if any.
+    package subscript(key: Key) -> Value? {
         entries.withLock { $0[key] }
     }
 
     /// Keeps `value` for `key`; past the capacity, everything kept before is dropped first.
-    func keep(_ value: Value, for key: Key) {
+    package func keep(_ value: Value, for key: Key) {
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = value

@@ -106,7 +106,7 @@ struct StubFileErrorTests {
             #"kinds.yaml:1:3: [0]: a stub needs "response" or "responses""#,
             #"kinds.yaml:3:14: [1].responses: responses needs "mode": alternating, random, sequence"#,
             #"kinds.yaml:5:9: [2].mode: mode goes with "responses", not "response""#,
-            #"kinds.yaml:6:9: [2].seed: seed goes with mode random or failureRate"#,
+            #"kinds.yaml:6:9: [2].seed: seed goes with mode random, failureRate or a response template"#,
             #"kinds.yaml:9:9: [3].when: when needs "else", the response when the conditions do not hold"#,
             #"kinds.yaml:12:21: [4].newScenarioState: newScenarioState needs scenarioName"#,
         ]),

@@ -1,0 +1,95 @@
+public import Foundation
+import HTTPTypes
+
+/// A response rendered per request from templates in its body and header values, as WireMock's
+/// `response-template` transformer renders them.
+///
+/// The templates are parsed when the stub is made, so a malformed one fails there, never on a
+/// request. Random values (`randomValue`, `uuid`) come from a seeded source: pass a seed and the
+/// same requests get the same values. `now` is the clock `{{now}}` reads; pass a fixed one in tests.
+///
+/// ```swift
+/// let stub = try TemplateStub(
+///     StubResponse(json: #"{"id": "{{request.path.[1]}}", "page": "{{request.query.page}}"}"#),
+///     seed: 7
+/// )
+/// ```
+public struct TemplateStub: Stub {
+    /// The response whose status, delay, throttle and fault are used as they are; its body and
+    /// header values are the templates' text.
+    public let response: StubResponse
+    /// The seed of the random source, `nil` when drawn from the system.
+    public var seed: UInt64? { random.seed }
+
+    /// `nil` for a body that is not UTF-8 text, which is sent as it is.
+    let body: ResponseTemplate?
+    let headerValues: [ResponseTemplate]
+    /// Renders a body file named per request: its name and then its text are templates.
+    let bodyFile: (@Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?
+    let bodyFileName: ResponseTemplate?
+    let random: RandomSource
+    /// The clock `{{now}}` reads; `nil` for the system's.
+    let clock: (@Sendable () -> Date)?
+
+    /// Creates a stub that renders `response`'s body, when it is UTF-8 text, and its header values.
+    ///
+    /// Throws a ``TemplateSyntaxError`` naming the place of the first malformed template.
+    public init(_ response: StubResponse, seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(TemplateSyntaxError) {
+        try self.init(response, bodyFile: nil, seed: seed, now: now)
+    }
+
+    /// Creates a stub whose body is the file a template names, read and rendered per request:
+    /// for stub files, whose folder rules say how a name finds a file.
+    package init(
+        _ response: StubResponse, bodyFile: (name: ResponseTemplate, read: @Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?,
+        seed: UInt64?, now: (@Sendable () -> Date)?
+    ) throws(TemplateSyntaxError) {
+        self.response = response
+        body = try String(validating: response.body, as: UTF8.self).map { text throws(TemplateSyntaxError) in try ResponseTemplate(text) }
+        var headerValues: [ResponseTemplate] = []
+        for field in response.headerFields {
+            do {
+                headerValues.append(try ResponseTemplate(field.value))
+            } catch {
+                throw TemplateSyntaxError(line: error.line, column: error.column, helper: error.helper, reason: "in header \(field.name): \(error.reason)")
+            }
+        }
+        self.headerValues = headerValues
+        bodyFileName = bodyFile?.name
+        self.bodyFile = bodyFile?.read
+        random = RandomSource(seed: seed)
+        clock = now
+    }
+
+    /// The response rendered for `request`; a template that cannot be rendered for it (a body
+    /// file that is not there) answers `500` naming why, the same in every serving.
+    public func resolve(for request: StubRequest) -> StubResolution {
+        let context = TemplateContext(request: request, now: clock ?? Date.init, random: random)
+        do throws(TemplateRenderError) {
+            var rendered = response
+            var fields = HTTPFields()
+            for (field, template) in zip(response.headerFields, headerValues) {
+                fields.append(HTTPField(name: field.name, value: try template.render(context)))
+            }
+            rendered.headerFields = fields
+            if let bodyFileName, let bodyFile {
+                let name = try bodyFileName.render(context)
+                rendered.body = Data(try bodyFile(name).render(context).utf8)
+                // As for a body file named at load: the type follows the extension unless a header gives one.
+                if fields[.contentType] == nil { rendered.headerFields[.contentType] = MediaType.forExtension((name as NSString).pathExtension) }
+            } else if let body {
+                rendered.body = Data(try body.render(context).utf8)
+            }
+            return .response(rendered)
+        } catch {
+            return .response(StubResponse(status: .internalServerError, text: "Decoy could not render this stub's template: \(error.reason)"))
+        }
+    }
+}
+
+extension StubResponse {
+    /// This response as a template: its body and header values rendered per request. See ``TemplateStub``.
+    public func templated(seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(TemplateSyntaxError) -> TemplateStub {
+        try TemplateStub(self, seed: seed, now: now)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// Text in WireMock's response-template dialect of Handlebars, parsed once, rendered per request.
+///
+/// A template names parts of the request (`{{request.path.[1]}}`, `{{request.query.page}}`,
+/// `{{request.headers.X-Id}}`, `{{jsonPath request.body '$.name'}}`), the time (`{{now}}`), random
+/// values (`{{randomValue length=8}}`, `{{uuid}}`), and chooses with `#if`, `#unless`, `#each`
+/// and `#eq`. `{{value}}` is HTML-escaped, `{{{value}}}` is written as it is, as in WireMock.
+/// See [Response templates](templates.md).
+public struct ResponseTemplate: Sendable, CustomStringConvertible {
+    /// The template as written.
+    public let description: String
+    let nodes: [TemplateNode]
+
+    /// Parses `text`; the error says where and what is wrong, and names the helper concerned.
+    public init(_ text: String) throws(TemplateSyntaxError) {
+        description = text
+        nodes = try TemplateParser.parse(text)
+    }
+
+    /// The text for one request.
+    func render(_ context: TemplateContext) throws(TemplateRenderError) -> String {
+        var output = ""
+        var renderer = TemplateRenderer(context: context)
+        try renderer.render(nodes, into: &output)
+        return output
+    }
+}
+
+/// What a template renders against: the request, the time and a random source.
+struct TemplateContext {
+    let request: StubRequest
+    let now: @Sendable () -> Date
+    let random: RandomSource
+
+    /// The part `name` of the request as the template sees it (`path`, `query`, …), made when
+    /// named: a template pays only for the parts it reads.
+    func requestPart(_ name: String) -> TemplateValue {
+        switch name {
+        case "url":
+            return .string(request.target)
+        case "path":
+            return .path(request.path, segments: request.path.split(separator: "/").map(String.init))
+        case "pathSegments":
+            return .list(request.path.split(separator: "/").map { .string(String($0)) })
+        case "method":
+            return .string(request.method.rawValue)
+        case "query":
+            return .map(Self.grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false), caseInsensitive: false)
+        case "headers":
+            // By name, as WireMock's map of them is ordered.
+            let headers = Self.grouped(request.headerFields.map { ($0.name.rawName, $0.value) }, caseInsensitive: true)
+            return .map(headers.sorted { $0.key.lowercased() < $1.key.lowercased() }, caseInsensitive: true)
+        case "cookies":
+            let pairs = request.headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (parts[0].trimmingCharacters(in: .whitespaces), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+            }
+            return .map(Self.grouped(pairs, caseInsensitive: false), caseInsensitive: false)
+        case "body":
+            return .string(request.bodyText)
+        default:
+            return .null
+        }
+    }
+
+    /// The whole request, for a template that names `request` alone.
+    func requestValue() -> TemplateValue {
+        .map(TemplateParser.requestParts.map { ($0, requestPart($0)) }, caseInsensitive: false)
+    }
+
+    /// Name–value pairs with each name once, its values in order.
+    private static func grouped(_ pairs: [(String, String)], caseInsensitive: Bool) -> [(key: String, value: TemplateValue)] {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        for (name, value) in pairs {
+            let key = caseInsensitive ? name.lowercased() : name
+            if values[key] == nil { names.append(name) }
+            values[key, default: []].append(value)
+        }
+        return names.map { ($0, .values(values[caseInsensitive ? $0.lowercased() : $0] ?? [])) }
+    }
+}
+
+/// Walks the nodes of a template for one request.
+private struct TemplateRenderer {
+    /// One level of context: `this`, the block parameters and `@` data of a block.
+    struct Scope {
+        var value: TemplateValue
+        var parameters: [String: TemplateValue] = [:]
+        var data: [String: TemplateValue] = [:]
+    }
+
+    let context: TemplateContext
+    private var scopes: [Scope]
+    /// The parts of the request named so far, each made once per render.
+    private var requestParts: [String: TemplateValue] = [:]
+
+    init(context: TemplateContext) {
+        self.context = context
+        scopes = [Scope(value: .null)]
+    }
+
+    mutating func render(_ nodes: [TemplateNode], into output: inout String) throws(TemplateRenderError) {
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                output += text
+            case .output(let expression, let escaped):
+                let text = try evaluate(expression).text
+                output += escaped ? TemplateValue.escaped(text) : text
+            case .block(let block):
+                try render(block, into: &output)
+            }
+        }
+    }
+
+    private mutating func render(_ block: TemplateBlock, into output: inout String) throws(TemplateRenderError) {
+        let arguments = try block.parameters.map { expression throws(TemplateRenderError) in try evaluate(expression) }
+        switch block.kind {
+        case .if:
+            try render(arguments[0].isTruthy ? block.body : block.inverse, into: &output)
+        case .unless:
+            try render(arguments[0].isTruthy ? block.inverse : block.body, into: &output)
+        case .with:
+            guard arguments[0].isTruthy else { return try render(block.inverse, into: &output) }
+            try within(Scope(value: arguments[0], parameters: parameters(block, [arguments[0]])), block.body, into: &output)
+        case .each:
+            let items: [(key: String?, value: TemplateValue)]
+            if let members = arguments[0].members {
+                items = members.map { ($0.key, $0.value) }
+            } else if let elements = arguments[0].elements {
+                items = elements.map { (nil, $0) }
+            } else {
+                items = arguments[0].isTruthy ? [(nil, arguments[0])] : []
+            }
+            guard !items.isEmpty else { return try render(block.inverse, into: &output) }
+            for (index, item) in items.enumerated() {
+                var data: [String: TemplateValue] = ["index": .number(Double(index)), "first": .bool(index == 0), "last": .bool(index == items.count - 1)]
+                if let key = item.key { data["key"] = .string(key) }
+                let second: TemplateValue = item.key.map(TemplateValue.string) ?? .number(Double(index))
+                try within(Scope(value: item.value, parameters: parameters(block, [item.value, second]), data: data), block.body, into: &output)
+            }
+        case .value(let helper):
+            let hash = try evaluate(block.hash)
+            try render(try helper.call(arguments, hash, context).isTruthy ? block.body : block.inverse, into: &output)
+        }
+    }
+
+    private func parameters(_ block: TemplateBlock, _ values: [TemplateValue]) -> [String: TemplateValue] {
+        Dictionary(zip(block.blockParameters, values), uniquingKeysWith: { first, _ in first })
+    }
+
+    private mutating func within(_ scope: Scope, _ nodes: [TemplateNode], into output: inout String) throws(TemplateRenderError) {
+        scopes.append(scope)
+        defer { scopes.removeLast() }
+        try render(nodes, into: &output)
+    }
+
+    private mutating func evaluate(_ expression: TemplateExpression) throws(TemplateRenderError) -> TemplateValue {
+        switch expression {
+        case .literal(let value):
+            return value
+        case .path(let path):
+            return lookup(path)
+        case .call(let helper, let parameters, let hash):
+            let arguments = try parameters.map { expression throws(TemplateRenderError) in try evaluate(expression) }
+            return try helper.call(arguments, try evaluate(hash), context)
+        case .jsonPath(let source, let path):
+            let value = try evaluate(source)
+            let document: JSONValue? = if case .json(let json) = value { json } else { JSONValue(parsing: Data(value.text.utf8)) }
+            // WireMock writes nothing for a body that is not JSON or a path that selects nothing.
+            guard let document else { return .null }
+            let selected = path.select(in: document)
+            if path.isIndefinite { return selected.isEmpty ? .null : .json(.array(selected)) }
+            return selected.first.map(TemplateValue.init) ?? .null
+        }
+    }
+
+    private mutating func evaluate(_ hash: [String: TemplateExpression]) throws(TemplateRenderError) -> [String: TemplateValue] {
+        var values: [String: TemplateValue] = [:]
+        for (name, expression) in hash { values[name] = try evaluate(expression) }
+        return values
+    }
+
+    private mutating func lookup(_ path: TemplatePath) -> TemplateValue {
+        let level = max(scopes.count - 1 - path.parents, 0)
+        if path.isData {
+            guard let name = path.segments.first else { return .null }
+            return path.segments.dropFirst().reduce(scopes[level].data[name] ?? .null) { $0.member($1) }
+        }
+        guard let first = path.segments.first else { return scopes[level].value }
+        var value: TemplateValue
+        if path.parents == 0, let parameter = scopes.reversed().lazy.compactMap({ $0.parameters[first] }).first {
+            value = parameter
+        } else if level == 0, first == "request" {
+            guard let part = path.segments.dropFirst().first else { return context.requestValue() }
+            if let made = requestParts[part] {
+                value = made
+            } else {
+                value = context.requestPart(part)
+                requestParts[part] = value
+            }
+            for segment in path.segments.dropFirst(2) { value = value.member(segment) }
+            return value
+        } else {
+            value = scopes[level].value.member(first)
+        }
+        for segment in path.segments.dropFirst() { value = value.member(segment) }
+        return value
+    }
+}
