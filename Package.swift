@@ -169,7 +169,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DecoyCommandTests",
-            dependencies: ["DecoyCommand", "Decoy", "DecoyStubFiles", "DecoyRemote", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "DecoyCommand", "Decoy", "DecoyStubFiles", "DecoyRemote",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

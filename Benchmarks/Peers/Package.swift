@@ -19,7 +19,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,7 +30,8 @@ struct BatchingLogHandler: LogHandler {
             merged["error.message"] = "\(error)"
             merged["error.type"] = "\(String(reflecting: type(of: error)))"
         }
-        let pretty = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
+        let pretty =
+            merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
         let message = output.colours ? Self.colouringOutcome(of: event.message.description) : event.message.description
         let level = event.level.rawValue
         let source = event.source
@@ -56,12 +57,13 @@ struct BatchingLogHandler: LogHandler {
         guard let arrow = message.range(of: " → ") else { return message }
         let rest = message[arrow.upperBound...]
         let end = rest.firstIndex(of: " ") ?? rest.endIndex
-        let colour = switch rest.first {
-        case "2": "\u{1B}[32m"
-        case "3": "\u{1B}[36m"
-        case "4": "\u{1B}[33m"
-        default: "\u{1B}[31m"
-        }
+        let colour =
+            switch rest.first {
+            case "2": "\u{1B}[32m"
+            case "3": "\u{1B}[36m"
+            case "4": "\u{1B}[33m"
+            default: "\u{1B}[31m"
+            }
         return "\(message[..<arrow.upperBound])\(colour)\(rest[..<end])\(LogOutput.reset)\(rest[end...])"
     }
 }

@@ -17,7 +17,9 @@ struct CheckCommand: ParsableCommand {
     var globalResponseTemplating = false
 
     func run() throws {
-        let report = StubFolder(url: URL(filePath: folder, directoryHint: .isDirectory), templatesEveryResponse: globalResponseTemplating).check()
+        let report = StubFolder(
+            url: URL(filePath: folder, directoryHint: .isDirectory), templatesEveryResponse: globalResponseTemplating
+        ).check()
         for error in report.errors { print("error: \(error)") }
         guard report.isValid else {
             print("\(folder): \(report.errors.count) error\(report.errors.count == 1 ? "" : "s")")

@@ -17,7 +17,9 @@ enum DelayOption {
 
     private static func distribution(_ text: String) throws -> Delay {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 3, parts[0] == "lognormal", let median = Int(parts[1]), median >= 0, let sigma = Double(parts[2]) {
+        if parts.count == 3, parts[0] == "lognormal", let median = Int(parts[1]), median >= 0,
+            let sigma = Double(parts[2])
+        {
             return .lognormal(median: .milliseconds(median), sigma: sigma)
         }
         let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }

@@ -28,7 +28,9 @@ final class FolderWatcher {
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys)
         while let file = files?.nextObject() as? URL {
             let values = try? file.resourceValues(forKeys: Set(keys))
-            prints[file.path] = [values?.contentModificationDate?.timeIntervalSince1970 ?? 0, Double(values?.fileSize ?? 0)]
+            prints[file.path] = [
+                values?.contentModificationDate?.timeIntervalSince1970 ?? 0, Double(values?.fileSize ?? 0),
+            ]
         }
         return prints
     }

@@ -1,6 +1,6 @@
+import DecoyClient
 import DecoyServer
 import Foundation
-import DecoyClient
 
 /// Where `decoy serve` writes its log: standard output or a file, in batches.
 ///
@@ -61,7 +61,8 @@ final class LogOutput: Sendable {
                 state.second = now
                 state.timestamp = Self.timestamp(now)
             }
-            state.bytes.append(contentsOf: (colours ? "\(Self.dim)\(state.timestamp)\(Self.reset)" : state.timestamp).utf8)
+            state.bytes.append(
+                contentsOf: (colours ? "\(Self.dim)\(state.timestamp)\(Self.reset)" : state.timestamp).utf8)
             state.bytes.append(UInt8(ascii: " "))
             writeLine(&state.bytes)
             state.bytes.append(UInt8(ascii: "\n"))
@@ -83,7 +84,9 @@ final class LogOutput: Sendable {
             defer { state.dropped = 0 }
             return state.dropped
         }
-        if dropped > 0 { batch += Array("decoy: \(dropped) log lines dropped, as the log's output did not keep up\n".utf8) }
+        if dropped > 0 {
+            batch += Array("decoy: \(dropped) log lines dropped, as the log's output did not keep up\n".utf8)
+        }
         var written = 0
         while written < batch.count {
             let result = batch.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }

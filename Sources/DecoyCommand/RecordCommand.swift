@@ -1,7 +1,7 @@
 import ArgumentParser
 import Decoy
-import DecoyStubFiles
 import DecoyServer
+import DecoyStubFiles
 import Foundation
 
 /// `decoy record --target URL [DIR]`: a proxy to a real server that writes what passes through
@@ -30,7 +30,9 @@ struct RecordCommand: AsyncParsableCommand {
     var noScenarios = false
 
     func validate() throws {
-        guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else {
+        guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased()),
+            url.host?.isEmpty == false
+        else {
             throw ValidationError("--target must be an http or https URL with a host, such as http://127.0.0.1:9000.")
         }
     }
@@ -51,7 +53,9 @@ struct RecordCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port, adminAccess: listen.adminAccess))
+        let server = MockServer(
+            registry: registry,
+            configuration: .init(host: listen.host, port: listen.port, adminAccess: listen.adminAccess))
         try server.start()
         Self.say("Decoy is serving a recording of \(target) into \(folder) on \(server.baseURL)")
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }

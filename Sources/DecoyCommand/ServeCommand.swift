@@ -28,7 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Reload the folder when its files change; a broken edit keeps the previous stubs serving.")
     var watch = false
 
-    @Option(help: "What to log: none, requests (a line per request) or verbose (also why unmatched requests missed the closest stubs).")
+    @Option(
+        help:
+            "What to log: none, requests (a line per request) or verbose (also why unmatched requests missed the closest stubs)."
+    )
     var log: LogOption = .requests
 
     @Option(help: "Append the log to this file instead of standard output.")
@@ -37,10 +40,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most requests the journal keeps; older ones are dropped, the total still counts them.")
     var journalLimit = 10_000
 
-    @Option(help: ArgumentHelp("Also answer every operation of this OpenAPI 3.0 or 3.1 document (JSON or YAML) from its examples, checking requests against it; the folder's stubs win. Without the folder argument, a missing ./stubs is no error.", valueName: "spec"))
+    @Option(
+        help: ArgumentHelp(
+            "Also answer every operation of this OpenAPI 3.0 or 3.1 document (JSON or YAML) from its examples, checking requests against it; the folder's stubs win. Without the folder argument, a missing ./stubs is no error.",
+            valueName: "spec"))
     var openapi: String?
 
-    @Flag(help: "Render every response as a template, as WireMock's --global-response-templating does; without it, only responses with \"transformers\": [\"response-template\"].")
+    @Flag(
+        help:
+            "Render every response as a template, as WireMock's --global-response-templating does; without it, only responses with \"transformers\": [\"response-template\"]."
+    )
     var globalResponseTemplating = false
 
     func validate() throws {
@@ -71,10 +80,16 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let server = MockServer(registry: registry, configuration: .init(host: listen.host, port: listen.port, logger: log.logger(to: output), adminAccess: listen.adminAccess))
+        let server = MockServer(
+            registry: registry,
+            configuration: .init(
+                host: listen.host, port: listen.port, logger: log.logger(to: output), adminAccess: listen.adminAccess))
         try server.start()
-        Self.say("Decoy is serving \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \(server.baseURL)")
-        let watcher = watch && servesFolder ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
+        Self.say(
+            "Decoy is serving \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \(server.baseURL)"
+        )
+        let watcher =
+            watch && servesFolder ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()
         // The stopped server has handed every request's line to the output; this writes them.
@@ -119,5 +134,7 @@ final class SignalWatcher {
         }
     }
 
-    deinit { sources.forEach { $0.cancel() } }
+    deinit {
+        for source in sources { source.cancel() }
+    }
 }

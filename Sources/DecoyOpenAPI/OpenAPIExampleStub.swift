@@ -24,7 +24,9 @@ struct OpenAPIExampleStub: Stub {
         self.validator = validator
         made = operation.responses.map { response in
             response.content.map { content in
-                content.examples.map { Self.response(status: Self.status(of: response.status), mediaType: content.mediaType, body: $0.body) }
+                content.examples.map {
+                    Self.response(status: Self.status(of: response.status), mediaType: content.mediaType, body: $0.body)
+                }
             }
         }
     }
@@ -41,21 +43,27 @@ struct OpenAPIExampleStub: Stub {
         var problems: [Problem] = []
         let pathValues = self.pathValues(of: request.path)
         for parameter in operation.parameters {
-            let values: [String] = switch parameter.location {
-            case .path: pathValues[parameter.name].map { [$0] } ?? []
-            case .query: request.queryValues(parameter.name)
-            case .header: HTTPField.Name(parameter.name).map { request.headerFields[values: $0] } ?? []
-            case .cookie: request.cookieValues(parameter.name)
-            }
+            let values: [String] =
+                switch parameter.location {
+                case .path: pathValues[parameter.name].map { [$0] } ?? []
+                case .query: request.queryValues(parameter.name)
+                case .header: HTTPField.Name(parameter.name).map { request.headerFields[values: $0] } ?? []
+                case .cookie: request.cookieValues(parameter.name)
+                }
             let place = "\(parameter.location.rawValue) parameter \(parameter.name)"
             guard !values.isEmpty else {
                 if parameter.required {
-                    problems.append(Problem(place: place, schema: "\(parameter.pointer)/required", message: "the required parameter is missing"))
+                    problems.append(
+                        Problem(
+                            place: place, schema: "\(parameter.pointer)/required",
+                            message: "the required parameter is missing"))
                 }
                 continue
             }
             guard let schema = parameter.schema else { continue }
-            problems += validator.violations(of: value(of: values, schemaAt: schema), schemaAt: schema).map { Problem(place: place, $0) }
+            problems += validator.violations(of: value(of: values, schemaAt: schema), schemaAt: schema).map {
+                Problem(place: place, $0)
+            }
         }
         if let body = operation.body { problems += violations(of: request, body: body) }
         return problems
@@ -63,12 +71,23 @@ struct OpenAPIExampleStub: Stub {
 
     private func violations(of request: StubRequest, body: OpenAPIOperation.Body) -> [Problem] {
         guard !request.body.isEmpty else {
-            return body.required ? [Problem(place: "body", schema: "\(body.pointer)/required", message: "the required request body is missing")] : []
+            return body.required
+                ? [
+                    Problem(
+                        place: "body", schema: "\(body.pointer)/required",
+                        message: "the required request body is missing")
+                ] : []
         }
         let contentType = request.headerFields[.contentType].map(Self.bareMediaType) ?? ""
         guard let content = body.content.first(where: { Self.mediaType(contentType, fits: $0.mediaType) }) else {
             let allowed = body.content.map(\.mediaType).joined(separator: ", ")
-            return [Problem(place: "body", schema: "\(body.pointer)/content", message: "the Content-Type \(contentType.isEmpty ? "is missing" : contentType + " is not allowed"); the document allows \(allowed)")]
+            return [
+                Problem(
+                    place: "body", schema: "\(body.pointer)/content",
+                    message:
+                        "the Content-Type \(contentType.isEmpty ? "is missing" : contentType + " is not allowed"); the document allows \(allowed)"
+                )
+            ]
         }
         guard let schema = content.schema else { return [] }
         guard let value = JSONValue(parsing: request.body) else {
@@ -80,7 +99,8 @@ struct OpenAPIExampleStub: Stub {
     /// The values of the path's template parameters, percent-decoded.
     private func pathValues(of path: String) -> [String: String] {
         var values: [String: String] = [:]
-        for (template, segment) in zip(operation.path.split(separator: "/"), path.split(separator: "/")) where template.hasPrefix("{") {
+        for (template, segment) in zip(operation.path.split(separator: "/"), path.split(separator: "/"))
+        where template.hasPrefix("{") {
             values[String(template.dropFirst().dropLast())] = segment.removingPercentEncoding ?? String(segment)
         }
         return values
@@ -90,13 +110,16 @@ struct OpenAPIExampleStub: Stub {
     /// integer is wanted, and repeated query values are an array where an array is.
     private func value(of values: [String], schemaAt pointer: String) -> JSONValue {
         var pointer = pointer
-        while case .string(let reference)? = validator.document.at(pointer)?["$ref"], reference != pointer { pointer = reference }
-        let schema = validator.document.at(pointer)
-        let types: [String] = switch schema?["type"] {
-        case .string(let type)?: [type]
-        case .array(let types)?: types.compactMap { if case .string(let type) = $0 { type } else { nil } }
-        default: []
+        while case .string(let reference)? = validator.document.at(pointer)?["$ref"], reference != pointer {
+            pointer = reference
         }
+        let schema = validator.document.at(pointer)
+        let types: [String] =
+            switch schema?["type"] {
+            case .string(let type)?: [type]
+            case .array(let types)?: types.compactMap { if case .string(let type) = $0 { type } else { nil } }
+            default: []
+            }
         if types.contains("array") { return .array(values.map { value(of: [$0], schemaAt: "\(pointer)/items") }) }
         let text = values[0]
         if types.contains("integer") || types.contains("number"), let number = Double(text) { return .number(number) }
@@ -119,28 +142,48 @@ struct OpenAPIExampleStub: Stub {
         var status: HTTPResponse.Status?
         if let wantedCode {
             guard let code = Int(wantedCode), (100..<600).contains(code) else {
-                return Self.problem([Problem(place: "header Prefer", schema: nil, message: "code=\(wantedCode) is not a status code")], in: operation)
+                return Self.problem(
+                    [Problem(place: "header Prefer", schema: nil, message: "code=\(wantedCode) is not a status code")],
+                    in: operation)
             }
-            guard let index = operation.responses.firstIndex(where: { $0.status == .code(code) })
-                ?? operation.responses.firstIndex(where: { $0.status == .range(code / 100) })
-                ?? operation.responses.firstIndex(where: { $0.status == .default })
+            guard
+                let index = operation.responses.firstIndex(where: { $0.status == .code(code) })
+                    ?? operation.responses.firstIndex(where: { $0.status == .range(code / 100) })
+                    ?? operation.responses.firstIndex(where: { $0.status == .default })
             else {
-                return Self.problem([Problem(place: "header Prefer", schema: "\(operation.pointer)/responses", message: "the operation has no response \(code); it has \(responseList)")], in: operation)
+                return Self.problem(
+                    [
+                        Problem(
+                            place: "header Prefer", schema: "\(operation.pointer)/responses",
+                            message: "the operation has no response \(code); it has \(responseList)")
+                    ], in: operation)
             }
             responseIndex = index
             if operation.responses[index].status != .code(code) { status = HTTPResponse.Status(code: code) }
         } else {
-            guard let index = operation.responses.firstIndex(where: { if case .code(let code) = $0.status { (200..<300).contains(code) } else { false } })
-                ?? operation.responses.firstIndex(where: { $0.status == .range(2) })
+            guard
+                let index = operation.responses.firstIndex(where: {
+                    if case .code(let code) = $0.status { (200..<300).contains(code) } else { false }
+                })
+                    ?? operation.responses.firstIndex(where: { $0.status == .range(2) })
             else {
-                return StubResponse(status: .internalServerError, text: "The OpenAPI document has no 2xx response for \(operation); it has \(responseList). Ask for one with Prefer: code=…\n")
+                return StubResponse(
+                    status: .internalServerError,
+                    text:
+                        "The OpenAPI document has no 2xx response for \(operation); it has \(responseList). Ask for one with Prefer: code=…\n"
+                )
             }
             responseIndex = index
         }
         let response = operation.responses[responseIndex]
-        let accepted = request.headerFields[values: .accept].flatMap { $0.split(separator: ",") }.map { Self.bareMediaType(String($0)) }
-        guard let contentIndex = response.content.firstIndex(where: { content in accepted.contains { Self.mediaType(content.mediaType, fits: $0) } })
-            ?? (response.content.isEmpty ? nil : 0)
+        let accepted = request.headerFields[values: .accept].flatMap { $0.split(separator: ",") }.map {
+            Self.bareMediaType(String($0))
+        }
+        guard
+            let contentIndex = response.content.firstIndex(where: { content in
+                accepted.contains { Self.mediaType(content.mediaType, fits: $0) }
+            })
+                ?? (response.content.isEmpty ? nil : 0)
         else {
             return StubResponse(status: status ?? Self.status(of: response.status))
         }
@@ -149,16 +192,27 @@ struct OpenAPIExampleStub: Stub {
         if let wantedExample {
             guard let index = content.examples.firstIndex(where: { $0.name == wantedExample }) else {
                 let names = content.examples.compactMap(\.name).map { "\"\($0)\"" }
-                return Self.problem([Problem(place: "header Prefer", schema: "\(operation.pointer)/responses", message: "the response has no example named \"\(wantedExample)\"; it has \(names.isEmpty ? "no named examples" : names.joined(separator: ", "))")], in: operation)
+                return Self.problem(
+                    [
+                        Problem(
+                            place: "header Prefer", schema: "\(operation.pointer)/responses",
+                            message:
+                                "the response has no example named \"\(wantedExample)\"; it has \(names.isEmpty ? "no named examples" : names.joined(separator: ", "))"
+                        )
+                    ], in: operation)
             }
             exampleIndex = index
         } else {
             guard !content.examples.isEmpty else {
-                return StubResponse(status: status ?? Self.status(of: response.status), headerFields: [.contentType: content.mediaType])
+                return StubResponse(
+                    status: status ?? Self.status(of: response.status), headerFields: [.contentType: content.mediaType])
             }
             exampleIndex = 0
         }
-        if let status { return Self.response(status: status, mediaType: content.mediaType, body: content.examples[exampleIndex].body) }
+        if let status {
+            return Self.response(
+                status: status, mediaType: content.mediaType, body: content.examples[exampleIndex].body)
+        }
         return made[responseIndex][contentIndex][exampleIndex]
     }
 
@@ -182,7 +236,11 @@ struct OpenAPIExampleStub: Stub {
             let parts = token.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             let key = parts.first?.lowercased() ?? ""
             guard key == "code" || key == "example", parts.count == 2 else {
-                throw Problem(place: "header Prefer", schema: nil, message: "the preference \"\(token.trimmingCharacters(in: .whitespaces))\" is not supported; Decoy reads code=… and example=…")
+                throw Problem(
+                    place: "header Prefer", schema: nil,
+                    message:
+                        "the preference \"\(token.trimmingCharacters(in: .whitespaces))\" is not supported; Decoy reads code=… and example=…"
+                )
             }
             read.append((key, parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))))
         }
@@ -247,8 +305,11 @@ struct OpenAPIExampleStub: Stub {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        let body = Body(title: "The request does not match the OpenAPI document", status: 400, operation: operation.description, errors: problems)
+        let body = Body(
+            title: "The request does not match the OpenAPI document", status: 400, operation: operation.description,
+            errors: problems)
         let data = (try? encoder.encode(body)) ?? Data()
-        return StubResponse(status: .badRequest, headerFields: [.contentType: "application/problem+json"], body: data + Data("\n".utf8))
+        return StubResponse(
+            status: .badRequest, headerFields: [.contentType: "application/problem+json"], body: data + Data("\n".utf8))
     }
 }

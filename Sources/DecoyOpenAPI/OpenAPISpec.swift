@@ -31,7 +31,8 @@ public struct OpenAPISpec: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw OpenAPISpecError(source: url.path, place: nil, reason: "cannot be read (\(error.localizedDescription))")
+            throw OpenAPISpecError(
+                source: url.path, place: nil, reason: "cannot be read (\(error.localizedDescription))")
         }
         try self.init(data: data, source: url.lastPathComponent, basePath: basePath)
     }
@@ -49,12 +50,16 @@ public struct OpenAPISpec: Sendable {
         let isJSON = text.first(where: { !$0.isWhitespace }) == "{"
         let raw = try Self.parse(text, isJSON: isJSON, orThrow: fail)
         guard case .object(let root) = raw, case .string(let version)? = root["openapi"] else {
-            throw fail(nil, "has no \"openapi\" field naming its version; Decoy reads OpenAPI 3.0 and 3.1 (Swagger 2.0 is not read)")
+            throw fail(
+                nil,
+                "has no \"openapi\" field naming its version; Decoy reads OpenAPI 3.0 and 3.1 (Swagger 2.0 is not read)"
+            )
         }
         let document: OpenAPIKit.OpenAPI.Document
         do {
             if version.hasPrefix("3.0.") {
-                document = try Self.decode(OpenAPIKit30.OpenAPI.Document.self, from: text, data: data, isJSON: isJSON).convert(to: .v3_1_1)
+                document = try Self.decode(OpenAPIKit30.OpenAPI.Document.self, from: text, data: data, isJSON: isJSON)
+                    .convert(to: .v3_1_1)
             } else if version.hasPrefix("3.1.") {
                 document = try Self.decode(OpenAPIKit.OpenAPI.Document.self, from: text, data: data, isJSON: isJSON)
             } else {
@@ -64,7 +69,8 @@ public struct OpenAPISpec: Sendable {
             throw error
         } catch {
             let described = OpenAPIKit.OpenAPI.Error(from: error)
-            throw fail(described.codingPathString.isEmpty ? nil : described.codingPathString, described.localizedDescription)
+            throw fail(
+                described.codingPathString.isEmpty ? nil : described.codingPathString, described.localizedDescription)
         }
         let dereferenced: OpenAPIKit.DereferencedDocument
         do {
@@ -99,14 +105,17 @@ public struct OpenAPISpec: Sendable {
             let known = operations.compactMap(\.id)
             throw OpenAPISpecError(
                 source: source, place: nil,
-                reason: "no operation has the operationId \"\(id)\"; it has \(known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", "))"
+                reason:
+                    "no operation has the operationId \"\(id)\"; it has \(known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", "))"
             )
         }
         return operation
     }
 
     /// The document as a JSON value, or the syntax error with its line and column.
-    private static func parse(_ text: String, isJSON: Bool, orThrow fail: (String?, String) -> OpenAPISpecError) throws(OpenAPISpecError) -> JSONValue {
+    private static func parse(_ text: String, isJSON: Bool, orThrow fail: (String?, String) -> OpenAPISpecError)
+        throws(OpenAPISpecError) -> JSONValue
+    {
         if isJSON {
             do {
                 // JSONSerialization names the offset of a syntax error, where JSONDecoder names none on Linux.
@@ -114,7 +123,9 @@ public struct OpenAPISpec: Sendable {
                 return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
             } catch {
                 let described = "\((error as NSError).userInfo["NSDebugDescription"] ?? error)"
-                let offset = described.firstRange(of: /around character (\d+)/).flatMap { Int(described[$0].split(separator: " ").last ?? "") }
+                let offset = described.firstRange(of: /around character (\d+)/).flatMap {
+                    Int(described[$0].split(separator: " ").last ?? "")
+                }
                 throw fail(offset.map { place(ofOffset: $0, in: text) }, "is not valid JSON: \(described)")
             }
         }
@@ -123,7 +134,8 @@ public struct OpenAPISpec: Sendable {
             loaded = try Yams.load(yaml: text)
         } catch let error as YamlError {
             switch error {
-            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+                .composer(_, let problem, let mark, _):
                 throw fail("line \(mark.line), column \(mark.column)", "is not valid YAML: \(problem)")
             default:
                 throw fail(nil, "is not valid YAML: \(error)")
@@ -138,11 +150,16 @@ public struct OpenAPISpec: Sendable {
     private static func place(ofOffset offset: Int, in text: String) -> String {
         let before = text.utf8.prefix(offset)
         let line = before.count { $0 == UInt8(ascii: "\n") } + 1
-        let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+        let column =
+            before.count
+            - (before.lastIndex(of: UInt8(ascii: "\n")).map { before.distance(from: before.startIndex, to: $0) + 1 }
+                ?? 0) + 1
         return "line \(line), column \(column)"
     }
 
-    private static func decode<Document: Decodable>(_ type: Document.Type, from text: String, data: Data, isJSON: Bool) throws -> Document {
+    private static func decode<Document: Decodable>(_ type: Document.Type, from text: String, data: Data, isJSON: Bool)
+        throws -> Document
+    {
         isJSON ? try JSONDecoder().decode(type, from: data) : try YAMLDecoder().decode(type, from: text)
     }
 }
@@ -158,7 +175,10 @@ extension JSONValue {
         case let value as String: self = .string(value)
         case let value as [Any]: self = .array(value.map { JSONValue(yaml: $0) })
         case let value as [AnyHashable: Any]:
-            self = .object(Dictionary(value.map { ("\($0.key.base)", JSONValue(yaml: $0.value)) }, uniquingKeysWith: { first, _ in first }))
+            self = .object(
+                Dictionary(
+                    value.map { ("\($0.key.base)", JSONValue(yaml: $0.value)) }, uniquingKeysWith: { first, _ in first }
+                ))
         case let value as [String: Any]: self = .object(value.mapValues { JSONValue(yaml: $0) })
         case let value as Date: self = .string(value.formatted(.iso8601))
         case let value?: self = .string("\(value)")
@@ -173,7 +193,9 @@ extension JSONValue {
             // Requests walk pointers on every check: decode only the tokens that need it.
             var key = String(token)
             if key.utf8.contains(UInt8(ascii: "%")) { key = key.removingPercentEncoding ?? key }
-            if key.utf8.contains(UInt8(ascii: "~")) { key = key.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+            if key.utf8.contains(UInt8(ascii: "~")) {
+                key = key.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            }
             switch value {
             case .object(let members):
                 guard let member = members[key] else { return nil }

@@ -26,7 +26,9 @@ public struct OpenAPITransport: ClientTransport {
     }
 
     /// Sends `request` under `baseURL`; a fault comes out as the `URLError` ``StubTransport`` throws.
-    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
         var request = request
         // The generated client gives the path alone; the server URL's own path comes before it.
         let basePath = baseURL.path(percentEncoded: true)

@@ -19,7 +19,8 @@ struct OperationReader {
     }
 
     mutating func operation(
-        _ endpoint: OpenAPIKit.DereferencedPathItem.Endpoint, at path: String, orThrow fail: (String?, String) -> OpenAPISpecError
+        _ endpoint: OpenAPIKit.DereferencedPathItem.Endpoint, at path: String,
+        orThrow fail: (String?, String) -> OpenAPISpecError
     ) throws(OpenAPISpecError) -> OpenAPIOperation {
         let (itemPointer, item) = resolve("#/paths/\(path.pointerEscaped)")
         let pointer = "\(itemPointer)/\(endpoint.method.rawValue.lowercased())"
@@ -37,8 +38,10 @@ struct OperationReader {
             parameters.append(parameter)
         }
         return OpenAPIOperation(
-            id: endpoint.operation.operationId, method: method, path: basePath + path, pointer: pointer, parameters: parameters,
-            body: body(of: raw, at: pointer), responses: try responses(endpoint.operation.responses, at: pointer, orThrow: fail)
+            id: endpoint.operation.operationId, method: method, path: basePath + path, pointer: pointer,
+            parameters: parameters,
+            body: body(of: raw, at: pointer),
+            responses: try responses(endpoint.operation.responses, at: pointer, orThrow: fail)
         )
     }
 
@@ -46,7 +49,9 @@ struct OperationReader {
     private func resolve(_ pointer: String) -> (pointer: String, value: JSONValue?) {
         var pointer = pointer
         var seen: Set<String> = []
-        while case .string(let reference)? = document.at(pointer)?["$ref"], reference.hasPrefix("#"), seen.insert(reference).inserted {
+        while case .string(let reference)? = document.at(pointer)?["$ref"], reference.hasPrefix("#"),
+            seen.insert(reference).inserted
+        {
             pointer = reference
         }
         return (pointer, document.at(pointer))
@@ -56,24 +61,32 @@ struct OperationReader {
         guard case .array(let list)? = owner?["parameters"] else { return [] }
         return list.indices.compactMap { index in
             let (pointer, parameter) = resolve("\(ownerPointer)/parameters/\(index)")
-            guard case .string(let name)? = parameter?["name"], case .string(let place)? = parameter?["in"] else { return nil }
+            guard case .string(let name)? = parameter?["name"], case .string(let place)? = parameter?["in"] else {
+                return nil
+            }
             guard let location = OpenAPIOperation.Parameter.Location(rawValue: place) else {
                 note(pointer, "parameters in \(place) are not checked")
                 return nil
             }
             // OpenAPI says these header parameters are ignored: the document describes them elsewhere.
-            if location == .header, ["accept", "content-type", "authorization"].contains(name.lowercased()) { return nil }
+            if location == .header, ["accept", "content-type", "authorization"].contains(name.lowercased()) {
+                return nil
+            }
             let defaultStyle = location == .query || location == .cookie ? "form" : "simple"
             let style = if case .string(let style)? = parameter?["style"] { style } else { defaultStyle }
             let explode = if case .bool(let explode)? = parameter?["explode"] { explode } else { style == "form" }
             if style != defaultStyle || explode != (defaultStyle == "form") {
-                note(pointer, "style \(style) with explode \(explode) is not read: values are checked as style \(defaultStyle) sends them")
+                note(
+                    pointer,
+                    "style \(style) with explode \(explode) is not read: values are checked as style \(defaultStyle) sends them"
+                )
             }
             if parameter?["content"] != nil { note(pointer, "a parameter described by content is not checked") }
             let schema = parameter?["schema"] == nil ? nil : "\(pointer)/schema"
             schema.map { noteUnsupported(inSchemaAt: $0) }
             return OpenAPIOperation.Parameter(
-                name: name, location: location, required: location == .path || parameter?["required"] == .bool(true), pointer: pointer, schema: schema
+                name: name, location: location, required: location == .path || parameter?["required"] == .bool(true),
+                pointer: pointer, schema: schema
             )
         }
     }
@@ -96,7 +109,8 @@ struct OperationReader {
     }
 
     private mutating func responses(
-        _ responses: OpenAPIKit.DereferencedResponse.Map, at pointer: String, orThrow fail: (String?, String) -> OpenAPISpecError
+        _ responses: OpenAPIKit.DereferencedResponse.Map, at pointer: String,
+        orThrow fail: (String?, String) -> OpenAPISpecError
     ) throws(OpenAPISpecError) -> [OpenAPIOperation.Response] {
         var read: [OpenAPIOperation.Response] = []
         for (code, response) in responses {
@@ -106,27 +120,37 @@ struct OperationReader {
                 status = .default
             } else if let number = Int(code.rawValue) {
                 status = .code(number)
-            } else if code.rawValue.count == 3, let first = code.rawValue.first?.wholeNumberValue, code.rawValue.uppercased().hasSuffix("XX") {
+            } else if code.rawValue.count == 3, let first = code.rawValue.first?.wholeNumberValue,
+                code.rawValue.uppercased().hasSuffix("XX")
+            {
                 status = .range(first)
             } else {
-                throw fail(responsePointer, "\"\(code.rawValue)\" is not a status code, a range such as 2XX, or default")
+                throw fail(
+                    responsePointer, "\"\(code.rawValue)\" is not a status code, a range such as 2XX, or default")
             }
-            if let headers = response.headers, !headers.isEmpty { note(responsePointer, "response headers are not served") }
+            if let headers = response.headers, !headers.isEmpty {
+                note(responsePointer, "response headers are not served")
+            }
             var content: [(mediaType: String, examples: [OpenAPIOperation.Example])] = []
             for (mediaType, described) in response.content {
                 let examplesPointer = "\(responsePointer)/content/\(mediaType.rawValue.pointerEscaped)"
                 var examples: [OpenAPIOperation.Example] = []
-                if let example = described.example { examples.append(.init(name: nil, body: encode(example, as: mediaType.rawValue))) }
+                if let example = described.example {
+                    examples.append(.init(name: nil, body: encode(example, as: mediaType.rawValue)))
+                }
                 for (name, example) in described.examples ?? [:] {
                     if let value = example.dataOrLegacyValue {
                         examples.append(.init(name: name, body: encode(value, as: mediaType.rawValue)))
                     } else {
-                        note("\(examplesPointer)/examples/\(name.pointerEscaped)", "examples by externalValue are not served")
+                        note(
+                            "\(examplesPointer)/examples/\(name.pointerEscaped)",
+                            "examples by externalValue are not served")
                     }
                 }
                 if examples.isEmpty {
                     // The response itself may be a reference, and the schema's pointer starts there.
-                    let schemaPointer = "\(resolve(responsePointer).pointer)/content/\(mediaType.rawValue.pointerEscaped)/schema"
+                    let schemaPointer =
+                        "\(resolve(responsePointer).pointer)/content/\(mediaType.rawValue.pointerEscaped)/schema"
                     if let value = SchemaExample(document: document).value(forSchemaAt: schemaPointer) {
                         examples.append(.init(name: nil, body: encode(value, as: mediaType.rawValue)))
                     } else {
@@ -152,7 +176,8 @@ struct OperationReader {
     }
 
     static func isJSON(_ mediaType: String) -> Bool {
-        let type = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return type == "application/json" || type.hasSuffix("+json")
     }
 
@@ -166,7 +191,10 @@ struct OperationReader {
     private mutating func noteUnsupported(inSchemaAt pointer: String) {
         let (pointer, schema) = resolve(pointer)
         guard checkedSchemas.insert(pointer).inserted, case .object(let keywords)? = schema else { return }
-        for keyword in keywords.keys.sorted() where !SchemaValidator.checked.contains(keyword) && !SchemaValidator.annotations.contains(keyword) && !keyword.hasPrefix("x-") {
+        for keyword in keywords.keys.sorted()
+        where !SchemaValidator.checked.contains(keyword) && !SchemaValidator.annotations.contains(keyword)
+            && !keyword.hasPrefix("x-")
+        {
             note("\(pointer)/\(keyword.pointerEscaped)", "the keyword \(keyword) is not checked")
         }
         if case .string(let format)? = keywords["format"], SchemaValidator.formats[format] == nil {
@@ -181,7 +209,9 @@ struct OperationReader {
             }
         }
         if case .object(let properties)? = keywords["properties"] {
-            for name in properties.keys.sorted() { noteUnsupported(inSchemaAt: "\(pointer)/properties/\(name.pointerEscaped)") }
+            for name in properties.keys.sorted() {
+                noteUnsupported(inSchemaAt: "\(pointer)/properties/\(name.pointerEscaped)")
+            }
         }
     }
 }

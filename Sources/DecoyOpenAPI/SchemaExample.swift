@@ -21,19 +21,25 @@ struct SchemaExample {
             // The parts of an allOf are most often objects that together make one.
             var members: [String: JSONValue] = [:]
             for index in parts.indices {
-                guard case .object(let more)? = value(forSchemaAt: "\(pointer)/allOf/\(index)", depth: depth + 1) else { continue }
+                guard case .object(let more)? = value(forSchemaAt: "\(pointer)/allOf/\(index)", depth: depth + 1) else {
+                    continue
+                }
                 members.merge(more) { first, _ in first }
             }
             return .object(members)
         }
         for keyword in ["oneOf", "anyOf"] {
-            if case .array(let choices)? = keywords[keyword], !choices.isEmpty { return value(forSchemaAt: "\(pointer)/\(keyword)/0", depth: depth + 1) }
+            if case .array(let choices)? = keywords[keyword], !choices.isEmpty {
+                return value(forSchemaAt: "\(pointer)/\(keyword)/0", depth: depth + 1)
+            }
         }
-        let type: String? = switch keywords["type"] {
-        case .string(let type)?: type
-        case .array(let types)?: types.lazy.compactMap { if case .string(let type) = $0, type != "null" { type } else { nil } }.first
-        default: keywords["properties"] != nil ? "object" : nil
-        }
+        let type: String? =
+            switch keywords["type"] {
+            case .string(let type)?: type
+            case .array(let types)?:
+                types.lazy.compactMap { if case .string(let type) = $0, type != "null" { type } else { nil } }.first
+            default: keywords["properties"] != nil ? "object" : nil
+            }
         switch type {
         case "object":
             guard case .object(let properties)? = keywords["properties"] else { return .object([:]) }

@@ -17,9 +17,11 @@ struct SchemaValidator: Sendable {
 
     /// The keywords checked.
     static let checked: Set<String> = [
-        "$ref", "type", "nullable", "enum", "const", "multipleOf", "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum",
+        "$ref", "type", "nullable", "enum", "const", "multipleOf", "maximum", "minimum", "exclusiveMaximum",
+        "exclusiveMinimum",
         "maxLength", "minLength", "pattern", "items", "maxItems", "minItems", "uniqueItems", "properties", "required",
-        "additionalProperties", "maxProperties", "minProperties", "allOf", "anyOf", "oneOf", "not", "readOnly", "format",
+        "additionalProperties", "maxProperties", "minProperties", "allOf", "anyOf", "oneOf", "not", "readOnly",
+        "format",
     ]
     /// The formats checked, each by the pattern a string must match; a number format by its range.
     /// `float`, `double`, `binary` and `password` constrain nothing a JSON value can break.
@@ -33,7 +35,8 @@ struct SchemaValidator: Sendable {
     ]
     /// Keywords that only describe, which no checker could fail a value on.
     static let annotations: Set<String> = [
-        "title", "description", "default", "example", "examples", "deprecated", "externalDocs", "$comment", "xml", "discriminator",
+        "title", "description", "default", "example", "examples", "deprecated", "externalDocs", "$comment", "xml",
+        "discriminator",
         // Write-only properties are left out of responses, and only requests are checked.
         "writeOnly",
     ]
@@ -48,7 +51,9 @@ struct SchemaValidator: Sendable {
         return found
     }
 
-    private func check(_ value: JSONValue, _ pointer: String, _ path: String, depth: Int, into found: inout [SchemaViolation]) {
+    private func check(
+        _ value: JSONValue, _ pointer: String, _ path: String, depth: Int, into found: inout [SchemaViolation]
+    ) {
         // This schema's own misses, apart from `found`, which the checks of nested schemas append to meanwhile.
         var own: [SchemaViolation] = []
         defer { found += own }
@@ -56,11 +61,15 @@ struct SchemaValidator: Sendable {
             own.append(SchemaViolation(schemaPath: "\(pointer)/\(keyword)", instancePath: path, message: message))
         }
         guard depth < Self.depthLimit, let schema = document.at(pointer) else {
-            found.append(SchemaViolation(schemaPath: pointer, instancePath: path, message: "the schema cannot be followed"))
+            found.append(
+                SchemaViolation(schemaPath: pointer, instancePath: path, message: "the schema cannot be followed"))
             return
         }
         guard case .object(let keywords) = schema else {
-            if schema == .bool(false) { found.append(SchemaViolation(schemaPath: pointer, instancePath: path, message: "no value is allowed here")) }
+            if schema == .bool(false) {
+                found.append(
+                    SchemaViolation(schemaPath: pointer, instancePath: path, message: "no value is allowed here"))
+            }
             return
         }
         if case .string(let reference)? = keywords["$ref"] {
@@ -68,11 +77,12 @@ struct SchemaValidator: Sendable {
         }
         if value == .null, keywords["nullable"] == .bool(true) { return }
         if let types = keywords["type"] {
-            let names: [String] = switch types {
-            case .string(let name): [name]
-            case .array(let names): names.compactMap { if case .string(let name) = $0 { name } else { nil } }
-            default: []
-            }
+            let names: [String] =
+                switch types {
+                case .string(let name): [name]
+                case .array(let names): names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+                default: []
+                }
             guard names.contains(where: { Self.value(value, hasType: $0) }) else {
                 fail("type", "expected \(names.joined(separator: " or ")), got \(Self.describe(value))")
                 return
@@ -81,7 +91,9 @@ struct SchemaValidator: Sendable {
         if case .array(let allowed)? = keywords["enum"], !allowed.contains(value) {
             fail("enum", "\(Self.describe(value)) is not one of \(allowed.map(Self.describe).joined(separator: ", "))")
         }
-        if let constant = keywords["const"], constant != value { fail("const", "expected \(Self.describe(constant)), got \(Self.describe(value))") }
+        if let constant = keywords["const"], constant != value {
+            fail("const", "expected \(Self.describe(constant)), got \(Self.describe(value))")
+        }
         if case .string(let format)? = keywords["format"] { checkFormat(format, of: value, fail) }
         switch value {
         case .number(let number): checkNumber(number, keywords, fail)
@@ -96,11 +108,13 @@ struct SchemaValidator: Sendable {
     private func checkFormat(_ format: String, of value: JSONValue, _ fail: (String, String) -> Void) {
         switch (format, value) {
         case ("int32", .number(let number)) where number < Double(Int32.min) || number > Double(Int32.max),
-             ("int64", .number(let number)) where number < -0x1p63 || number >= 0x1p63:
+            ("int64", .number(let number)) where number < -0x1p63 || number >= 0x1p63:
             fail("format", "\(Self.describe(value)) is outside the range of \(format)")
         case (_, .string(let text)):
             guard let pattern = Self.formats[format] ?? nil else { return }
-            if text.range(of: pattern, options: .regularExpression) == nil { fail("format", "\(Self.describe(value)) is not a valid \(format)") }
+            if text.range(of: pattern, options: .regularExpression) == nil {
+                fail("format", "\(Self.describe(value)) is not a valid \(format)")
+            }
         default:
             return
         }
@@ -112,19 +126,29 @@ struct SchemaValidator: Sendable {
         let exclusiveMaximum = keywords["exclusiveMaximum"] == .bool(true)
         let exclusiveMinimum = keywords["exclusiveMinimum"] == .bool(true)
         if let maximum = bound("maximum"), exclusiveMaximum ? number >= maximum : number > maximum {
-            fail("maximum", "\(Self.describe(.number(number))) is above the maximum \(Self.describe(.number(maximum)))\(exclusiveMaximum ? " (exclusive)" : "")")
+            fail(
+                "maximum",
+                "\(Self.describe(.number(number))) is above the maximum \(Self.describe(.number(maximum)))\(exclusiveMaximum ? " (exclusive)" : "")"
+            )
         }
         if let minimum = bound("minimum"), exclusiveMinimum ? number <= minimum : number < minimum {
-            fail("minimum", "\(Self.describe(.number(number))) is below the minimum \(Self.describe(.number(minimum)))\(exclusiveMinimum ? " (exclusive)" : "")")
+            fail(
+                "minimum",
+                "\(Self.describe(.number(number))) is below the minimum \(Self.describe(.number(minimum)))\(exclusiveMinimum ? " (exclusive)" : "")"
+            )
         }
         if let maximum = bound("exclusiveMaximum"), number >= maximum {
-            fail("exclusiveMaximum", "\(Self.describe(.number(number))) is not below \(Self.describe(.number(maximum)))")
+            fail(
+                "exclusiveMaximum", "\(Self.describe(.number(number))) is not below \(Self.describe(.number(maximum)))")
         }
         if let minimum = bound("exclusiveMinimum"), number <= minimum {
-            fail("exclusiveMinimum", "\(Self.describe(.number(number))) is not above \(Self.describe(.number(minimum)))")
+            fail(
+                "exclusiveMinimum", "\(Self.describe(.number(number))) is not above \(Self.describe(.number(minimum)))")
         }
         if let divisor = bound("multipleOf"), divisor > 0, (number / divisor).rounded() != number / divisor {
-            fail("multipleOf", "\(Self.describe(.number(number))) is not a multiple of \(Self.describe(.number(divisor)))")
+            fail(
+                "multipleOf",
+                "\(Self.describe(.number(number))) is not a multiple of \(Self.describe(.number(divisor)))")
         }
     }
 
@@ -152,11 +176,19 @@ struct SchemaValidator: Sendable {
         _ items: [JSONValue], _ keywords: [String: JSONValue], _ pointer: String, _ path: String, depth: Int,
         into found: inout [SchemaViolation], _ fail: (String, String) -> Void
     ) {
-        if case .number(let maximum)? = keywords["maxItems"], Double(items.count) > maximum { fail("maxItems", "more than \(Int(maximum)) items") }
-        if case .number(let minimum)? = keywords["minItems"], Double(items.count) < minimum { fail("minItems", "fewer than \(Int(minimum)) items") }
-        if keywords["uniqueItems"] == .bool(true), Set(items).count != items.count { fail("uniqueItems", "the items are not unique") }
+        if case .number(let maximum)? = keywords["maxItems"], Double(items.count) > maximum {
+            fail("maxItems", "more than \(Int(maximum)) items")
+        }
+        if case .number(let minimum)? = keywords["minItems"], Double(items.count) < minimum {
+            fail("minItems", "fewer than \(Int(minimum)) items")
+        }
+        if keywords["uniqueItems"] == .bool(true), Set(items).count != items.count {
+            fail("uniqueItems", "the items are not unique")
+        }
         if keywords["items"] != nil {
-            for (index, item) in items.enumerated() { check(item, "\(pointer)/items", "\(path)/\(index)", depth: depth + 1, into: &found) }
+            for (index, item) in items.enumerated() {
+                check(item, "\(pointer)/items", "\(path)/\(index)", depth: depth + 1, into: &found)
+            }
         }
     }
 
@@ -166,19 +198,29 @@ struct SchemaValidator: Sendable {
     ) {
         if case .array(let required)? = keywords["required"] {
             // Only requests are checked, and a read-only property is required of responses alone.
-            for case .string(let name) in required where members[name] == nil && !isReadOnly("\(pointer)/properties/\(name.pointerEscaped)") {
+            for case .string(let name) in required
+            where members[name] == nil && !isReadOnly("\(pointer)/properties/\(name.pointerEscaped)") {
                 fail("required", "the property \"\(name)\" is missing")
             }
         }
-        if case .number(let maximum)? = keywords["maxProperties"], Double(members.count) > maximum { fail("maxProperties", "more than \(Int(maximum)) properties") }
-        if case .number(let minimum)? = keywords["minProperties"], Double(members.count) < minimum { fail("minProperties", "fewer than \(Int(minimum)) properties") }
+        if case .number(let maximum)? = keywords["maxProperties"], Double(members.count) > maximum {
+            fail("maxProperties", "more than \(Int(maximum)) properties")
+        }
+        if case .number(let minimum)? = keywords["minProperties"], Double(members.count) < minimum {
+            fail("minProperties", "fewer than \(Int(minimum)) properties")
+        }
         let properties = keywords["properties"]
         for name in members.keys.sorted() {
             let memberPath = "\(path)/\(name.pointerEscaped)"
             if properties?[name] != nil {
-                check(members[name]!, "\(pointer)/properties/\(name.pointerEscaped)", memberPath, depth: depth + 1, into: &found)
+                check(
+                    members[name]!, "\(pointer)/properties/\(name.pointerEscaped)", memberPath, depth: depth + 1,
+                    into: &found)
             } else if keywords["additionalProperties"] == .bool(false) {
-                found.append(SchemaViolation(schemaPath: "\(pointer)/additionalProperties", instancePath: memberPath, message: "the property \"\(name)\" is not allowed"))
+                found.append(
+                    SchemaViolation(
+                        schemaPath: "\(pointer)/additionalProperties", instancePath: memberPath,
+                        message: "the property \"\(name)\" is not allowed"))
             } else if case .object? = keywords["additionalProperties"] {
                 check(members[name]!, "\(pointer)/additionalProperties", memberPath, depth: depth + 1, into: &found)
             }
@@ -212,7 +254,9 @@ struct SchemaValidator: Sendable {
         }
         for schema in subschemas("allOf") { check(value, schema, path, depth: depth + 1, into: &found) }
         let anyOf = subschemas("anyOf")
-        if !anyOf.isEmpty, !anyOf.contains(where: passes) { fail("anyOf", "matches none of the \(anyOf.count) schemas") }
+        if !anyOf.isEmpty, !anyOf.contains(where: passes) {
+            fail("anyOf", "matches none of the \(anyOf.count) schemas")
+        }
         let oneOf = subschemas("oneOf")
         if !oneOf.isEmpty {
             let passing = oneOf.filter(passes).count
@@ -223,7 +267,9 @@ struct SchemaValidator: Sendable {
 
     private static func value(_ value: JSONValue, hasType type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("number", .number), ("string", .string), ("array", .array), ("object", .object): true
+        case ("null", .null), ("boolean", .bool), ("number", .number), ("string", .string), ("array", .array),
+            ("object", .object):
+            true
         case ("integer", .number(let number)): number.rounded() == number
         default: false
         }

@@ -8,7 +8,8 @@ extension StubRegistry {
     /// try registry.register(StubResponse(json: #"{"id": 1, "name": "Ada"}"#), forOperation: "getUser", in: spec)
     /// ```
     @discardableResult
-    public func register(_ stub: some Stub, forOperation operationID: String, in spec: OpenAPISpec) throws -> StubHandle {
+    public func register(_ stub: some Stub, forOperation operationID: String, in spec: OpenAPISpec) throws -> StubHandle
+    {
         try register(stub, for: spec.operation(operationID).route)
     }
 
@@ -19,7 +20,9 @@ extension StubRegistry {
     public func registerExamples(of spec: OpenAPISpec) throws -> [StubHandle] {
         let validator = SchemaValidator(document: spec.document)
         return try spec.operations.map { operation in
-            try register(OpenAPIExampleStub(operation, validator: validator), for: operation.route.priority(OpenAPIExampleStub.priority))
+            try register(
+                OpenAPIExampleStub(operation, validator: validator),
+                for: operation.route.priority(OpenAPIExampleStub.priority))
         }
     }
 }

@@ -3,8 +3,9 @@ public import DecoyClient
 public import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
+
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// A Decoy server running in another process (`decoy serve`, or a ``MockServer`` elsewhere),
@@ -32,7 +33,8 @@ public struct RemoteDecoy: Sendable {
     /// - Parameters:
     ///   - token: the admin token the server was started with (`decoy serve --admin-token`), if any.
     ///   - session: the session requests go through; by default one that keeps no cookies.
-    public init(baseURL: URL, token: String? = nil, session: URLSession = URLSession(configuration: .withoutCookies())) {
+    public init(baseURL: URL, token: String? = nil, session: URLSession = URLSession(configuration: .withoutCookies()))
+    {
         self.baseURL = baseURL
         self.token = token
         self.transport = URLSessionTransport(session: session)
@@ -118,7 +120,8 @@ public struct RemoteDecoy: Sendable {
     /// Sends one admin request and returns the body of its `2xx` answer.
     private func send(_ method: HTTPRequest.Method, _ endpoint: String, json: JSONValue? = nil) async throws -> Data {
         // Joined as text: appending path components would encode the `%` of an encoded segment again.
-        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         guard let url = URL(string: "\(base)/__admin/\(endpoint)") else { throw URLError(.badURL) }
         var request = HTTPRequest(method: method, url: url)
         if let token { request.headerFields[.authorization] = "Bearer \(token)" }
@@ -126,7 +129,9 @@ public struct RemoteDecoy: Sendable {
         if body != nil { request.headerFields[.contentType] = "application/json" }
         let (response, data) = try await transport.send(request, body: body)
         guard response.status.kind == .successful else {
-            throw RemoteDecoyError(request: "\(method) /__admin/\(endpoint)", status: response.status.code, problems: Self.problems(in: data))
+            throw RemoteDecoyError(
+                request: "\(method) /__admin/\(endpoint)", status: response.status.code,
+                problems: Self.problems(in: data))
         }
         return data
     }
@@ -150,7 +155,8 @@ public struct RemoteDecoy: Sendable {
 
     /// `text` as one path segment, its `/` and other reserved characters percent-encoded.
     private static func segment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
+            ?? text
     }
 }
 

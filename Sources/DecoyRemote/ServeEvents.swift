@@ -7,7 +7,10 @@ import HTTPTypes
 /// as a Decoy server writes them.
 enum ServeEvents {
     /// The faults by the names serve events give them, which are the cases' own.
-    private static let faults = Dictionary(uniqueKeysWithValues: [Fault.connectionReset, .emptyResponse, .malformedResponse, .randomDataThenClose, .timeout].map { ("\($0)", $0) })
+    private static let faults = Dictionary(
+        uniqueKeysWithValues: [
+            Fault.connectionReset, .emptyResponse, .malformedResponse, .randomDataThenClose, .timeout,
+        ].map { ("\($0)", $0) })
 
     /// The journal `data` describes, oldest first.
     static func journal(from data: Data) throws -> RequestJournal {
@@ -21,7 +24,10 @@ enum ServeEvents {
 
     private static func entry(_ event: ServeEvent, position: Int) throws -> JournalEntry {
         guard let method = HTTPRequest.Method(event.request.method) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a served request's method \"\(event.request.method)\" is not a method"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [],
+                    debugDescription: "a served request's method \"\(event.request.method)\" is not a method"))
         }
         let request = StubRequest(
             method: method, target: event.request.url,
@@ -30,16 +36,18 @@ enum ServeEvents {
         )
         var response = StubResponse(
             status: HTTPResponse.Status(code: event.response.status == 0 ? 200 : event.response.status),
-            headerFields: HTTPFields(event.response.headers.sorted { $0.key < $1.key }.compactMap { name, value in
-                HTTPField.Name(name).map { HTTPField(name: $0, value: value) }
-            }),
+            headerFields: HTTPFields(
+                event.response.headers.sorted { $0.key < $1.key }.compactMap { name, value in
+                    HTTPField.Name(name).map { HTTPField(name: $0, value: value) }
+                }),
             body: Data(base64Encoded: event.response.bodyAsBase64) ?? Data()
         )
         response.fault = event.response.fault.flatMap { faults[$0] }
         // A matched request whose stub is gone since, or has no route Decoy reads, still matched.
         let route = event.wasMatched ? (event.stubMapping.flatMap(Route.init(mapping:)) ?? Route.any("/**")) : nil
         return JournalEntry(
-            sequence: ServedRequest.sequence(inID: event.id) ?? position, date: Date(timeIntervalSince1970: Double(event.request.loggedDate) / 1000),
+            sequence: ServedRequest.sequence(inID: event.id) ?? position,
+            date: Date(timeIntervalSince1970: Double(event.request.loggedDate) / 1000),
             request: request, route: route, response: response, delay: .milliseconds(event.timing.addedDelay)
         )
     }

@@ -44,19 +44,28 @@ final class BodyFiles {
     /// Where the file `name` is, for the stub file at `stubFile`, or why it may not be read.
     static func locate(_ name: String, root: String?, stubFile: String) -> Result<String, TemplateRenderError> {
         guard !name.hasPrefix("/") else {
-            return .failure(TemplateRenderError("\"\(name)\" is an absolute path; name the file relative to __files/ or to the stub file"))
+            return .failure(
+                TemplateRenderError(
+                    "\"\(name)\" is an absolute path; name the file relative to __files/ or to the stub file"))
         }
         guard let root else {
-            return .failure(TemplateRenderError("there is no stubs folder to find \"\(name)\" in; send the body inline, or load a stubs folder"))
+            return .failure(
+                TemplateRenderError(
+                    "there is no stubs folder to find \"\(name)\" in; send the body inline, or load a stubs folder"))
         }
-        let outside = TemplateRenderError("\"\(name)\" resolves outside the stubs folder; a body file must be inside it")
+        let outside = TemplateRenderError(
+            "\"\(name)\" resolves outside the stubs folder; a body file must be inside it")
         let stubFolder = stubFile.split(separator: "/").dropLast().joined(separator: "/")
         for base in ["__files", stubFolder] {
             guard let relative = Self.normalized(base + "/" + name) else { return .failure(outside) }
             let path = root + "/" + relative
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            guard URL(filePath: path).resolvingSymlinksInPath().path.hasPrefix(root + "/") else { return .failure(outside) }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+                continue
+            }
+            guard URL(filePath: path).resolvingSymlinksInPath().path.hasPrefix(root + "/") else {
+                return .failure(outside)
+            }
             return .success(path)
         }
         return .failure(TemplateRenderError("no file \"\(name)\" in __files/ or next to the stub file"))
@@ -92,7 +101,9 @@ struct BodyFileReader: Sendable {
     @Sendable func template(named name: String) throws(TemplateRenderError) -> ResponseTemplate {
         let path = try BodyFiles.locate(name, root: root, stubFile: stubFile).get()
         if let template = parsed[path] { return template }
-        guard let data = FileManager.default.contents(atPath: path) else { throw TemplateRenderError("\"\(name)\" could not be read") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TemplateRenderError("\"\(name)\" could not be read")
+        }
         do {
             let template = try ResponseTemplate(String(decoding: data, as: UTF8.self))
             parsed.keep(template, for: path)

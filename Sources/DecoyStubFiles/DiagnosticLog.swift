@@ -10,7 +10,8 @@ final class DiagnosticLog {
     init(file: String) { self.file = file }
 
     func error(_ message: String, field: String = "", at mark: (line: Int, column: Int)? = nil) {
-        errors.append(StubFileDiagnostic(file: file, line: mark?.line, column: mark?.column, field: field, message: message))
+        errors.append(
+            StubFileDiagnostic(file: file, line: mark?.line, column: mark?.column, field: field, message: message))
     }
 
 }
@@ -20,12 +21,17 @@ extension DiagnosticLog {
     func error(_ error: YamlError, isJSON: Bool) {
         let language = isJSON ? "JSON" : "YAML"
         switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _), .composer(let context, let problem, let mark, _):
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             // The context says what the parser was in, such as "while parsing a flow mapping", and where that began.
-            let within = context.map { " \($0.text)" + ($0.mark.line == mark.line ? "" : " that starts on line \($0.mark.line)") } ?? ""
+            let within =
+                context.map {
+                    " \($0.text)" + ($0.mark.line == mark.line ? "" : " that starts on line \($0.mark.line)")
+                } ?? ""
             self.error("not valid \(language): \(problem)\(within)", at: (mark.line, mark.column))
         case .duplicatedKeysInMapping(let duplicates, let context):
-            self.error("duplicate keys \(duplicates.joined(separator: ", "))", at: (context.mark.line, context.mark.column))
+            self.error(
+                "duplicate keys \(duplicates.joined(separator: ", "))", at: (context.mark.line, context.mark.column))
         default:
             self.error("not valid \(language): \(error)")
         }

@@ -29,7 +29,10 @@ struct FileNode {
     var found: String {
         switch node {
         case .scalar(let scalar) where scalar.style == .plain && scalar.string.isEmpty: "nothing"
-        case .scalar(let scalar) where scalar.style == .plain && (Double(scalar.string) != nil || PlainScalar.flag(scalar.string) != nil || PlainScalar.isNull(scalar.string)):
+        case .scalar(let scalar)
+        where scalar.style == .plain
+            && (Double(scalar.string) != nil || PlainScalar.flag(scalar.string) != nil
+                || PlainScalar.isNull(scalar.string)):
             scalar.string
         case .scalar(let scalar): "\"\(scalar.string)\""
         case .mapping: "an object"
@@ -46,13 +49,17 @@ struct FileNode {
 
     /// Any scalar's text, numbers included, as WireMock takes them for strings.
     func text(_ what: String = "a string") -> String? {
-        guard case .scalar(let scalar) = node, scalar.style != .plain || !scalar.string.isEmpty else { return expected(what) }
+        guard case .scalar(let scalar) = node, scalar.style != .plain || !scalar.string.isEmpty else {
+            return expected(what)
+        }
         return scalar.string
     }
 
     /// An integer in `range`, written without quotes.
     func integer(in range: ClosedRange<Int>? = nil, _ what: String = "an integer") -> Int? {
-        guard let value = plainScalar.flatMap({ Int($0) }), range?.contains(value) ?? true else { return expected(what) }
+        guard let value = plainScalar.flatMap({ Int($0) }), range?.contains(value) ?? true else {
+            return expected(what)
+        }
         return value
     }
 
@@ -85,7 +92,9 @@ struct FileNode {
             let child = member(name, value)
             members.append((name, child))
             if let known, !known.contains(name) {
-                log.error(FieldNames.unknownField(name, known: known), field: child.field, at: key.mark.map { ($0.line, $0.column) })
+                log.error(
+                    FieldNames.unknownField(name, known: known), field: child.field,
+                    at: key.mark.map { ($0.line, $0.column) })
             }
         }
         return FileObject(node: self, members: members)
@@ -111,7 +120,9 @@ struct FileObject {
     func oneOf(_ keys: [String]) -> (key: String, value: FileNode)? {
         let present = members.filter { keys.contains($0.key) }
         if present.count > 1 {
-            present[1].value.error("give only one of \(keys.joined(separator: ", ")); found \(present.map(\.key).joined(separator: " and "))")
+            present[1].value.error(
+                "give only one of \(keys.joined(separator: ", ")); found \(present.map(\.key).joined(separator: " and "))"
+            )
         }
         return present.first
     }

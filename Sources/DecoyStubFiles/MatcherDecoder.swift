@@ -4,14 +4,19 @@ import Decoy
 enum MatcherDecoder {
     /// The matchers, WireMock's names.
     static let names = [
-        "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath", "matchesXPath", "and", "or", "not",
+        "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "matchesJsonPath",
+        "matchesXPath", "and", "or", "not",
     ]
     /// The options some matchers take, and which.
-    private static let options = ["caseInsensitive": "equalTo", "ignoreArrayOrder": "equalToJson", "ignoreExtraElements": "equalToJson"]
+    private static let options = [
+        "caseInsensitive": "equalTo", "ignoreArrayOrder": "equalToJson", "ignoreExtraElements": "equalToJson",
+    ]
 
     /// The matcher `node` describes, or `nil` after logging why there is none.
     static func decode(_ node: FileNode) -> ValueMatcher? {
-        guard let object = node.object(known: nil, "a matcher object such as {\"equalTo\": \"text\"}") else { return nil }
+        guard let object = node.object(known: nil, "a matcher object such as {\"equalTo\": \"text\"}") else {
+            return nil
+        }
         return decode(object.members, in: node)
     }
 
@@ -38,7 +43,10 @@ enum MatcherDecoder {
         case "doesNotMatch": return value.text("a regular expression").map { .doesNotMatch($0) }
         case "absent": return value.flag().map { $0 ? .absent : .present }
         case "equalToJson":
-            return jsonDocument(value).map { .equalToJSON($0, ignoreArrayOrder: flag("ignoreArrayOrder"), ignoreExtraElements: flag("ignoreExtraElements")) }
+            return jsonDocument(value).map {
+                .equalToJSON(
+                    $0, ignoreArrayOrder: flag("ignoreArrayOrder"), ignoreExtraElements: flag("ignoreExtraElements"))
+            }
         case "matchesJsonPath": return pathMatcher(value, "a JSON path", ValueMatcher.matchesJSONPath)
         case "matchesXPath": return pathMatcher(value, "an XPath", ValueMatcher.matchesXPath)
         case "and", "or":
@@ -49,7 +57,9 @@ enum MatcherDecoder {
             return name == "and" ? .and(matchers.compactMap { $0 }) : .or(matchers.compactMap { $0 })
         case "not": return decode(value).map { .not($0) }
         default:
-            let suggestion = FieldNames.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? "; expected one of \(names.joined(separator: ", "))"
+            let suggestion =
+                FieldNames.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" }
+                ?? "; expected one of \(names.joined(separator: ", "))"
             value.error("unknown matcher \"\(name)\"\(suggestion)")
             return nil
         }
@@ -63,9 +73,13 @@ enum MatcherDecoder {
 
     /// `matchesJsonPath` and `matchesXPath` take a path, or an object with the `expression` and a
     /// matcher for what it selects.
-    private static func pathMatcher(_ node: FileNode, _ what: String, _ make: (String, ValueMatcher) -> ValueMatcher) -> ValueMatcher? {
+    private static func pathMatcher(_ node: FileNode, _ what: String, _ make: (String, ValueMatcher) -> ValueMatcher)
+        -> ValueMatcher?
+    {
         if case .scalar = node.node { return node.text(what).map { make($0, .present) } }
-        guard let object = node.object(known: nil, "\(what) or an object with \"expression\" and a matcher") else { return nil }
+        guard let object = node.object(known: nil, "\(what) or an object with \"expression\" and a matcher") else {
+            return nil
+        }
         guard let expression = object["expression"] else {
             node.error("expected \"expression\", the path, next to the matcher")
             return nil
@@ -74,7 +88,9 @@ enum MatcherDecoder {
             namespaces.error("xPathNamespaces is not supported; match on names as the document writes them")
             return nil
         }
-        guard let path = expression.text(what), let matcher = decode(object.members.filter { $0.key != "expression" }, in: node) else { return nil }
+        guard let path = expression.text(what),
+            let matcher = decode(object.members.filter { $0.key != "expression" }, in: node)
+        else { return nil }
         return make(path, matcher)
     }
 }

@@ -5,7 +5,9 @@ import HTTPTypes
 /// Reads a stub's `request` into a route, WireMock's way.
 enum RequestDecoder {
     /// The fields of `request`.
-    static let fields = ["method", "url", "urlPath", "urlPathPattern", "urlPattern", "urlPathTemplate", "basicAuthCredentials"] + matcherFields
+    static let fields =
+        ["method", "url", "urlPath", "urlPathPattern", "urlPattern", "urlPathTemplate", "basicAuthCredentials"]
+        + matcherFields
     /// The fields that hold matchers, which a conditional stub's `when` takes too.
     static let matcherFields = ["queryParameters", "headers", "cookies", "formParameters", "bodyPatterns"]
     private static let urlFields = ["url", "urlPath", "urlPathPattern", "urlPattern", "urlPathTemplate"]
@@ -21,7 +23,9 @@ enum RequestDecoder {
         route.method = method
         route.matchers += matchers.map(\.matcher)
         // Only `url` and `urlPattern` add matchers of their own, and they always have a node.
-        return DecodedRoute(route: route, pathNode: pathNode, matcherNodes: pathRoute.matchers.compactMap { _ in pathNode } + matchers.map(\.node))
+        return DecodedRoute(
+            route: route, pathNode: pathNode,
+            matcherNodes: pathRoute.matchers.compactMap { _ in pathNode } + matchers.map(\.node))
     }
 
     /// The method, `nil` for `ANY`; an invalid one logs an error and gives `.none`.
@@ -40,7 +44,11 @@ enum RequestDecoder {
         case "url":
             // The path alone is hashed, so the lookup stays indexed; the target matcher adds the query.
             let path = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            return (Route(method: nil, path: path.removingPercentEncoding ?? String(path), pathSyntax: .exact, matchers: [.target(.equalTo(text))]), node)
+            return (
+                Route(
+                    method: nil, path: path.removingPercentEncoding ?? String(path), pathSyntax: .exact,
+                    matchers: [.target(.equalTo(text))]), node
+            )
         case "urlPattern":
             return (Route(method: nil, path: "/**", matchers: [.target(.matches(text))]), node)
         case "urlPath":
@@ -57,7 +65,9 @@ enum RequestDecoder {
         var found: [(matcher: RequestMatcher, node: FileNode)] = []
         func named(_ field: String, _ make: (String, ValueMatcher, FileNode) -> RequestMatcher?) {
             for (name, node) in object[field]?.object(known: nil)?.members ?? [] {
-                if let value = MatcherDecoder.decode(node), let matcher = make(name, value, node) { found.append((matcher, node)) }
+                if let value = MatcherDecoder.decode(node), let matcher = make(name, value, node) {
+                    found.append((matcher, node))
+                }
             }
         }
         named("queryParameters") { name, value, _ in .query(name, value) }

@@ -4,7 +4,9 @@ import HTTPTypes
 
 extension ResponseDecoder {
     /// WireMock's proxy fields of a response.
-    static let proxyFields = ["proxyBaseUrl", "additionalProxyRequestHeaders", "removeProxyRequestHeaders", "proxyUrlPrefixToRemove"]
+    static let proxyFields = [
+        "proxyBaseUrl", "additionalProxyRequestHeaders", "removeProxyRequestHeaders", "proxyUrlPrefixToRemove",
+    ]
     /// The fields a proxied response keeps: the upstream gives the status and the body; header
     /// fields are added to its own, and a delay holds its answer.
     private static let proxiedResponseFields = proxyFields + ["headers", "fixedDelayMilliseconds", "delayDistribution"]
@@ -12,7 +14,8 @@ extension ResponseDecoder {
     /// The stub a stub's `response` describes: a ``ProxyStub`` when it has `proxyBaseUrl`,
     /// otherwise a ``StubResponse``; `nil` after logging every problem in it.
     func decodeAnswer(_ node: FileNode, seed: UInt64? = nil) -> (any Stub)? {
-        guard case .mapping(let mapping) = node.node, mapping.keys.contains(where: { $0.string == "proxyBaseUrl" }) else {
+        guard case .mapping(let mapping) = node.node, mapping.keys.contains(where: { $0.string == "proxyBaseUrl" })
+        else {
             return decode(node, seed: seed)
         }
         guard let object = node.object(known: Self.fields) else { return nil }
@@ -38,7 +41,8 @@ extension ResponseDecoder {
     func refuseProxyFields(_ object: FileObject) -> Bool {
         let found = object.members.filter { Self.proxyFields.contains($0.key) }
         for (key, value) in found {
-            value.error("\(key) goes in a stub's own \"response\", not in a list of responses, a condition or a failure")
+            value.error(
+                "\(key) goes in a stub's own \"response\", not in a list of responses, a condition or a failure")
         }
         return found.isEmpty
     }
@@ -47,7 +51,9 @@ extension ResponseDecoder {
     private func proxyBaseURL(_ node: FileNode) -> URL? {
         let what = "an http or https URL with a host, such as http://127.0.0.1:8081"
         guard let text = node.text(what) else { return nil }
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()), url.host?.isEmpty == false else {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
+            url.host?.isEmpty == false
+        else {
             return node.expected(what)
         }
         return url

@@ -5,10 +5,12 @@ import HTTPTypes
 /// Reads a stub's `response` into a ``StubResponse``, WireMock's way.
 struct ResponseDecoder {
     /// The fields of a response.
-    static let fields = [
-        "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-        "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault", "transformers",
-    ] + proxyFields
+    static let fields =
+        [
+            "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
+            "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
+            "transformers",
+        ] + proxyFields
 
     /// The most header values one response may have. HTTP sets no limit, but clients do (curl
     /// refuses a head over 300 KiB, URLSession one over 256 KiB) and swift-http-types stops at 65,534.
@@ -30,14 +32,22 @@ struct ResponseDecoder {
         let templated = named || templatesEveryResponse
         if templated, let fileNode = object["bodyFileName"], let name = fileNode.text(), name.contains("{{") {
             // Named per request: the file is found and read then, not now.
-            guard let response = decode(FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" })) else { return nil }
+            guard
+                let response = decode(
+                    FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" }))
+            else { return nil }
             return template(object, at: fileNode) { () throws(TemplateSyntaxError) in
-                try TemplateStub(response, bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)), seed: seed, now: nil)
+                try TemplateStub(
+                    response,
+                    bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)),
+                    seed: seed, now: nil)
             }
         }
         guard let response = decode(object) else { return nil }
         guard templated else { return response }
-        return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) { () throws(TemplateSyntaxError) in try TemplateStub(response, seed: seed) }
+        return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) {
+            () throws(TemplateSyntaxError) in try TemplateStub(response, seed: seed)
+        }
     }
 
     /// `transformers`: WireMock's list, of which Decoy has `response-template`.
@@ -45,38 +55,47 @@ struct ResponseDecoder {
         guard let elements = node.list("a list of transformer names") else { return nil }
         for element in elements {
             guard let name = element.text() else { return nil }
-            guard name == "response-template" else { return element.expected("response-template, the one transformer Decoy has") }
+            guard name == "response-template" else {
+                return element.expected("response-template, the one transformer Decoy has")
+            }
         }
         return !elements.isEmpty
     }
 
     /// The template stub `make` makes, or `nil` after logging where its template is malformed:
     /// at `bodyNode`, or at the header whose value it is.
-    private func template(_ object: FileObject, at bodyNode: FileNode, _ make: () throws(TemplateSyntaxError) -> TemplateStub) -> TemplateStub? {
+    private func template(
+        _ object: FileObject, at bodyNode: FileNode, _ make: () throws(TemplateSyntaxError) -> TemplateStub
+    ) -> TemplateStub? {
         do {
             return try make()
         } catch {
             let place = error.reason.hasPrefix("in header") ? object["headers"] ?? bodyNode : bodyNode
             // A jsonBody is templated as the JSON text it is sent as, so the place is in that text.
             let text = place.field.hasSuffix("jsonBody") ? " of its JSON text" : ""
-            place.error("malformed template at line \(error.line), column \(error.column)\(text): \(error.reason)" + (error.helper.map { " (helper \($0))" } ?? ""))
+            place.error(
+                "malformed template at line \(error.line), column \(error.column)\(text): \(error.reason)"
+                    + (error.helper.map { " (helper \($0))" } ?? ""))
             return nil
         }
     }
 
     /// The response's fields, without templates.
     private func decode(_ object: FileObject) -> StubResponse? {
-        let status = object["status"].map { node in
-            node.integer(in: 100...599, "an integer 100…599").map { code in
-                HTTPResponse.Status(code: code, reasonPhrase: object["statusMessage"]?.text() ?? "")
-            }
-        } ?? HTTPResponse.Status.ok
+        let status =
+            object["status"].map { node in
+                node.integer(in: 100...599, "an integer 100…599").map { code in
+                    HTTPResponse.Status(code: code, reasonPhrase: object["statusMessage"]?.text() ?? "")
+                }
+            } ?? HTTPResponse.Status.ok
         let headerFields = object["headers"].map(headers) ?? [:]
         let body = object.oneOf(["body", "jsonBody", "base64Body", "bodyFileName"]).map(body) ?? (Data(), nil)
         let delay = delay(object)
         let throttle = throttle(object)
         let fault = object["fault"].map(fault) ?? .some(nil)
-        guard let status, var headerFields, let (body, contentType) = body, let delay, let throttle, let fault else { return nil }
+        guard let status, var headerFields, let (body, contentType) = body, let delay, let throttle, let fault else {
+            return nil
+        }
         if let contentType, headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
         var response = StubResponse(status: status, headerFields: headerFields, body: body, delay: delay)
         response.throttle = throttle
@@ -91,7 +110,10 @@ struct ResponseDecoder {
         var size = 0
         var valid = true
         for (name, value) in object.members {
-            let values = if case .sequence = value.node { (value.list() ?? []).map { $0.text() } } else { [value.text("a string or a list of strings")] }
+            let values =
+                if case .sequence = value.node { (value.list() ?? []).map { $0.text() } } else {
+                    [value.text("a string or a list of strings")]
+                }
             guard let fieldName = HTTPField.Name(name) else {
                 value.error("\"\(name)\" is not a valid header name")
                 valid = false
@@ -102,7 +124,9 @@ struct ResponseDecoder {
                 size += name.utf8.count + text.utf8.count + 4
                 // Checked as they come: swift-http-types traps at 65,535 fields.
                 guard fields.count < Self.maximumHeaderFieldCount, size <= Self.maximumHeaderSize else {
-                    node.error("a response has at most \(Self.maximumHeaderFieldCount) header values and \(Self.maximumHeaderSize / 1024) KiB of header fields")
+                    node.error(
+                        "a response has at most \(Self.maximumHeaderFieldCount) header values and \(Self.maximumHeaderSize / 1024) KiB of header fields"
+                    )
                     return nil
                 }
                 fields.append(HTTPField(name: fieldName, value: text))
@@ -118,11 +142,14 @@ struct ResponseDecoder {
         case "jsonBody":
             return (Data(JSONText.of(node.node).utf8), "application/json")
         case "base64Body":
-            guard let text = node.text("base64 text"), let data = Data(base64Encoded: text) else { return node.expected("base64 text") }
+            guard let text = node.text("base64 text"), let data = Data(base64Encoded: text) else {
+                return node.expected("base64 text")
+            }
             return (data, nil)
         case "bodyFileName":
             guard let name = node.text("a file name"),
-                  let data = bodyFiles.body(named: name, forStubFile: stubFile, at: node) else { return nil }
+                let data = bodyFiles.body(named: name, forStubFile: stubFile, at: node)
+            else { return nil }
             return (data, MediaType.forExtension((name as NSString).pathExtension))
         default:
             return node.text().map { (Data($0.utf8), nil) }

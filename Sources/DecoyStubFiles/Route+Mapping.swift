@@ -6,11 +6,14 @@ extension Route {
     /// `priority` and scenario, read by the stub-file decoder; `nil` when it has none Decoy reads.
     package init?(mapping: JSONValue) {
         guard case .object(let members) = mapping else { return nil }
-        var routeOnly = members.filter { ["request", "priority", "scenarioName", "requiredScenarioState", "newScenarioState"].contains($0.key) }
+        var routeOnly = members.filter {
+            ["request", "priority", "scenarioName", "requiredScenarioState", "newScenarioState"].contains($0.key)
+        }
         // The decoder reads a whole stub; an empty response stands in for whatever answered.
         routeOnly["response"] = .object([:])
         guard let data = try? JSONEncoder().encode(JSONValue.object(routeOnly)),
-              case .success(let definition) = StubDocument.stub(data, source: "mapping", folder: nil) else { return nil }
+            case .success(let definition) = StubDocument.stub(data, source: "mapping", folder: nil)
+        else { return nil }
         self = definition.pattern.route
     }
 }

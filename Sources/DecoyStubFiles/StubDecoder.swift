@@ -4,10 +4,12 @@ import Decoy
 /// conditional responses and failure rates.
 struct StubDecoder {
     /// The fields of a stub.
-    static let fields = [
-        "id", "uuid", "name", "priority", "request", "response", "responses", "mode", "seed", "when", "else", "failureRate", "failure",
-        "scenarioName", "requiredScenarioState", "newScenarioState",
-    ] + ignoredFields
+    static let fields =
+        [
+            "id", "uuid", "name", "priority", "request", "response", "responses", "mode", "seed", "when", "else",
+            "failureRate", "failure",
+            "scenarioName", "requiredScenarioState", "newScenarioState",
+        ] + ignoredFields
     /// WireMock fields that change no answer: `metadata` is kept in the mapping for the admin API to
     /// search; WireMock writes the others into saved mappings.
     private static let ignoredFields = ["persistent", "metadata", "insertionIndex"]
@@ -22,14 +24,19 @@ struct StubDecoder {
         let name = object["name"].map { $0.text() } ?? .some(nil)
         let priority = object["priority"].map { $0.integer() } ?? Route.defaultPriority
         let scenario = scenario(object)
-        let decoded = object["request"].map(RequestDecoder.decode) ?? DecodedRoute(route: Route(method: nil, path: "/**"), pathNode: nil, matcherNodes: [])
+        let decoded =
+            object["request"].map(RequestDecoder.decode)
+            ?? DecodedRoute(route: Route(method: nil, path: "/**"), pathNode: nil, matcherNodes: [])
         let stub = failing(object, otherwise: stub(object))
         guard let id, let name, let priority, let scenario, var decoded, let stub else { return nil }
         decoded.route.priority = priority
         decoded.route.scenario = scenario
         guard let compiled = decoded.compiled() else { return nil }
-        let loaded = LoadedStub(file: node.log.file, line: node.mark?.line ?? 1, id: id, name: name, route: decoded.route, handle: nil)
-        return StubDefinition(pattern: compiled, stub: stub, loaded: loaded, members: JSONText.members(of: node.node, excluding: ["id", "uuid"]))
+        let loaded = LoadedStub(
+            file: node.log.file, line: node.mark?.line ?? 1, id: id, name: name, route: decoded.route, handle: nil)
+        return StubDefinition(
+            pattern: compiled, stub: stub, loaded: loaded,
+            members: JSONText.members(of: node.node, excluding: ["id", "uuid"]))
     }
 
     /// `id`, or WireMock's `uuid`; WireMock's clients send both, with the same value.
@@ -91,7 +98,9 @@ struct StubDecoder {
             node.error("responses needs \"mode\": \(Self.modes.joined(separator: ", "))")
             return nil
         }
-        let mode = modeNode.text().flatMap { Self.modes.contains($0) ? $0 : modeNode.expected(Self.modes.joined(separator: ", ")) }
+        let mode = modeNode.text().flatMap {
+            Self.modes.contains($0) ? $0 : modeNode.expected(Self.modes.joined(separator: ", "))
+        }
         let seed = seed(object)
         guard let decoded, let mode, let seed else { return nil }
         let stubs = decoded.compactMap { $0 }
@@ -118,13 +127,19 @@ struct StubDecoder {
     private func failing(_ object: FileObject, otherwise stub: (any Stub)?) -> (any Stub)? {
         guard let rateNode = object["failureRate"] else {
             if let failure = object["failure"] { failure.error("failure needs \"failureRate\"") }
-            if let seed = object["seed"], stub is TemplateStub, seed.integer(in: 0...Int.max, "a whole number") == nil { return nil }
-            if let seed = object["seed"], !(stub is TemplateStub), object["responses"] == nil || object["mode"]?.text() != "random" {
+            if let seed = object["seed"], stub is TemplateStub, seed.integer(in: 0...Int.max, "a whole number") == nil {
+                return nil
+            }
+            if let seed = object["seed"], !(stub is TemplateStub),
+                object["responses"] == nil || object["mode"]?.text() != "random"
+            {
                 seed.error("seed goes with mode random, failureRate or a response template")
             }
             return object["failure"] == nil ? stub : nil
         }
-        let rate = rateNode.number("a fraction from 0 to 1").flatMap { (0...1).contains($0) ? $0 : rateNode.expected("a fraction from 0 to 1") }
+        let rate = rateNode.number("a fraction from 0 to 1").flatMap {
+            (0...1).contains($0) ? $0 : rateNode.expected("a fraction from 0 to 1")
+        }
         guard let failureNode = object["failure"] else {
             rateNode.error("failureRate needs \"failure\", the response of a failing call")
             return nil
@@ -134,7 +149,9 @@ struct StubDecoder {
         // Beside a random mode, the failures draw from a stream of their own: sharing its stream
         // would tie which response a call gets to whether it failed.
         let sharesSeed = object["mode"]?.text() == "random"
-        return FailingStub(failing: rate, with: failure, otherwise: stub, seed: sharesSeed ? seed.map { $0 ^ StubFileFormat.failureSeedMix } : seed)
+        return FailingStub(
+            failing: rate, with: failure, otherwise: stub,
+            seed: sharesSeed ? seed.map { $0 ^ StubFileFormat.failureSeedMix } : seed)
     }
 
     /// `when`, request matchers, choosing between `response` and `else`.

@@ -7,27 +7,39 @@ import Yams
 /// fields and its errors name the field and place the same way.
 enum StubDocument {
     /// The stub in `data`; its `bodyFileName` is looked up in `folder`, and refused without one.
-    static func stub(_ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool = false) -> Result<StubDefinition, StubFileError> {
+    static func stub(_ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool = false) -> Result<
+        StubDefinition, StubFileError
+    > {
         let log = DiagnosticLog(file: source)
         let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
-        let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse))
+        let decoder = StubDecoder(
+            responses: ResponseDecoder(
+                bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse))
         let definition = object(data, log: log).flatMap(decoder.decode)
         return finish(definition, log)
     }
 
     /// The stubs of WireMock's import document in `data`, `{"mappings": [...], "importOptions": {...}}`.
-    static func stubImport(_ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool) -> Result<StubImport, StubFileError> {
+    static func stubImport(_ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool) -> Result<
+        StubImport, StubFileError
+    > {
         let log = DiagnosticLog(file: source)
         let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
-        let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse))
-        let stubImport = object(data, log: log)?.object(known: ["mappings", "importOptions"]).flatMap { document -> StubImport? in
-            let nodes = document["mappings"].map { $0.list("a list of stubs") } ?? document.node.expected("an object with \"mappings\"")
+        let decoder = StubDecoder(
+            responses: ResponseDecoder(
+                bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse))
+        let stubImport = object(data, log: log)?.object(known: ["mappings", "importOptions"]).flatMap {
+            document -> StubImport? in
+            let nodes =
+                document["mappings"].map { $0.list("a list of stubs") }
+                ?? document.node.expected("an object with \"mappings\"")
             let options = document["importOptions"].map(StubImport.Options.init) ?? StubImport.Options()
             let definitions = nodes?.map(decoder.decode)
             guard let definitions, let options else { return nil }
             let decoded = definitions.compactMap { $0 }
             guard decoded.count == definitions.count else { return nil }
-            return StubImport(definitions: decoded, overwrites: options.overwrites, removesOthers: options.removesOthers)
+            return StubImport(
+                definitions: decoded, overwrites: options.overwrites, removesOthers: options.removesOthers)
         }
         return finish(stubImport, log)
     }
@@ -43,7 +55,9 @@ enum StubDocument {
                 member.error("Decoy sets only fixedDelay over the admin API; \(name) is not supported")
             }
             guard let fixed = settings["fixedDelay"] else { return node.expected("settings with \"fixedDelay\"") }
-            return fixed.integer(in: 0...Int.max, "a whole number of milliseconds").map { $0 == 0 ? .none : .fixed(.milliseconds($0)) }
+            return fixed.integer(in: 0...Int.max, "a whole number of milliseconds").map {
+                $0 == 0 ? .none : .fixed(.milliseconds($0))
+            }
         }
         return finish(delay, log)
     }
@@ -92,9 +106,10 @@ struct StubImport {
         init?(_ node: FileNode) {
             guard let object = node.object(known: ["duplicatePolicy", "deleteAllNotInImport"]) else { return nil }
             let policies = ["OVERWRITE": true, "IGNORE": false]
-            let overwrites = object["duplicatePolicy"].map { policy in
-                policy.text().flatMap { policies[$0] ?? policy.expected("OVERWRITE or IGNORE") }
-            } ?? true
+            let overwrites =
+                object["duplicatePolicy"].map { policy in
+                    policy.text().flatMap { policies[$0] ?? policy.expected("OVERWRITE or IGNORE") }
+                } ?? true
             let removesOthers = object["deleteAllNotInImport"].map { $0.flag() } ?? false
             guard let overwrites, let removesOthers else { return nil }
             (self.overwrites, self.removesOthers) = (overwrites, removesOthers)

@@ -13,7 +13,8 @@ public struct StubFileError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// A headline with the number of errors, then one line per error.
     public var description: String {
-        let headline = errors.count == 1 ? "The stubs folder has an error:" : "The stubs folder has \(errors.count) errors:"
+        let headline =
+            errors.count == 1 ? "The stubs folder has an error:" : "The stubs folder has \(errors.count) errors:"
         return ([headline] + errors.map(\.description)).joined(separator: "\n")
     }
 }

@@ -44,7 +44,9 @@ public struct StubFolder: Sendable {
         var errors: [StubFileDiagnostic] = []
         for file in Self.stubFiles(in: root) {
             let log = DiagnosticLog(file: file)
-            let decoder = StubDecoder(responses: ResponseDecoder(bodyFiles: bodyFiles, stubFile: file, templatesEveryResponse: templatesEveryResponse))
+            let decoder = StubDecoder(
+                responses: ResponseDecoder(
+                    bodyFiles: bodyFiles, stubFile: file, templatesEveryResponse: templatesEveryResponse))
             definitions += Self.stubNodes(in: root + "/" + file, log: log).compactMap(decoder.decode)
             errors += log.errors.sorted(by: Self.inFileOrder)
         }
@@ -60,7 +62,9 @@ public struct StubFolder: Sendable {
             let name = item.split(separator: "/").last ?? ""
             if name == "__files" || name.hasPrefix(".") {
                 items?.skipDescendants()
-            } else if let dot = name.lastIndex(of: "."), fileExtensions.contains(name[name.index(after: dot)...].lowercased()) {
+            } else if let dot = name.lastIndex(of: "."),
+                fileExtensions.contains(name[name.index(after: dot)...].lowercased())
+            {
                 files.append(item)
             }
         }
@@ -94,7 +98,9 @@ public struct StubFolder: Sendable {
             // Every value built from the file walks the tree with its aliases expanded, so a few
             // hundred bytes of nested aliases would be billions of values: refuse them first.
             guard AliasBound.expandsToAtMost(yaml, data.count + maximumAliasedValues) else {
-                log.error("aliases repeat more than \(maximumAliasedValues) values in this file; write them out, or repeat fewer")
+                log.error(
+                    "aliases repeat more than \(maximumAliasedValues) values in this file; write them out, or repeat fewer"
+                )
                 return nil
             }
             // An explicit encoding spares Yams a look at the environment for each file.
@@ -131,8 +137,9 @@ public struct StubFolder: Sendable {
                 first[id] = stub
                 return nil
             }
-            return StubFileDiagnostic(file: stub.file, line: stub.line, field: "id", message: "\"\(id)\" is already the id of the stub at \(earlier.file):\(earlier.line)")
+            return StubFileDiagnostic(
+                file: stub.file, line: stub.line, field: "id",
+                message: "\"\(id)\" is already the id of the stub at \(earlier.file):\(earlier.line)")
         }
     }
 }
-

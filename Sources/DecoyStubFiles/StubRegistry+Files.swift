@@ -35,7 +35,9 @@ extension StubRegistry {
     public func saveMappings() throws(StubFileError) -> [URL] {
         let (folder, added) = contents.withLock { ($0.folder, $0.mappings.filter { $0.origin == .adminAPI }) }
         guard let folder else {
-            throw StubFileError(errors: [StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")])
+            throw StubFileError(errors: [
+                StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")
+            ])
         }
         let mappings = folder.appending(path: "mappings", directoryHint: .isDirectory)
         var written: [URL] = []
@@ -45,7 +47,9 @@ extension StubRegistry {
                 try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
                 try Data(mapping.json.utf8).write(to: file, options: .atomic)
             } catch {
-                throw StubFileError(errors: [StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")])
+                throw StubFileError(errors: [
+                    StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")
+                ])
             }
             written.append(file)
         }

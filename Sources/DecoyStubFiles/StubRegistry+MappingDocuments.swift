@@ -32,7 +32,10 @@ extension StubRegistry {
     public func editMapping(_ json: Data) throws(StubFileError) -> StubMapping? {
         let definition = try decode(json)
         guard let id = definition.loaded.id else {
-            throw StubFileError(errors: [StubFileDiagnostic(file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")])
+            throw StubFileError(errors: [
+                StubFileDiagnostic(
+                    file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")
+            ])
         }
         return insert(definition, id: id, replacing: true)
     }
@@ -45,14 +48,18 @@ extension StubRegistry {
     @discardableResult
     public func importMappings(_ json: Data) throws(StubFileError) -> [StubMapping] {
         let (folder, templatesEveryResponse) = contents.withLock { ($0.folder, $0.templatesEveryResponse) }
-        let stubImport = try StubDocument.stubImport(json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse).get()
+        let stubImport = try StubDocument.stubImport(
+            json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse
+        ).get()
         let definitions = stubImport.definitions.map { (definition: $0, id: $0.loaded.id ?? Self.newID()) }
         let stubs = definitions.map { scenarioAware($0.definition.stub, for: $0.definition.pattern.route) }
         return contents.withLock { contents in
             if stubImport.removesOthers { contents.removeAll(restorable: true) }
             return zip(definitions, stubs).compactMap { entry, stub in
                 if !stubImport.overwrites, contents.mapping(id: entry.id) != nil { return nil }
-                return contents.insert(entry.definition.pattern, stub: stub, id: entry.id, origin: .adminAPI, json: entry.definition.json(id: entry.id))
+                return contents.insert(
+                    entry.definition.pattern, stub: stub, id: entry.id, origin: .adminAPI,
+                    json: entry.definition.json(id: entry.id))
             }
         }
     }
@@ -66,7 +73,9 @@ extension StubRegistry {
     /// The stub in `json`, its `bodyFileName` looked up in the stubs folder loaded last.
     private func decode(_ json: Data) throws(StubFileError) -> StubDefinition {
         let (folder, templatesEveryResponse) = contents.withLock { ($0.folder, $0.templatesEveryResponse) }
-        return try StubDocument.stub(json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse).get()
+        return try StubDocument.stub(
+            json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse
+        ).get()
     }
 
     /// Registers `definition` under `id`. When `replacing`, a registration with `id` must exist,
@@ -75,7 +84,8 @@ extension StubRegistry {
         let stub = scenarioAware(definition.stub, for: definition.pattern.route)
         return contents.withLock { contents in
             if replacing, contents.mapping(id: id) == nil { return nil }
-            return contents.insert(definition.pattern, stub: stub, id: id, origin: .adminAPI, json: definition.json(id: id))
+            return contents.insert(
+                definition.pattern, stub: stub, id: id, origin: .adminAPI, json: definition.json(id: id))
         }
     }
 
@@ -89,7 +99,9 @@ extension StubRegistry {
     public func removeMappings(like json: Data) throws(StubFileError) -> [StubMapping] {
         let definition = try decode(json)
         return contents.withLock { contents in
-            let ids = definition.loaded.id.map { [$0] } ?? contents.mappings.filter { $0.route == definition.pattern.route }.map(\.id)
+            let ids =
+                definition.loaded.id.map { [$0] }
+                ?? contents.mappings.filter { $0.route == definition.pattern.route }.map(\.id)
             return ids.compactMap { contents.remove(id: $0) }
         }
     }

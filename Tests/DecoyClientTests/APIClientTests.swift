@@ -11,10 +11,11 @@ struct APIClientTests {
 
     @Test func buildsTheRequestFromClientDefaultsAndTheResource() async throws {
         let recorder = try Recorder()
-        let client = recorder.client(.init(
-            headerFields: [.authorization: "Bearer t", .accept: "application/json"],
-            queryItems: [URLQueryItem(name: "api_key", value: "k&1")]
-        ), base: "https://api.test/v2/")
+        let client = recorder.client(
+            .init(
+                headerFields: [.authorization: "Bearer t", .accept: "application/json"],
+                queryItems: [URLQueryItem(name: "api_key", value: "k&1")]
+            ), base: "https://api.test/v2/")
         let resource = Resource<Void>.get("/search", query: ["q": "a b+c"], headerFields: [.accept: "text/plain"])
         try await client.send(resource)
         let request = try #require(recorder.request)
@@ -41,7 +42,8 @@ struct APIClientTests {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = .sortedKeys
         struct NewUser: Encodable, Sendable { let firstName: String; let yearOfBirth: Int }
-        try await recorder.client(.init(encoder: encoder)).send(Resource<Void>.post("/users", body: NewUser(firstName: "Ada", yearOfBirth: 1815)))
+        try await recorder.client(.init(encoder: encoder)).send(
+            Resource<Void>.post("/users", body: NewUser(firstName: "Ada", yearOfBirth: 1815)))
         let request = try #require(recorder.request)
         #expect(request.bodyText == #"{"first_name":"Ada","year_of_birth":1815}"#)
         #expect(request.headerFields[.contentType] == "application/json")
@@ -49,14 +51,16 @@ struct APIClientTests {
 
     @Test func rawBodyKeepsItsContentType() async throws {
         let recorder = try Recorder()
-        let resource = Resource<Void>(method: .put, path: "/avatar", body: .data(Data([1, 2, 3]), contentType: "image/png"))
+        let resource = Resource<Void>(
+            method: .put, path: "/avatar", body: .data(Data([1, 2, 3]), contentType: "image/png"))
         try await recorder.client().send(resource)
         #expect(recorder.request?.body == Data([1, 2, 3]))
         #expect(recorder.request?.headerFields[.contentType] == "image/png")
     }
 
     @Test func decodesTheValueUnderRootKeys() async throws {
-        let recorder = try Recorder(answer: StubResponse(json: #"{"data": {"people": [{"name": "Ada", "age": 36}]}, "meta": {}}"#))
+        let recorder = try Recorder(
+            answer: StubResponse(json: #"{"data": {"people": [{"name": "Ada", "age": 36}]}, "meta": {}}"#))
         let people = try await recorder.client().send(Resource<[Person]>.get("/people").rootKeys("data", "people"))
         #expect(people == [Person(name: "Ada", age: 36)])
     }
@@ -67,7 +71,9 @@ struct APIClientTests {
         let error = await #expect(throws: APIError.self) {
             try await recorder.client().send(Resource<[Person]>.get("/people").rootKeys("data", "people"))
         }
-        guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure, got \(String(describing: error))"); return }
+        guard case .decoding(let failure) = error else {
+            Issue.record("expected a decoding failure, got \(String(describing: error))"); return
+        }
         #expect(failure.body == Data(body.utf8))
         #expect(failure.codingPath == ["data", "people", "0", "age"])
         #expect(failure.underlying is DecodingError)
@@ -75,13 +81,18 @@ struct APIClientTests {
 
     @Test func missingRootKeyIsADecodingFailureNamingIt() async throws {
         let recorder = try Recorder(answer: StubResponse(json: #"{"result": []}"#))
-        let error = await #expect(throws: APIError.self) { try await recorder.client().send(Resource<[Person]>.get("/x").rootKeys("data")) }
+        let error = await #expect(throws: APIError.self) {
+            try await recorder.client().send(Resource<[Person]>.get("/x").rootKeys("data"))
+        }
         guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
         #expect(failure.codingPath == ["data"])
     }
 
     @Test func unacceptableStatusCarriesTheResponseAndTheDecodedErrorBody() async throws {
-        let recorder = try Recorder(answer: StubResponse(status: .unprocessableContent, headerFields: [.init("X-Request-Id")!: "r1"], json: #"{"code": "invalid", "message": "name is required"}"#))
+        let recorder = try Recorder(
+            answer: StubResponse(
+                status: .unprocessableContent, headerFields: [.init("X-Request-Id")!: "r1"],
+                json: #"{"code": "invalid", "message": "name is required"}"#))
         let error = await #expect(throws: APIError.self) {
             try await recorder.client(.init(errorBodyType: APIProblem.self)).send(Resource<Void>.post("/users"))
         }
@@ -98,8 +109,11 @@ struct APIClientTests {
     }
 
     @Test func responseVariantGivesStatusAndHeaders() async throws {
-        let recorder = try Recorder(answer: StubResponse(status: .created, headerFields: [.location: "/people/9"], json: #"{"name": "Lin", "age": 3}"#))
-        let response = try await recorder.client().response(for: Resource<Person>.post("/people", body: Person(name: "Lin", age: 3)))
+        let recorder = try Recorder(
+            answer: StubResponse(
+                status: .created, headerFields: [.location: "/people/9"], json: #"{"name": "Lin", "age": 3}"#))
+        let response = try await recorder.client().response(
+            for: Resource<Person>.post("/people", body: Person(name: "Lin", age: 3)))
         #expect(response.value == Person(name: "Lin", age: 3))
         #expect(response.status == .created)
         #expect(response.headerFields[.location] == "/people/9")
@@ -132,7 +146,9 @@ struct APIClientTests {
         let failure = await withCheckedContinuation { continuation in
             recorder.client().send(Resource<[Person]>.get("/people")) { continuation.resume(returning: $0) }
         }
-        guard case .failure(.decoding) = failure else { Issue.record("expected a decoding failure, got \(failure)"); return }
+        guard case .failure(.decoding) = failure else {
+            Issue.record("expected a decoding failure, got \(failure)"); return
+        }
     }
 
     @Test func cancellingTheCallerCancelsTheRequest() async throws {
@@ -149,9 +165,13 @@ struct APIClientTests {
 
     @Test func unencodableBodyIsAnInvalidRequest() async throws {
         struct Unencodable: Encodable, Sendable {
-            func encode(to encoder: any Encoder) throws { throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "nope")) }
+            func encode(to encoder: any Encoder) throws {
+                throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "nope"))
+            }
         }
-        let error = await #expect(throws: APIError.self) { try await Recorder().client().send(Resource<Void>.post("/x", body: Unencodable())) }
+        let error = await #expect(throws: APIError.self) {
+            try await Recorder().client().send(Resource<Void>.post("/x", body: Unencodable()))
+        }
         guard case .invalidRequest(let reason) = error else { Issue.record("expected an invalid request"); return }
         #expect(reason.hasPrefix("the body of POST /x does not encode"))
     }
@@ -164,10 +184,11 @@ final class Recorder: Sendable {
     var request: StubRequest? { last.value.withLock { $0 } }
 
     init(answer: StubResponse = StubResponse(json: "{}")) throws {
-        try registry.register(ClosureStub { [last] request in
-            last.value.withLock { $0 = request }
-            return answer
-        }, for: .any("/**"))
+        try registry.register(
+            ClosureStub { [last] request in
+                last.value.withLock { $0 = request }
+                return answer
+            }, for: .any("/**"))
     }
 
     func client(_ configuration: APIClient.Configuration = .init(), base: String = "https://api.test") -> APIClient {

@@ -11,7 +11,9 @@ struct CachingTests {
         CacheKey(HTTPRequest(method: method, scheme: "https", authority: "api.test", path: path))
     }
     static let key = key("/people?page=1")
-    static func entry(_ text: String) -> CachedResponse { CachedResponse(response: HTTPResponse(status: .ok), body: Data(text.utf8)) }
+    static func entry(_ text: String) -> CachedResponse {
+        CachedResponse(response: HTTPResponse(status: .ok), body: Data(text.utf8))
+    }
 
     static func temporaryFolder() -> URL {
         FileManager.default.temporaryDirectory.appending(path: "decoy-cache-tests-\(UUID().uuidString)")
@@ -50,7 +52,9 @@ struct CachingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let now = Mutex(Date(timeIntervalSince1970: 1_000))
         let writer = DiskCache(folder: folder, expiry: .seconds(10), now: { now.withLock { $0 } })
-        await writer.store(CachedResponse(response: HTTPResponse(status: .ok, headerFields: [.eTag: "v1"]), body: Data("a".utf8)), for: Self.key)
+        await writer.store(
+            CachedResponse(response: HTTPResponse(status: .ok, headerFields: [.eTag: "v1"]), body: Data("a".utf8)),
+            for: Self.key)
         let reader = DiskCache(folder: folder, expiry: .seconds(10), now: { now.withLock { $0 } })
         let read = await reader.response(for: Self.key)
         #expect(read?.body == Data("a".utf8))
@@ -91,15 +95,20 @@ struct CachingTests {
     static func counting() throws -> StubRegistry {
         let registry = StubRegistry()
         let count = Mutex(0)
-        try registry.register(ClosureStub { _ in
-            StubResponse(json: "\(count.withLock { $0 += 1; return $0 })")
-        }, for: .get("/counter"))
+        try registry.register(
+            ClosureStub { _ in
+                StubResponse(json: "\(count.withLock { $0 += 1; return $0 })")
+            }, for: .get("/counter"))
         try registry.register(StubResponse(status: .internalServerError), for: .get("/broken"))
         return registry
     }
 
-    static func client(_ registry: StubRegistry, cache: any ResponseCache = MemoryCache(), policy: CachePolicy) -> APIClient {
-        APIClient(baseURL: URL(string: "https://api.test")!, configuration: .init(cache: cache, cachePolicy: policy), transport: StubTransport(registry))
+    static func client(_ registry: StubRegistry, cache: any ResponseCache = MemoryCache(), policy: CachePolicy)
+        -> APIClient
+    {
+        APIClient(
+            baseURL: URL(string: "https://api.test")!, configuration: .init(cache: cache, cachePolicy: policy),
+            transport: StubTransport(registry))
     }
 
     static let counter = Resource<Int>.get("/counter")
@@ -117,13 +126,15 @@ struct CachingTests {
     @Test func theClientsPolicyCachesReadsOnlyAndAResourceMayOptIn() async throws {
         let registry = StubRegistry()
         let count = Mutex(0)
-        try registry.register(ClosureStub { _ in StubResponse(json: "\(count.withLock { $0 += 1; return $0 })") }, for: .post("/orders"))
+        try registry.register(
+            ClosureStub { _ in StubResponse(json: "\(count.withLock { $0 += 1; return $0 })") }, for: .post("/orders"))
         let client = Self.client(registry, policy: .cacheElseNetwork)
         let place = { (sku: String) in Resource<Int>.post("/orders", body: ["sku": sku]) }
         #expect(try await client.send(place("A")) == 1)
         #expect(try await client.send(place("B")) == 2, "another body is another request")
         #expect(try await client.send(place("C").cachePolicy(.cacheElseNetwork)) == 3)
-        #expect(try await client.send(place("C").cachePolicy(.cacheElseNetwork)) == 3, "the resource asked for the cache")
+        #expect(
+            try await client.send(place("C").cachePolicy(.cacheElseNetwork)) == 3, "the resource asked for the cache")
     }
 
     @Test func aCachedAnswerThatNoLongerDecodesIsDroppedForTheNetworks() async throws {
@@ -143,7 +154,8 @@ struct CachingTests {
     @Test func cacheElseNetworkGoesBackToTheNetworkOnceExpired() async throws {
         let registry = try Self.counting()
         let clock = TestClock()
-        let client = Self.client(registry, cache: MemoryCache(expiry: .seconds(30), clock: clock), policy: .cacheElseNetwork)
+        let client = Self.client(
+            registry, cache: MemoryCache(expiry: .seconds(30), clock: clock), policy: .cacheElseNetwork)
         #expect(try await client.send(Self.counter) == 1)
         await clock.advance(by: .seconds(30))
         #expect(try await client.send(Self.counter) == 2)
@@ -175,7 +187,9 @@ struct CachingTests {
         for try await response in client.responses(for: Self.counter) { firstRun.append(response.value) }
         #expect(firstRun == [1], "nothing cached yet: the network only")
         var deliveries: [(Int, Response<Int>.Source)] = []
-        for try await response in client.responses(for: Self.counter) { deliveries.append((response.value, response.source)) }
+        for try await response in client.responses(for: Self.counter) {
+            deliveries.append((response.value, response.source))
+        }
         #expect(deliveries.map(\.0) == [1, 2])
         #expect(deliveries.map(\.1) == [.cache, .network])
     }

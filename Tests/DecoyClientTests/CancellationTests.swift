@@ -31,7 +31,9 @@ struct CancellationTests {
 
     static func expectCancelled<Value>(_ task: Task<Value, any Error>) async {
         let error = await #expect(throws: APIError.self) { try await task.value }
-        guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
+        guard case .transport(let failure) = error else {
+            Issue.record("expected a transport failure, got \(String(describing: error))"); return
+        }
         #expect(failure.category == .cancelled)
     }
 
@@ -43,7 +45,8 @@ struct CancellationTests {
         let clock = TestClock()
         let registry = try Self.slowRegistry(clock)
         let transport = CancellationWitness(StubTransport(registry))
-        let client = APIClient(baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil), transport: transport)
+        let client = APIClient(
+            baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil), transport: transport)
         let task = Task { try await client.send(Resource<Int>.get("/slow")) }
         await Self.waitUntilReceived(registry)
         task.cancel()
@@ -56,9 +59,12 @@ struct CancellationTests {
         let clock = TestClock()
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .serviceUnavailable), for: .get("/down"))
-        let client = APIClient(baseURL: URL(string: "https://api.test")!, configuration: .init(
-            timeout: nil, clock: clock, retry: RetryPolicy(maxAttempts: 3, backoff: .constant(.seconds(10)), jitter: 0)
-        ), transport: StubTransport(registry))
+        let client = APIClient(
+            baseURL: URL(string: "https://api.test")!,
+            configuration: .init(
+                timeout: nil, clock: clock,
+                retry: RetryPolicy(maxAttempts: 3, backoff: .constant(.seconds(10)), jitter: 0)
+            ), transport: StubTransport(registry))
         let task = Task { try await client.send(Resource<Void>.get("/down")) }
         await Self.waitUntilReceived(registry)
         task.cancel()
@@ -71,9 +77,12 @@ struct CancellationTests {
         let registry = try Self.slowRegistry(clock)
         let transport = CancellationWitness(StubTransport(registry))
         let cache = MemoryCache()
-        await cache.store(CachedResponse(response: HTTPResponse(status: .ok), body: Data("0".utf8)),
-                          for: CacheKey(HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/slow")))
-        let client = APIClient(baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil, cache: cache, cachePolicy: .cacheThenNetwork), transport: transport)
+        await cache.store(
+            CachedResponse(response: HTTPResponse(status: .ok), body: Data("0".utf8)),
+            for: CacheKey(HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/slow")))
+        let client = APIClient(
+            baseURL: URL(string: "https://api.test")!,
+            configuration: .init(timeout: nil, cache: cache, cachePolicy: .cacheThenNetwork), transport: transport)
         var values: [Int] = []
         for try await response in client.responses(for: Resource<Int>.get("/slow")) {
             values.append(response.value)

@@ -9,7 +9,9 @@ struct DecodingTests {
     struct Person: Codable, Equatable, Sendable { let name: String; let age: Int }
     struct Notice: Codable, Equatable, Sendable { let notice: String }
 
-    static func client(answering answer: StubResponse, _ configuration: APIClient.Configuration = .init()) throws -> APIClient {
+    static func client(answering answer: StubResponse, _ configuration: APIClient.Configuration = .init()) throws
+        -> APIClient
+    {
         try Recorder(answer: answer).client(configuration)
     }
 
@@ -19,31 +21,45 @@ struct DecodingTests {
     }
 
     @Test func envelopeWithMoreKeysUsesTheNamedKey() async throws {
-        let client = try Self.client(answering: StubResponse(json: #"{"person": {"name": "Ada", "age": 36}, "meta": {}}"#))
-        #expect(try await client.send(Resource<Person>.get("/me").unwrapped(otherwise: "person")) == Person(name: "Ada", age: 36))
-        let error = await #expect(throws: APIError.self) { try await client.send(Resource<Person>.get("/me").unwrapped()) }
-        guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure, got \(String(describing: error))"); return }
+        let client = try Self.client(
+            answering: StubResponse(json: #"{"person": {"name": "Ada", "age": 36}, "meta": {}}"#))
+        #expect(
+            try await client.send(Resource<Person>.get("/me").unwrapped(otherwise: "person"))
+                == Person(name: "Ada", age: 36))
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(Resource<Person>.get("/me").unwrapped())
+        }
+        guard case .decoding(let failure) = error else {
+            Issue.record("expected a decoding failure, got \(String(describing: error))"); return
+        }
         #expect("\(failure.underlying)".contains("expected an envelope with a single key, found 2: meta, person"))
     }
 
     @Test func unwrappedFailureKeepsTheFullCodingPath() async throws {
         let client = try Self.client(answering: StubResponse(json: #"{"people": [{"name": "Ada", "age": "old"}]}"#))
-        let error = await #expect(throws: APIError.self) { try await client.send(Resource<[Person]>.get("/people").unwrapped()) }
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(Resource<[Person]>.get("/people").unwrapped())
+        }
         guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
         #expect(failure.codingPath == ["people", "0", "age"])
     }
 
-    static let mixedPeople = #"{"data": [{"name": "Ada", "age": 36}, {"name": "Bob"}, {"name": "Lin", "age": 3}, null]}"#
+    static let mixedPeople =
+        #"{"data": [{"name": "Ada", "age": 36}, {"name": "Bob"}, {"name": "Lin", "age": 3}, null]}"#
 
     @Test func strictArraysFailOnOneBadElement() async throws {
         let client = try Self.client(answering: StubResponse(json: Self.mixedPeople))
-        await #expect(throws: APIError.self) { try await client.send(Resource<[Person]>.get("/people").rootKeys("data")) }
+        await #expect(throws: APIError.self) {
+            try await client.send(Resource<[Person]>.get("/people").rootKeys("data"))
+        }
     }
 
     @Test func lossyArraysKeepTheElementsThatDecode() async throws {
         let expected = [Person(name: "Ada", age: 36), Person(name: "Lin", age: 3)]
         let perResource = try Self.client(answering: StubResponse(json: Self.mixedPeople))
-        #expect(try await perResource.send(Resource<[Person]>.get("/people").rootKeys("data").arrayDecoding(.lossy)) == expected)
+        #expect(
+            try await perResource.send(Resource<[Person]>.get("/people").rootKeys("data").arrayDecoding(.lossy))
+                == expected)
         let perClient = try Self.client(answering: StubResponse(json: Self.mixedPeople), .init(arrayDecoding: .lossy))
         #expect(try await perClient.send(Resource<[Person]>.get("/people").rootKeys("data")) == expected)
         await #expect(throws: APIError.self, "the resource's strict beats the client's lossy") {
@@ -53,7 +69,9 @@ struct DecodingTests {
 
     @Test func lossyArrayInsideAModel() async throws {
         struct Team: Decodable, Sendable { let name: String; @LossyArray var members: [Person] }
-        let client = try Self.client(answering: StubResponse(json: #"{"name": "core", "members": [{"name": "Ada", "age": 36}, 7, {"name": "Lin", "age": 3}]}"#))
+        let client = try Self.client(
+            answering: StubResponse(
+                json: #"{"name": "core", "members": [{"name": "Ada", "age": 36}, 7, {"name": "Lin", "age": 3}]}"#))
         let team = try await client.send(Resource<Team>.get("/team"))
         #expect(team.members == [Person(name: "Ada", age: 36), Person(name: "Lin", age: 3)])
         let empty = try JSONDecoder().decode(LossyArray<Int>.self, from: Data("[]".utf8))
@@ -63,27 +81,37 @@ struct DecodingTests {
 
     @Test func fallbackTypeIsReportedWithItsValue() async throws {
         let client = try Self.client(answering: StubResponse(json: #"{"notice": "down for maintenance"}"#))
-        let error = await #expect(throws: APIError.self) { try await client.send(Resource<Person>.get("/me").fallback(Notice.self)) }
-        guard case .fallback(let fallback) = error else { Issue.record("expected a fallback, got \(String(describing: error))"); return }
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(Resource<Person>.get("/me").fallback(Notice.self))
+        }
+        guard case .fallback(let fallback) = error else {
+            Issue.record("expected a fallback, got \(String(describing: error))"); return
+        }
         #expect(fallback.value(as: Notice.self) == Notice(notice: "down for maintenance"))
         #expect(fallback.failure.codingPath == ["name"])
     }
 
     @Test func fallbackIsNotTriedWhenTheMainTypeDecodes() async throws {
         let client = try Self.client(answering: StubResponse(json: #"{"name": "Ada", "age": 36}"#))
-        #expect(try await client.send(Resource<Person>.get("/me").fallback(Notice.self)) == Person(name: "Ada", age: 36))
+        #expect(
+            try await client.send(Resource<Person>.get("/me").fallback(Notice.self)) == Person(name: "Ada", age: 36))
     }
 
     @Test func whenNeitherDecodesTheMainTypesFailureIsThrown() async throws {
         let client = try Self.client(answering: StubResponse(json: #"{"unexpected": true}"#))
-        let error = await #expect(throws: APIError.self) { try await client.send(Resource<Person>.get("/me").fallback(Notice.self)) }
-        guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure, got \(String(describing: error))"); return }
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(Resource<Person>.get("/me").fallback(Notice.self))
+        }
+        guard case .decoding(let failure) = error else {
+            Issue.record("expected a decoding failure, got \(String(describing: error))"); return
+        }
         #expect(failure.codingPath == ["name"])
     }
 
     @Test func fallbackUsesTheResourcesEnvelopeAndOwnDecodingStep() async throws {
         let client = try Self.client(answering: StubResponse(json: #"{"data": {"notice": "later"}}"#))
-        let resource = Resource<Person>.get("/me").rootKeys("data").decoded { _, _ in throw CancellationError() }.fallback(Notice.self)
+        let resource = Resource<Person>.get("/me").rootKeys("data").decoded { _, _ in throw CancellationError() }
+            .fallback(Notice.self)
         let error = await #expect(throws: APIError.self) { try await client.send(resource) }
         guard case .fallback(let fallback) = error else { Issue.record("expected a fallback"); return }
         #expect(fallback.value(as: Notice.self)?.notice == "later")
@@ -94,7 +122,9 @@ struct DecodingTests {
         let client = try Self.client(answering: StubResponse(status: .noContent))
         #expect(try await client.send(Resource<Person?>.get("/me")) == nil)
         try await client.send(Resource<Void>.delete("/me"))
-        await #expect(throws: APIError.self, "an empty body is no Person") { try await client.send(Resource<Person>.get("/me")) }
+        await #expect(throws: APIError.self, "an empty body is no Person") {
+            try await client.send(Resource<Person>.get("/me"))
+        }
     }
 
     @Test func resourceDecoderBeatsTheClients() async throws {
@@ -102,14 +132,16 @@ struct DecodingTests {
         let snakeCase = JSONDecoder()
         snakeCase.keyDecodingStrategy = .convertFromSnakeCase
         let client = try Self.client(answering: StubResponse(json: #"{"display_name": "Ada"}"#))
-        #expect(try await client.send(Resource<Account>.get("/account").decoder(snakeCase)) == Account(displayName: "Ada"))
+        #expect(
+            try await client.send(Resource<Account>.get("/account").decoder(snakeCase)) == Account(displayName: "Ada"))
         await #expect(throws: APIError.self) { try await client.send(Resource<Account>.get("/account")) }
     }
 
     @Test func envelopeKeepsTheDecodersDateStrategy() throws {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        let date = try decoder.decode(Date.self, from: Data(#"{"at": 86400}"#.utf8), envelope: .singleKey(otherwise: nil))
+        let date = try decoder.decode(
+            Date.self, from: Data(#"{"at": 86400}"#.utf8), envelope: .singleKey(otherwise: nil))
         #expect(date == Date(timeIntervalSince1970: 86_400))
     }
 }

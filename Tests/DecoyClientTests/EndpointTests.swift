@@ -22,7 +22,11 @@ struct EndpointTests {
 
         @QueryItemsBuilder var queryItems: [URLQueryItem] {
             URLQueryItem(name: "page", value: "\(page)")
-            if includeForks { URLQueryItem(name: "forks", value: "true") } else { URLQueryItem(name: "forks", value: "false") }
+            if includeForks {
+                URLQueryItem(name: "forks", value: "true")
+            } else {
+                URLQueryItem(name: "forks", value: "false")
+            }
         }
 
         @HeaderFieldsBuilder var headerFields: HTTPFields {
@@ -44,7 +48,9 @@ struct EndpointTests {
         var method: HTTPRequest.Method { .post }
         var body: RequestBody? { .json(["window": 60]) }
         func parse(data: Data, response: HTTPResponse) throws -> (remaining: Int, note: String) {
-            guard let remaining = response.headerFields[.init("X-Remaining")!].flatMap(Int.init) else { throw URLError(.cannotParseResponse) }
+            guard let remaining = response.headerFields[.init("X-Remaining")!].flatMap(Int.init) else {
+                throw URLError(.cannotParseResponse)
+            }
             return (remaining, String(decoding: data, as: UTF8.self))
         }
     }
@@ -63,7 +69,8 @@ struct EndpointTests {
     static func registry() throws -> StubRegistry {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: #"[{"name": "decoy"}]"#), for: .get("/search/repositories"))
-        try registry.register(StubResponse(headerFields: [.init("X-Remaining")!: "41"], text: "ok"), for: .post("/rate"))
+        try registry.register(
+            StubResponse(headerFields: [.init("X-Remaining")!: "41"], text: "ok"), for: .post("/rate"))
         try registry.register(StubResponse(status: .tooManyRequests), for: .get("/limited"))
         return registry
     }
@@ -80,14 +87,18 @@ struct EndpointTests {
         #expect(request.path == "/search/repositories?q=stub%20server&tag=swift&tag=http&page=2&forks=false")
         #expect(request.headerFields[.accept] == "application/json")
         #expect(request.headerFields[values: .init("X-Tag")!] == ["swift", "http"])
-        #expect(request.headerFields[.init("X-Signature")!] == "sig:\(request.path ?? "")", "prepare saw the finished request")
+        #expect(
+            request.headerFields[.init("X-Signature")!] == "sig:\(request.path ?? "")",
+            "prepare saw the finished request")
     }
 
     @Test func sendingThroughAClientIgnoresItsBaseURLAndDefaults() async throws {
         let transport = Capturing(try Self.registry())
         let client = APIClient(
             baseURL: URL(string: "https://api.test/v9")!,
-            configuration: .init(headerFields: [.authorization: "Bearer secret"], queryItems: [URLQueryItem(name: "api_key", value: "k")]),
+            configuration: .init(
+                headerFields: [.authorization: "Bearer secret"], queryItems: [URLQueryItem(name: "api_key", value: "k")]
+            ),
             transport: transport
         )
         let result = try await client.send(RateLimit())
@@ -112,9 +123,11 @@ struct EndpointTests {
     @Test func clientPipelineAppliesToEndpoints() async throws {
         let registry = try Self.registry()
         let seen = Mutex(0)
-        let client = APIClient(baseURL: URL(string: "https://api.test")!, configuration: .init(interceptors: [
-            RequestAdapter { _, _ in seen.withLock { $0 += 1 } },
-        ]), transport: StubTransport(registry))
+        let client = APIClient(
+            baseURL: URL(string: "https://api.test")!,
+            configuration: .init(interceptors: [
+                RequestAdapter { _, _ in seen.withLock { $0 += 1 } }
+            ]), transport: StubTransport(registry))
         _ = try await client.send(RepositorySearch())
         #expect(seen.withLock { $0 } == 1)
     }
@@ -126,7 +139,9 @@ struct EndpointTests {
     }
 
     @Test func loadFailsOnAStatusOutside2xx() async throws {
-        let error = await #expect(throws: APIError.self) { try await StubTransport(try Self.registry()).load(Limited()) }
+        let error = await #expect(throws: APIError.self) {
+            try await StubTransport(try Self.registry()).load(Limited())
+        }
         guard case .unacceptableStatus(let failure) = error else { Issue.record("expected a status failure"); return }
         #expect(failure.status == .tooManyRequests)
     }

@@ -22,16 +22,21 @@ struct GraphQLTests {
     }
 
     static let documents = GraphQLDocuments(bundle: .module, subdirectory: "Documents")
-    static let heroQuery = try! String(contentsOf: documents.folder.appending(path: "HeroName.graphql"), encoding: .utf8)
+    static let heroQuery = try! String(
+        contentsOf: documents.folder.appending(path: "HeroName.graphql"), encoding: .utf8)
 
-    static func client(answering answer: StubResponse, _ configuration: APIClient.Configuration = .init()) throws -> (APIClient, Recorder) {
+    static func client(answering answer: StubResponse, _ configuration: APIClient.Configuration = .init()) throws -> (
+        APIClient, Recorder
+    ) {
         let recorder = try Recorder(answer: answer)
         return (recorder.client(configuration), recorder)
     }
 
     @Test func postsTheDocumentAndVariablesAndDecodesData() async throws {
-        let (client, recorder) = try Self.client(answering: StubResponse(json: #"{"data": {"hero": {"name": "R2-D2"}}}"#))
-        let output = try await client.send(.graphQL(HeroName(variables: ["episode": "JEDI"]), documents: Self.documents))
+        let (client, recorder) = try Self.client(
+            answering: StubResponse(json: #"{"data": {"hero": {"name": "R2-D2"}}}"#))
+        let output = try await client.send(
+            .graphQL(HeroName(variables: ["episode": "JEDI"]), documents: Self.documents))
         #expect(output == HeroName.Output(hero: .init(name: "R2-D2")))
         let request = try #require(recorder.request)
         #expect(request.method == .post)
@@ -44,13 +49,15 @@ struct GraphQLTests {
 
     @Test func errorsFailTheRequestWithPartialData() async throws {
         let reply = #"""
-        {"data": {"hero": {"name": "Luke"}}, "errors": [{"message": "friends unavailable", "locations": [{"line": 3, "column": 5}], "path": ["hero", "friends", 1]}]}
-        """#
+            {"data": {"hero": {"name": "Luke"}}, "errors": [{"message": "friends unavailable", "locations": [{"line": 3, "column": 5}], "path": ["hero", "friends", 1]}]}
+            """#
         let (client, _) = try Self.client(answering: StubResponse(json: reply))
         let error = await #expect(throws: APIError.self) {
             try await client.send(.graphQL(HeroName(variables: [:]), documents: Self.documents, path: "/api"))
         }
-        guard case .graphQL(let failure) = error else { Issue.record("expected GraphQL errors, got \(String(describing: error))"); return }
+        guard case .graphQL(let failure) = error else {
+            Issue.record("expected GraphQL errors, got \(String(describing: error))"); return
+        }
         #expect(failure.errors.map(\.message) == ["friends unavailable"])
         #expect(failure.errors.first?.locations == [GraphQLError.Location(line: 3, column: 5)])
         #expect(failure.errors.first?.path == ["hero", "friends", "1"])
@@ -58,8 +65,11 @@ struct GraphQLTests {
     }
 
     @Test func errorsWithoutDataStillFail() async throws {
-        let (client, _) = try Self.client(answering: StubResponse(json: #"{"data": null, "errors": [{"message": "syntax"}]}"#))
-        let error = await #expect(throws: APIError.self) { try await client.send(.graphQL(HeroName(variables: [:]), documents: Self.documents)) }
+        let (client, _) = try Self.client(
+            answering: StubResponse(json: #"{"data": null, "errors": [{"message": "syntax"}]}"#))
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(.graphQL(HeroName(variables: [:]), documents: Self.documents))
+        }
         guard case .graphQL(let failure) = error else { Issue.record("expected GraphQL errors"); return }
         #expect(failure.partialData == nil)
         #expect(failure.errors.first?.path == [])
@@ -68,8 +78,10 @@ struct GraphQLTests {
     @Test func dataDecodesWithTheClientsDecoderAndNoVariablesAreAnEmptyObject() async throws {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        let (client, recorder) = try Self.client(answering: StubResponse(json: #"{"data": {"now": 86400}}"#), .init(decoder: decoder))
-        let output = try await client.send(.graphQL(ServerTime(), documents: GraphQLDocuments(folder: Self.documents.folder)))
+        let (client, recorder) = try Self.client(
+            answering: StubResponse(json: #"{"data": {"now": 86400}}"#), .init(decoder: decoder))
+        let output = try await client.send(
+            .graphQL(ServerTime(), documents: GraphQLDocuments(folder: Self.documents.folder)))
         #expect(output.now == Date(timeIntervalSince1970: 86_400))
         let sent = try JSONSerialization.jsonObject(with: try #require(recorder.request).body) as? [String: Any]
         #expect((sent?["variables"] as? [String: Any])?.isEmpty == true)
@@ -77,7 +89,9 @@ struct GraphQLTests {
 
     @Test func missingDataIsADecodingFailureAtData() async throws {
         let (client, _) = try Self.client(answering: StubResponse(json: #"{"extensions": {}}"#))
-        let error = await #expect(throws: APIError.self) { try await client.send(.graphQL(HeroName(variables: [:]), documents: Self.documents)) }
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(.graphQL(HeroName(variables: [:]), documents: Self.documents))
+        }
         guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
         #expect(failure.codingPath == ["data"])
     }
@@ -85,7 +99,8 @@ struct GraphQLTests {
     @Test func documentNameCanBeGivenAndAMissingDocumentIsAnInvalidRequest() throws {
         #expect(throws: Never.self) { try Resource.graphQL(Renamed(), documents: Self.documents) }
         do {
-            _ = try Resource.graphQL(HeroName(variables: [:]), documents: GraphQLDocuments(folder: URL(filePath: "/nonexistent")))
+            _ = try Resource.graphQL(
+                HeroName(variables: [:]), documents: GraphQLDocuments(folder: URL(filePath: "/nonexistent")))
             Issue.record("expected a missing document")
         } catch {
             guard case .invalidRequest(let reason) = error else { Issue.record("got \(error)"); return }

@@ -12,17 +12,19 @@ struct PipelineTests {
     @Test func interceptorsRunInOrderAndMayAdaptTheRequest() async throws {
         let recorder = try Recorder()
         let order = Mutex<[String]>([])
-        let client = APIClient(baseURL: Self.base, configuration: .init(interceptors: [
-            RequestAdapter { request, _ in
-                order.withLock { $0.append("first") }
-                request.headerFields[.authorization] = "Bearer fresh"
-            },
-            RequestAdapter { request, body in
-                order.withLock { $0.append("second") }
-                request.headerFields[.init("X-Seen-Auth")!] = request.headerFields[.authorization]
-                body = Data("replaced".utf8)
-            },
-        ]), transport: StubTransport(recorder.registry))
+        let client = APIClient(
+            baseURL: Self.base,
+            configuration: .init(interceptors: [
+                RequestAdapter { request, _ in
+                    order.withLock { $0.append("first") }
+                    request.headerFields[.authorization] = "Bearer fresh"
+                },
+                RequestAdapter { request, body in
+                    order.withLock { $0.append("second") }
+                    request.headerFields[.init("X-Seen-Auth")!] = request.headerFields[.authorization]
+                    body = Data("replaced".utf8)
+                },
+            ]), transport: StubTransport(recorder.registry))
         try await client.send(Resource<Void>.post("/things", body: ["a": 1]))
         #expect(order.withLock { $0 } == ["first", "second"])
         #expect(recorder.request?.headerFields[.init("X-Seen-Auth")!] == "Bearer fresh")
@@ -39,8 +41,11 @@ struct PipelineTests {
                 return try await next(moved, body)
             }
         }
-        try await APIClient(baseURL: Self.base, configuration: .init(interceptors: [Rerouting()]), transport: StubTransport(recorder.registry))
-            .send(Resource<Void>.get("/thing"))
+        try await APIClient(
+            baseURL: Self.base, configuration: .init(interceptors: [Rerouting()]),
+            transport: StubTransport(recorder.registry)
+        )
+        .send(Resource<Void>.get("/thing"))
         #expect(recorder.request?.method == .put)
         #expect(recorder.request?.target == "/v2/thing")
     }
@@ -49,7 +54,9 @@ struct PipelineTests {
         let live = try Recorder(answer: StubResponse(text: "live"))
         let mocks = StubRegistry()
         try mocks.register(StubResponse(json: #"{"beta": true}"#), for: .get("/config/flags"))
-        let client = APIClient(baseURL: Self.base, configuration: .init(interceptors: [StubInterceptor(mocks)]), transport: StubTransport(live.registry))
+        let client = APIClient(
+            baseURL: Self.base, configuration: .init(interceptors: [StubInterceptor(mocks)]),
+            transport: StubTransport(live.registry))
         #expect(try await client.send(Resource<[String: Bool]>.get("/config/flags")) == ["beta": true])
         #expect(try await client.send(Resource<String>.get("/users")) == "live")
         #expect(mocks.journal.totalCount == 1)
@@ -58,11 +65,14 @@ struct PipelineTests {
 
     @Test func retriesFailedAttemptsUntilTheSequenceSucceeds() async throws {
         let registry = StubRegistry()
-        try registry.register(SequenceStub(
-            first: [StubResponse.fault(.connectionReset), StubResponse(status: .serviceUnavailable)],
-            then: StubResponse(text: "finally")
-        ), for: .get("/flaky"))
-        let client = APIClient(baseURL: Self.base, configuration: .init(retry: Self.immediateRetry(attempts: 3)), transport: StubTransport(registry))
+        try registry.register(
+            SequenceStub(
+                first: [StubResponse.fault(.connectionReset), StubResponse(status: .serviceUnavailable)],
+                then: StubResponse(text: "finally")
+            ), for: .get("/flaky"))
+        let client = APIClient(
+            baseURL: Self.base, configuration: .init(retry: Self.immediateRetry(attempts: 3)),
+            transport: StubTransport(registry))
         #expect(try await client.send(Resource<String>.get("/flaky")) == "finally")
         #expect(registry.journal.totalCount == 3)
     }
@@ -70,7 +80,9 @@ struct PipelineTests {
     @Test func givesUpAfterMaxAttemptsWithTheLastError() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .serviceUnavailable), for: .get("/down"))
-        let client = APIClient(baseURL: Self.base, configuration: .init(retry: Self.immediateRetry(attempts: 4)), transport: StubTransport(registry))
+        let client = APIClient(
+            baseURL: Self.base, configuration: .init(retry: Self.immediateRetry(attempts: 4)),
+            transport: StubTransport(registry))
         let error = await #expect(throws: APIError.self) { try await client.send(Resource<Void>.get("/down")) }
         guard case .unacceptableStatus(let failure) = error else { Issue.record("expected a status failure"); return }
         #expect(failure.status == .serviceUnavailable)
@@ -81,7 +93,9 @@ struct PipelineTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .serviceUnavailable), for: .any("/x"))
         try registry.register(StubResponse(status: .notFound), for: .get("/missing"))
-        let client = APIClient(baseURL: Self.base, configuration: .init(retry: Self.immediateRetry(attempts: 3)), transport: StubTransport(registry))
+        let client = APIClient(
+            baseURL: Self.base, configuration: .init(retry: Self.immediateRetry(attempts: 3)),
+            transport: StubTransport(registry))
         _ = try? await client.send(Resource<Void>.post("/x"))
         #expect(registry.journal.totalCount == 1, "POST is not idempotent")
         _ = try? await client.send(Resource<Void>.get("/missing"))
@@ -91,7 +105,8 @@ struct PipelineTests {
     }
 
     @Test func backoffGrowsAndIsCappedAndJittered() {
-        let policy = RetryPolicy(backoff: .exponential(initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(500)), jitter: 0.5)
+        let policy = RetryPolicy(
+            backoff: .exponential(initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(500)), jitter: 0.5)
         #expect(policy.wait(beforeRetry: 1, unitRandom: 0) == .milliseconds(100))
         #expect(policy.wait(beforeRetry: 3, unitRandom: 0) == .milliseconds(400))
         #expect(policy.wait(beforeRetry: 5, unitRandom: 0) == .milliseconds(500))
@@ -100,14 +115,21 @@ struct PipelineTests {
 
     @Test func logsRequestsAndResponsesWithSecretsRedacted() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(headerFields: [.setCookie: "session=s3cr3t"], json: #"{"token": "abc", "user": {"name": "Ada", "password": "pw"}}"#), for: .post("/login"))
+        try registry.register(
+            StubResponse(
+                headerFields: [.setCookie: "session=s3cr3t"],
+                json: #"{"token": "abc", "user": {"name": "Ada", "password": "pw"}}"#), for: .post("/login"))
         let log = LogCapture()
         var logger = Logger(label: "test") { _ in log }
         logger.logLevel = .debug
-        let client = APIClient(baseURL: Self.base, configuration: .init(
-            headerFields: [.authorization: "Bearer t0k3n"], queryItems: [URLQueryItem(name: "api_key", value: "k3y")], logger: logger
-        ), transport: StubTransport(registry))
-        try await client.send(Resource<Void>.post("/login", body: ["password": "hunter2", "login": "ada"]).unredacted("login"))
+        let client = APIClient(
+            baseURL: Self.base,
+            configuration: .init(
+                headerFields: [.authorization: "Bearer t0k3n"],
+                queryItems: [URLQueryItem(name: "api_key", value: "k3y")], logger: logger
+            ), transport: StubTransport(registry))
+        try await client.send(
+            Resource<Void>.post("/login", body: ["password": "hunter2", "login": "ada"]).unredacted("login"))
         let text = log.text
         #expect(text.contains("→ POST /login?api_key=<redacted>"))
         #expect(text.contains("Authorization: <redacted>"))
@@ -127,7 +149,9 @@ struct PipelineTests {
         let log = LogCapture()
         var logger = Logger(label: "test") { _ in log }
         logger.logLevel = .debug
-        let client = APIClient(baseURL: Self.base, configuration: .init(headerFields: [.authorization: "Bearer visible"], logger: logger), transport: StubTransport(recorder.registry))
+        let client = APIClient(
+            baseURL: Self.base, configuration: .init(headerFields: [.authorization: "Bearer visible"], logger: logger),
+            transport: StubTransport(recorder.registry))
         try await client.send(Resource<Void>.get("/debug").unredacted("Authorization"))
         #expect(log.text.contains("Authorization: Bearer visible"))
     }
@@ -143,7 +167,8 @@ struct PipelineTests {
             }
         }
         let delegate = SignOut()
-        let client = APIClient(baseURL: Self.base, configuration: .init(delegate: delegate), transport: StubTransport(registry))
+        let client = APIClient(
+            baseURL: Self.base, configuration: .init(delegate: delegate), transport: StubTransport(registry))
         let stream = client.failureStream()
         _ = try? await client.send(Resource<Void>.get("/private"))
         _ = try await client.send(Resource<[Int]>.get("/public"))
@@ -152,7 +177,9 @@ struct PipelineTests {
         let first = await iterator.next()
         let second = await iterator.next()
         guard case .unacceptableStatus(let status) = first?.error, case .decoding = second?.error else {
-            Issue.record("expected a status failure then a decoding failure, got \(String(describing: first)), \(String(describing: second))")
+            Issue.record(
+                "expected a status failure then a decoding failure, got \(String(describing: first)), \(String(describing: second))"
+            )
             return
         }
         #expect(status.status == .unauthorized)
@@ -162,8 +189,11 @@ struct PipelineTests {
     @Test func perResourceTimeoutOverridesTheClients() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(delay: .fixed(.seconds(5))), for: .get("/slow"))
-        let client = APIClient(baseURL: Self.base, configuration: .init(timeout: .seconds(60)), transport: StubTransport(registry))
-        let error = await #expect(throws: APIError.self) { try await client.send(Resource<Void>.get("/slow").timeout(.milliseconds(20))) }
+        let client = APIClient(
+            baseURL: Self.base, configuration: .init(timeout: .seconds(60)), transport: StubTransport(registry))
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(Resource<Void>.get("/slow").timeout(.milliseconds(20)))
+        }
         guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }
         #expect(failure.category == .timedOut)
     }

@@ -6,6 +6,8 @@ import Testing
 
 @Suite("Request types: raw and final values, post-processing, type erasure")
 struct RequestTests {
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The JSON's own key names, decoded without a key strategy.
     struct UserRecord: Decodable, Sendable { let first_name: String; let last_name: String }
     struct User: Equatable, Sendable { let fullName: String }
 
@@ -92,7 +94,9 @@ struct RequestTests {
         let refused = await withCheckedContinuation { continuation in
             client.send(Refuses()) { continuation.resume(returning: $0) }
         }
-        guard case .failure(.decoding) = refused else { Issue.record("expected a decoding failure, got \(refused)"); return }
+        guard case .failure(.decoding) = refused else {
+            Issue.record("expected a decoding failure, got \(refused)"); return
+        }
     }
 
     @Test func erasedRequestsShareOneCollection() async throws {

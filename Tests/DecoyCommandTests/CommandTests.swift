@@ -1,7 +1,8 @@
 import ArgumentParser
-@testable import DecoyCommand
 import Foundation
 import Testing
+
+@testable import DecoyCommand
 
 /// `decoy check` and `decoy serve`'s flags as the command line reads them. (The executable
 /// itself is run by the log and remote tests; each more launch risks Foundation's `Process.run`
@@ -24,7 +25,8 @@ struct CommandTests {
         deinit { try? FileManager.default.removeItem(at: url) }
     }
 
-    private static let hello = #"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#
+    private static let hello =
+        #"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#
 
     @Test func checkPassesAValidFolderAndFailsABrokenOne() throws {
         let valid = try Folder(["hello.json": Self.hello])
@@ -34,9 +36,13 @@ struct CommandTests {
     }
 
     @Test func checkReadsEveryResponseAsATemplateWithGlobalResponseTemplating() throws {
-        let folder = try Folder(["echo.json": #"{"request": {"urlPath": "/echo"}, "response": {"body": "{{shout request.path}}"}}"#])
+        let folder = try Folder([
+            "echo.json": #"{"request": {"urlPath": "/echo"}, "response": {"body": "{{shout request.path}}"}}"#
+        ])
         try CheckCommand.parse([folder.url.path]).run()
-        #expect(throws: ExitCode.failure) { try CheckCommand.parse([folder.url.path, "--global-response-templating"]).run() }
+        #expect(throws: ExitCode.failure) {
+            try CheckCommand.parse([folder.url.path, "--global-response-templating"]).run()
+        }
         #expect(try ServeCommand.parse(["--global-response-templating"]).globalResponseTemplating)
     }
 

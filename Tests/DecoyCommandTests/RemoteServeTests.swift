@@ -3,8 +3,9 @@ import DecoyRemote
 import Foundation
 import Testing
 import XCTest
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `RemoteDecoy` against `decoy serve` itself, as an iOS UI test drives it from the simulator.
@@ -14,9 +15,13 @@ struct RemoteServeTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-remote-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(#"{"request": {"method": "GET", "urlPath": "/health"}, "response": {"status": 200, "body": "up"}}"#.utf8)
-            .write(to: folder.appending(path: "health.json"))
-        let server = try await ServedProcess.start(arguments: ["serve", folder.path, "--port", "0", "--log", "none", "--admin-token", "t0ken"])
+        try Data(
+            #"{"request": {"method": "GET", "urlPath": "/health"}, "response": {"status": 200, "body": "up"}}"#.utf8
+        )
+        .write(to: folder.appending(path: "health.json"))
+        let server = try await ServedProcess.start(arguments: [
+            "serve", folder.path, "--port", "0", "--log", "none", "--admin-token", "t0ken",
+        ])
         defer { server.terminate() }
         let decoy = RemoteDecoy(baseURL: URL(string: server.baseURL)!, token: "t0ken")
         let session = URLSession(configuration: .ephemeral)
@@ -26,13 +31,16 @@ struct RemoteServeTests {
         }
 
         #expect(await decoy.isHealthy())
-        try await decoy.register(AlternatingStub([StubResponse(text: "a"), StubResponse(status: .serviceUnavailable, text: "b")]), for: .get("/flap"))
+        try await decoy.register(
+            AlternatingStub([StubResponse(text: "a"), StubResponse(status: .serviceUnavailable, text: "b")]),
+            for: .get("/flap"))
         #expect(try await get("/flap") == (200, "a"))
         #expect(try await get("/flap") == (503, "b"))
         #expect(try await get("/flip").0 == 404)
 
         let journal = try await decoy.journal()
-        #expect(journal.entries.map(\.description) == ["GET /flap → 200", "GET /flap → 503", "GET /flip → 404 (unmatched)"])
+        #expect(
+            journal.entries.map(\.description) == ["GET /flap → 200", "GET /flap → 503", "GET /flip → 404 (unmatched)"])
         try journal.verify(.get("/flap"), count: .exactly(2))
         let error = #expect(throws: VerificationError.self) { try journal.verify(.get("/flap"), count: .once) }
         #expect(error?.actual == 2)
@@ -40,7 +48,9 @@ struct RemoteServeTests {
         try await decoy.reset()
         #expect(try await get("/flap").0 == 404)
         #expect(try await get("/health") == (200, "up"))
-        await #expect(throws: StubEncodingError.self) { try await decoy.register(ClosureStub { _ in StubResponse() }, for: .get("/live")) }
+        await #expect(throws: StubEncodingError.self) {
+            try await decoy.register(ClosureStub { _ in StubResponse() }, for: .get("/live"))
+        }
     }
 }
 
@@ -55,8 +65,10 @@ final class RemoteServeXCTests: XCTestCase {
         let decoy = RemoteDecoy(baseURL: URL(string: server.baseURL)!)
         let session = URLSession(configuration: .ephemeral)
 
-        try await decoy.register(StubResponse(text: "empty"), for: Route.get("/cart").scenario("cart", requiredState: Scenario.started))
-        try await decoy.register(StubResponse(text: "filled"), for: Route.get("/cart").scenario("cart", requiredState: "filled"))
+        try await decoy.register(
+            StubResponse(text: "empty"), for: Route.get("/cart").scenario("cart", requiredState: Scenario.started))
+        try await decoy.register(
+            StubResponse(text: "filled"), for: Route.get("/cart").scenario("cart", requiredState: "filled"))
         try await decoy.setScenarioState("cart", to: "filled")
         let (data, _) = try await session.data(from: URL(string: server.baseURL + "/cart")!)
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "filled")
@@ -64,7 +76,9 @@ final class RemoteServeXCTests: XCTestCase {
 
         let journal = try await decoy.journal()
         XCTAssertThrowsError(try journal.verify(.post("/cart"), count: .once)) { error in
-            XCTAssertEqual((error as? VerificationError)?.description, """
+            XCTAssertEqual(
+                (error as? VerificationError)?.description,
+                """
                 Expected exactly 1 request matching POST /cart, but received 0.
                 Requests received (2):
                   1. GET /cart → 200

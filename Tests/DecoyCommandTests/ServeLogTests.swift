@@ -1,10 +1,12 @@
-@testable import DecoyCommand
+import DecoyClient
 import Foundation
 import Logging
-import DecoyClient
 import Testing
+
+@testable import DecoyCommand
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("decoy serve's log")
@@ -42,7 +44,10 @@ struct ServeLogTests {
         #expect(written.split(separator: "\n").count == 3)
         // The two may straddle a second; the rest of each line must be the same.
         #expect(Self.withoutTimestamps(written) == Self.withoutTimestamps(expected))
-        #expect(written.split(separator: "\n").allSatisfy { $0.prefixMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} /#) != nil })
+        #expect(
+            written.split(separator: "\n").allSatisfy {
+                $0.prefixMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} /#) != nil
+            })
     }
 
     private static func withoutTimestamps(_ text: String) -> [Substring] {
@@ -50,15 +55,22 @@ struct ServeLogTests {
     }
 
     @Test func outcomesAreColouredByClass() {
-        #expect(BatchingLogHandler.colouringOutcome(of: "GET /a → 404 (unmatched) 0.1 ms") == "GET /a → \u{1B}[33m404\u{1B}[0m (unmatched) 0.1 ms")
-        #expect(BatchingLogHandler.colouringOutcome(of: "GET /a → 200 (GET /a) 0.1 ms") == "GET /a → \u{1B}[32m200\u{1B}[0m (GET /a) 0.1 ms")
-        #expect(BatchingLogHandler.colouringOutcome(of: "GET /a → fault connectionReset (GET /a) 0.1 ms") == "GET /a → \u{1B}[31mfault\u{1B}[0m connectionReset (GET /a) 0.1 ms")
+        #expect(
+            BatchingLogHandler.colouringOutcome(of: "GET /a → 404 (unmatched) 0.1 ms")
+                == "GET /a → \u{1B}[33m404\u{1B}[0m (unmatched) 0.1 ms")
+        #expect(
+            BatchingLogHandler.colouringOutcome(of: "GET /a → 200 (GET /a) 0.1 ms")
+                == "GET /a → \u{1B}[32m200\u{1B}[0m (GET /a) 0.1 ms")
+        #expect(
+            BatchingLogHandler.colouringOutcome(of: "GET /a → fault connectionReset (GET /a) 0.1 ms")
+                == "GET /a → \u{1B}[31mfault\u{1B}[0m connectionReset (GET /a) 0.1 ms")
         #expect(BatchingLogHandler.colouringOutcome(of: "Reloaded stubs") == "Reloaded stubs")
     }
 
     @Test func aLogFileThatCannotBeOpenedIsAClearError() {
         let error = #expect(throws: LogOutputError.self) { try LogOutput(path: "/nonexistent-directory/decoy.log") }
-        #expect(error?.description == "cannot write the log to /nonexistent-directory/decoy.log: No such file or directory")
+        #expect(
+            error?.description == "cannot write the log to /nonexistent-directory/decoy.log: No such file or directory")
     }
 
     @Test func logFileWithoutALogIsRefused() {
@@ -74,8 +86,10 @@ struct ServeLogTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(#"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8)
-            .write(to: folder.appending(path: "hello.json"))
+        try Data(
+            #"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"status": 200, "body": "hi"}}"#.utf8
+        )
+        .write(to: folder.appending(path: "hello.json"))
         let log = folder.appending(path: "requests.log").path
         let server = try await ServedProcess.start(arguments: ["serve", folder.path, "--port", "0", "--log-file", log])
         let session = URLSession(configuration: .ephemeral)
@@ -144,7 +158,8 @@ final class ServedProcess: @unchecked Sendable {
                 guard !process.isRunning else {
                     process.terminate()
                     let reason = "decoy serve did not stop on signal \(signal)"
-                    continuation.resume(throwing: CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: reason]))
+                    continuation.resume(
+                        throwing: CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: reason]))
                     return
                 }
                 continuation.resume(returning: process.terminationStatus)

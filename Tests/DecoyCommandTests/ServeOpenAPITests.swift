@@ -1,8 +1,9 @@
 import Decoy
-@testable import DecoyCommand
 import DecoyStubFiles
 import Foundation
 import Testing
+
+@testable import DecoyCommand
 
 /// What `decoy serve --openapi` registers, read through the engine the server serves.
 @Suite("decoy serve --openapi")
@@ -26,13 +27,22 @@ struct ServeOpenAPITests {
 
     @Test func examplesAnswerWhatNoStubFileDoesAndBadRequestsGet400() async throws {
         let folder = try CommandTests.Folder([
-            "rex.json": #"{"request": {"method": "GET", "urlPath": "/pets/2"}, "response": {"status": 200, "body": "from the file"}}"#,
+            "rex.json":
+                #"{"request": {"method": "GET", "urlPath": "/pets/2"}, "response": {"status": 200, "body": "from the file"}}"#,
             "pets.yaml": Self.spec,
         ])
         let registry = StubRegistry()
-        let lines = try ServeCommand.registerExamples(ofSpecAt: folder.url.appending(path: "pets.yaml").path, in: registry)
-        #expect(lines.first == "  getPet (GET /pets/{id}) from the examples of \(folder.url.appending(path: "pets.yaml").path)")
-        #expect(lines.contains { $0.hasSuffix("not supported: #/paths/~1pets~1{id}/get/parameters/0/schema/format: the format decimal is not checked") })
+        let lines = try ServeCommand.registerExamples(
+            ofSpecAt: folder.url.appending(path: "pets.yaml").path, in: registry)
+        #expect(
+            lines.first
+                == "  getPet (GET /pets/{id}) from the examples of \(folder.url.appending(path: "pets.yaml").path)")
+        #expect(
+            lines.contains {
+                $0.hasSuffix(
+                    "not supported: #/paths/~1pets~1{id}/get/parameters/0/schema/format: the format decimal is not checked"
+                )
+            })
         try FileManager.default.removeItem(at: folder.url.appending(path: "pets.yaml"))
         try registry.load(folder: folder.url)
 
@@ -48,7 +58,9 @@ struct ServeOpenAPITests {
     }
 
     @Test func aMalformedSpecIsRefusedNamingThePlace() throws {
-        let folder = try CommandTests.Folder(["bad.yaml": "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses: 7\n"])
+        let folder = try CommandTests.Folder([
+            "bad.yaml": "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses: 7\n"
+        ])
         #expect {
             try ServeCommand.registerExamples(ofSpecAt: folder.url.appending(path: "bad.yaml").path, in: StubRegistry())
         } throws: { error in

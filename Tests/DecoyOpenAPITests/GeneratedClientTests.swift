@@ -8,8 +8,9 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The two ways a generated client reaches a registry: in-process through `OpenAPITransport`,
@@ -27,14 +28,18 @@ enum OpenAPIServing: String, CaseIterable, CustomTestStringConvertible {
     ) async throws -> Result {
         switch self {
         case .inProcess:
-            let client = Client(serverURL: URL(string: "https://api.example.com/v1")!, transport: OpenAPITransport(registry), middlewares: middlewares)
+            let client = Client(
+                serverURL: URL(string: "https://api.example.com/v1")!, transport: OpenAPITransport(registry),
+                middlewares: middlewares)
             return try await body(client)
         case .server:
             let server = MockServer(registry: registry)
             try server.start()
             defer { server.stop() }
             let session = URLSession(configuration: .ephemeral)
-            let client = Client(serverURL: server.baseURL.appending(path: "v1"), transport: OpenAPITransport(transport: URLSessionTransport(session: session)), middlewares: middlewares)
+            let client = Client(
+                serverURL: server.baseURL.appending(path: "v1"),
+                transport: OpenAPITransport(transport: URLSessionTransport(session: session)), middlewares: middlewares)
             return try await body(client)
         }
     }
@@ -48,7 +53,8 @@ struct GeneratedClientTests {
     @Test(arguments: OpenAPIServing.allCases)
     func aStubRegisteredForAnOperationAnswersTheGeneratedClient(_ serving: OpenAPIServing) async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(json: #"{"id": 7, "name": "Barbara"}"#), forOperation: "getUser", in: versioned)
+        try registry.register(
+            StubResponse(json: #"{"id": 7, "name": "Barbara"}"#), forOperation: "getUser", in: versioned)
         let user = try await serving.withClient(registry) { client in
             try await client.getUser(path: .init(id: 7)).ok.body.json
         }
@@ -59,15 +65,19 @@ struct GeneratedClientTests {
     @Test(arguments: OpenAPIServing.allCases)
     func theRequestBodyReachesTheStubAndTheJournal(_ serving: OpenAPIServing) async throws {
         let registry = StubRegistry()
-        try registry.register(ClosureStub { request in
-            let made = try request.decodeBody(as: Components.Schemas.NewUser.self)
-            return try StubResponse(status: .created, encoding: Components.Schemas.User(id: 9, name: made.name))
-        }, forOperation: "createUser", in: versioned)
+        try registry.register(
+            ClosureStub { request in
+                let made = try request.decodeBody(as: Components.Schemas.NewUser.self)
+                return try StubResponse(status: .created, encoding: Components.Schemas.User(id: 9, name: made.name))
+            }, forOperation: "createUser", in: versioned)
         let created = try await serving.withClient(registry) { client in
             try await client.createUser(body: .json(.init(name: "Edsger"))).created.body.json
         }
         #expect(created == Components.Schemas.User(id: 9, name: "Edsger"))
-        #expect(try registry.journal.entries.map { try $0.request.decodeBody(as: Components.Schemas.NewUser.self) } == [.init(name: "Edsger")])
+        #expect(
+            try registry.journal.entries.map { try $0.request.decodeBody(as: Components.Schemas.NewUser.self) } == [
+                .init(name: "Edsger")
+            ])
     }
 
     @Test(arguments: OpenAPIServing.allCases)
@@ -85,7 +95,8 @@ struct GeneratedClientTests {
     func aDelayHoldsTheAnswerOnTheRegistrysClock(_ serving: OpenAPIServing) async throws {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
-        try registry.register(StubResponse(json: "[]", delay: .fixed(.seconds(2))), forOperation: "listUsers", in: versioned)
+        try registry.register(
+            StubResponse(json: "[]", delay: .fixed(.seconds(2))), forOperation: "listUsers", in: versioned)
         let finished = Mutex(false)
         let call = Task {
             let users = try await serving.withClient(registry) { client in try await client.listUsers().ok.body.json }

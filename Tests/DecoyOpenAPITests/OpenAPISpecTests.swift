@@ -1,7 +1,8 @@
 import Decoy
-@testable import DecoyOpenAPI
 import Foundation
 import Testing
+
+@testable import DecoyOpenAPI
 
 /// The small specs under Specs/, shared by the tests of this target.
 enum Specs {
@@ -16,20 +17,21 @@ enum Specs {
 struct OpenAPISpecTests {
     @Test func a30YAMLDocumentGivesItsOperationsInOrderWithTheirRoutes() throws {
         let spec = Specs.users
-        #expect(spec.operations.map(\.description) == [
-            "listUsers (GET /users)", "createUser (POST /users)", "getUser (GET /users/{id})",
-        ])
+        #expect(
+            spec.operations.map(\.description) == [
+                "listUsers (GET /users)", "createUser (POST /users)", "getUser (GET /users/{id})",
+            ])
         #expect(try spec.operation("getUser").route == .get("/users/{id}"))
         #expect(try spec.operation("getUser").pointer == "#/paths/~1users~1{id}/get")
     }
 
     @Test func a31JSONDocumentIsReadToo() throws {
         let json = #"""
-        {"openapi": "3.1.0", "info": {"title": "T", "version": "1"},
-         "paths": {"/pets/{petId}": {"delete": {"operationId": "deletePet",
-           "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": ["integer", "null"]}}],
-           "responses": {"204": {"description": "Gone."}}}}}}
-        """#
+            {"openapi": "3.1.0", "info": {"title": "T", "version": "1"},
+             "paths": {"/pets/{petId}": {"delete": {"operationId": "deletePet",
+               "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": ["integer", "null"]}}],
+               "responses": {"204": {"description": "Gone."}}}}}}
+            """#
         let spec = try OpenAPISpec(data: Data(json.utf8), source: "pets.json")
         #expect(try spec.operation("deletePet").route == Route(method: .delete, path: "/pets/{petId}"))
         #expect(spec.unsupported.isEmpty)
@@ -45,7 +47,8 @@ struct OpenAPISpecTests {
         #expect {
             try Specs.users.operation("getUsr")
         } throws: { error in
-            "\(error)" == #"users.yaml: no operation has the operationId "getUsr"; it has "listUsers", "createUser", "getUser""#
+            "\(error)"
+                == #"users.yaml: no operation has the operationId "getUsr"; it has "listUsers", "createUser", "getUser""#
         }
     }
 
@@ -53,16 +56,29 @@ struct OpenAPISpecTests {
         // A YAML syntax error: its line and column.
         ("openapi: 3.0.3\ninfo: [title\n", "broken.yaml, at line 3, column 1: is not valid YAML"),
         // A field of the wrong kind: its coding path.
-        ("openapi: 3.0.3\ninfo:\n  title: T\n  version: 1\npaths:\n  /a:\n    get:\n      responses: 7\n", "broken.yaml, at .paths['/a'].get.responses:"),
+        (
+            "openapi: 3.0.3\ninfo:\n  title: T\n  version: 1\npaths:\n  /a:\n    get:\n      responses: 7\n",
+            "broken.yaml, at .paths['/a'].get.responses:"
+        ),
         // An unknown version.
-        ("openapi: 2.0\ninfo: {title: T, version: '1'}\npaths: {}\n", #"broken.yaml: has no "openapi" field naming its version"#),
-        ("openapi: '4.0.0'\ninfo: {title: T, version: '1'}\npaths: {}\n", "broken.yaml, at .openapi: version 4.0.0 is not read"),
+        (
+            "openapi: 2.0\ninfo: {title: T, version: '1'}\npaths: {}\n",
+            #"broken.yaml: has no "openapi" field naming its version"#
+        ),
+        (
+            "openapi: '4.0.0'\ninfo: {title: T, version: '1'}\npaths: {}\n",
+            "broken.yaml, at .openapi: version 4.0.0 is not read"
+        ),
         // A reference to nothing.
-        ("openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n",
-         "broken.yaml: a reference cannot be resolved"),
+        (
+            "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n",
+            "broken.yaml: a reference cannot be resolved"
+        ),
         // Two operations with one id.
-        ("openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get: {operationId: x, responses: {'200': {description: d}}}\n    put: {operationId: x, responses: {'200': {description: d}}}\n",
-         #"broken.yaml, at #/paths/~1a/put: operationId "x" is also the id of GET /a"#),
+        (
+            "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get: {operationId: x, responses: {'200': {description: d}}}\n    put: {operationId: x, responses: {'200': {description: d}}}\n",
+            #"broken.yaml, at #/paths/~1a/put: operationId "x" is also the id of GET /a"#
+        ),
     ])
     func aMalformedDocumentIsRefusedNamingThePlace(document: String, expected: String) {
         #expect {
@@ -84,36 +100,37 @@ struct OpenAPISpecTests {
 
     @Test func whatDecoyDoesNotSupportIsReportedWithItsPlace() throws {
         let yaml = """
-        openapi: 3.0.3
-        info: {title: T, version: '1'}
-        paths:
-          /a:
-            post:
-              parameters:
-                - {name: when, in: query, schema: {type: string, format: ipv4}}
-                - {name: ids, in: query, style: form, explode: false, schema: {type: array, items: {type: integer}}}
-                - {name: page, in: query, style: form, explode: true, schema: {type: integer}}
-              requestBody:
-                content:
-                  application/json:
-                    schema: {type: object, patternProperties: {'^x': {type: string}}}
-                  text/plain:
-                    schema: {type: string}
-              security: [{key: []}]
-              responses:
-                '201': {description: d, content: {text/plain: {}}}
-        components:
-          securitySchemes:
-            key: {type: apiKey, name: X-Key, in: header}
-        """
+            openapi: 3.0.3
+            info: {title: T, version: '1'}
+            paths:
+              /a:
+                post:
+                  parameters:
+                    - {name: when, in: query, schema: {type: string, format: ipv4}}
+                    - {name: ids, in: query, style: form, explode: false, schema: {type: array, items: {type: integer}}}
+                    - {name: page, in: query, style: form, explode: true, schema: {type: integer}}
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {type: object, patternProperties: {'^x': {type: string}}}
+                      text/plain:
+                        schema: {type: string}
+                  security: [{key: []}]
+                  responses:
+                    '201': {description: d, content: {text/plain: {}}}
+            components:
+              securitySchemes:
+                key: {type: apiKey, name: X-Key, in: header}
+            """
         let spec = try OpenAPISpec(data: Data(yaml.utf8))
-        #expect(spec.unsupported == [
-            "#/paths/~1a/post: security requirements are not checked",
-            "#/paths/~1a/post/parameters/0/schema/format: the format ipv4 is not checked",
-            "#/paths/~1a/post/parameters/1: style form with explode false is not read: values are checked as style form sends them",
-            "#/paths/~1a/post/requestBody/content/application~1json/schema/patternProperties: the keyword patternProperties is not checked",
-            "#/paths/~1a/post/requestBody/content/text~1plain/schema: bodies of text/plain are not checked against their schema",
-            "#/paths/~1a/post/responses/201/content/text~1plain: no example, and no schema to make one from: answered with an empty body",
-        ])
+        #expect(
+            spec.unsupported == [
+                "#/paths/~1a/post: security requirements are not checked",
+                "#/paths/~1a/post/parameters/0/schema/format: the format ipv4 is not checked",
+                "#/paths/~1a/post/parameters/1: style form with explode false is not read: values are checked as style form sends them",
+                "#/paths/~1a/post/requestBody/content/application~1json/schema/patternProperties: the keyword patternProperties is not checked",
+                "#/paths/~1a/post/requestBody/content/text~1plain/schema: bodies of text/plain are not checked against their schema",
+                "#/paths/~1a/post/responses/201/content/text~1plain: no example, and no schema to make one from: answered with an empty body",
+            ])
     }
 }

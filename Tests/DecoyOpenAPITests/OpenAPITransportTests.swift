@@ -23,7 +23,9 @@ struct OpenAPITransportTests {
         ("http://127.0.0.1:8080/v1", "127.0.0.1:8080", "/v1/users?limit=2"),
         ("http://[::1]:8080", "[::1]:8080", "/users?limit=2"),
     ])
-    func theServerURLGivesTheSchemeAuthorityAndFirstPartOfThePath(base: String, authority: String, path: String) async throws {
+    func theServerURLGivesTheSchemeAuthorityAndFirstPartOfThePath(base: String, authority: String, path: String)
+        async throws
+    {
         let recorder = Recorder()
         let request = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/users?limit=2")
         let (response, body) = try await OpenAPITransport(transport: recorder)

@@ -24,27 +24,58 @@ struct RemoteDecoyTests {
 
     static let kinds: [Kind] = [
         Kind(name: "StubResponse", route: .get("/kind")) {
-            StubResponse(status: .created, headerFields: [HTTPField.Name("X-Trace")!: "t-1"], json: #"{"name": "Ada"}"#, delay: .fixed(.milliseconds(5)))
-                .throttled(.chunks(count: 2, over: .milliseconds(10)))
+            StubResponse(
+                status: .created, headerFields: [HTTPField.Name("X-Trace")!: "t-1"], json: #"{"name": "Ada"}"#,
+                delay: .fixed(.milliseconds(5))
+            )
+            .throttled(.chunks(count: 2, over: .milliseconds(10)))
         },
         Kind(name: "binary body", route: .get("/kind")) { StubResponse(body: Data([0x00, 0xFF, 0xFE])) },
         Kind(name: "fault", route: .get("/kind")) { StubResponse.fault(.connectionReset) },
-        Kind(name: "AlternatingStub", route: .get("/kind")) { AlternatingStub([StubResponse(text: "a"), StubResponse(status: .serviceUnavailable, text: "b")]) },
-        Kind(name: "RandomStub", route: .get("/kind"), make: { RandomStub([StubResponse(text: "1"), StubResponse(text: "2"), StubResponse(text: "3")], seed: 42) },
-             requests: (1...8).map { _ in ("/kind", [:]) }),
-        Kind(name: "SequenceStub", route: .get("/kind")) { SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(text: "ok")) },
-        Kind(name: "FailingStub", route: .get("/kind"), make: {
-            FailingStub(failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: StubResponse(text: "ok"), seed: 3)
-        }, requests: (1...8).map { _ in ("/kind", [:]) }),
-        Kind(name: "ConditionalStub", route: .get("/kind"), make: {
-            try ConditionalStub(when: [.header(.authorization, .present), .query("v", .equalTo("2"))], then: StubResponse(text: "yes"), else: StubResponse(status: .unauthorized))
-        }, requests: [("/kind?v=2", ["Authorization": "Bearer x"]), ("/kind?v=1", ["Authorization": "Bearer x"]), ("/kind?v=2", [:])]),
-        Kind(name: "TemplateStub", route: .get("/kind")) {
-            try TemplateStub(StubResponse(headerFields: [HTTPField.Name("X-Seen")!: "{{request.query.v}}"], text: "{{request.url}} {{uuid}}"), seed: 4)
+        Kind(name: "AlternatingStub", route: .get("/kind")) {
+            AlternatingStub([StubResponse(text: "a"), StubResponse(status: .serviceUnavailable, text: "b")])
         },
-        Kind(name: "route matchers, priority and url", route: Route(method: .get, path: "/kind", pathSyntax: .exact).target(.equalTo("/kind?v=2")).header(.accept, .contains("json")).priority(1)) {
+        Kind(
+            name: "RandomStub", route: .get("/kind"),
+            make: {
+                RandomStub([StubResponse(text: "1"), StubResponse(text: "2"), StubResponse(text: "3")], seed: 42)
+            },
+            requests: (1...8).map { _ in ("/kind", [:]) }),
+        Kind(name: "SequenceStub", route: .get("/kind")) {
+            SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(text: "ok"))
+        },
+        Kind(
+            name: "FailingStub", route: .get("/kind"),
+            make: {
+                FailingStub(
+                    failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: StubResponse(text: "ok"),
+                    seed: 3)
+            }, requests: (1...8).map { _ in ("/kind", [:]) }),
+        Kind(
+            name: "ConditionalStub", route: .get("/kind"),
+            make: {
+                try ConditionalStub(
+                    when: [.header(.authorization, .present), .query("v", .equalTo("2"))],
+                    then: StubResponse(text: "yes"), else: StubResponse(status: .unauthorized))
+            },
+            requests: [
+                ("/kind?v=2", ["Authorization": "Bearer x"]), ("/kind?v=1", ["Authorization": "Bearer x"]),
+                ("/kind?v=2", [:]),
+            ]),
+        Kind(name: "TemplateStub", route: .get("/kind")) {
+            try TemplateStub(
+                StubResponse(
+                    headerFields: [HTTPField.Name("X-Seen")!: "{{request.query.v}}"], text: "{{request.url}} {{uuid}}"),
+                seed: 4)
+        },
+        Kind(
+            name: "route matchers, priority and url",
+            route: Route(method: .get, path: "/kind", pathSyntax: .exact).target(.equalTo("/kind?v=2")).header(
+                .accept, .contains("json")
+            ).priority(1)
+        ) {
             StubResponse(text: "matched")
-        } ,
+        },
     ]
 
     @Test("a stub registered remotely answers as registered in code", arguments: kinds)
@@ -73,7 +104,9 @@ struct RemoteDecoyTests {
         let registry = StubRegistry()
         try await withRemote(registry) { decoy, _ in
             let error = await #expect(throws: StubEncodingError.self) {
-                try await decoy.register(SequenceStub(first: [ClosureStub { _ in StubResponse() }], then: StubResponse()), for: .get("/live"))
+                try await decoy.register(
+                    SequenceStub(first: [ClosureStub { _ in StubResponse() }], then: StubResponse()), for: .get("/live")
+                )
             }
             #expect(error?.stub == "SequenceStub › responses[0] › ClosureStub")
             #expect(registry.mappings.isEmpty)
@@ -120,14 +153,19 @@ struct RemoteDecoyTests {
     @Test("scenario state, set from the test")
     func scenarioState() async throws {
         try await withRemote { decoy, server in
-            try await decoy.register(StubResponse(text: "empty"), for: Route.get("/cart").scenario("check out", requiredState: Scenario.started))
-            try await decoy.register(StubResponse(text: "filled"), for: Route.get("/cart").scenario("check out", requiredState: "filled"))
+            try await decoy.register(
+                StubResponse(text: "empty"),
+                for: Route.get("/cart").scenario("check out", requiredState: Scenario.started))
+            try await decoy.register(
+                StubResponse(text: "filled"), for: Route.get("/cart").scenario("check out", requiredState: "filled"))
             #expect(await outcome(server, .get, "/cart").body == "empty")
             try await decoy.setScenarioState("check out", to: "filled")
             #expect(await outcome(server, .get, "/cart").body == "filled")
             try await decoy.resetScenarios()
             #expect(await outcome(server, .get, "/cart").body == "empty")
-            let error = await #expect(throws: RemoteDecoyError.self) { try await decoy.setScenarioState("no such", to: "x") }
+            let error = await #expect(throws: RemoteDecoyError.self) {
+                try await decoy.setScenarioState("no such", to: "x")
+            }
             #expect(error?.status == 404)
             #expect(error?.problems.map(\.title) == [#"No stub takes part in the scenario "no such"."#])
         }
@@ -164,7 +202,9 @@ struct RemoteDecoyTests {
             let local = failureMessages { server.expect(.post("/users"), count: .exactly(2)) }
             #expect(remote == local)
             #expect(remote.first?.contains("Near misses") == true)
-            #expect(remote.first?.contains(#"2. POST /user → 404 (unmatched): path segment 1 is "user", the route expects "users""#) == true)
+            #expect(
+                remote.first?.contains(
+                    #"2. POST /user → 404 (unmatched): path segment 1 is "user", the route expects "users""#) == true)
             let unmatched = failureMessages { journal.expectNoUnmatchedRequests() }
             #expect(unmatched.count == 1)
             #expect(unmatched == failureMessages { server.expectNoUnmatchedRequests() })
@@ -192,7 +232,9 @@ struct RemoteDecoyTests {
         try upstream.start()
         defer { upstream.stop() }
         try await withRemote { decoy, server in
-            try await decoy.register(ProxyStub(to: upstream.baseURL, responseHeaders: [HTTPField.Name("X-Via")!: "decoy"]), for: .get("/real"))
+            try await decoy.register(
+                ProxyStub(to: upstream.baseURL, responseHeaders: [HTTPField.Name("X-Via")!: "decoy"]),
+                for: .get("/real"))
             #expect(await outcome(server, .get, "/real").body == "from upstream")
             #expect(upstreamRegistry.journal.entries.count == 1)
         }
@@ -201,7 +243,8 @@ struct RemoteDecoyTests {
     @Test("a resource registers for its method, path and query")
     func resource() async throws {
         try await withRemote { decoy, server in
-            let resource = Resource<String>(method: .get, path: "/search", query: [URLQueryItem(name: "q", value: "swift")])
+            let resource = Resource<String>(
+                method: .get, path: "/search", query: [URLQueryItem(name: "q", value: "swift")])
             try await decoy.register(StubResponse(text: "found"), for: resource)
             #expect(await outcome(server, .get, "/search?q=swift").body == "found")
             #expect(await outcome(server, .get, "/search?q=go").status == 404)

@@ -13,7 +13,10 @@ final class RemoteDecoyXCTests: XCTestCase {
         let decoy = RemoteDecoy(baseURL: server.baseURL)
 
         try await decoy.reset()
-        try await decoy.register(SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: #"{"ok": true}"#)), for: .get("/status"))
+        try await decoy.register(
+            SequenceStub(
+                first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: #"{"ok": true}"#)),
+            for: .get("/status"))
         let first = await outcome(server, .get, "/status")
         let second = await outcome(server, .get, "/status")
         XCTAssertEqual(first.status, 503)

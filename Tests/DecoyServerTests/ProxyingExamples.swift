@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The examples of docs/proxying.md, verbatim; DocumentationSyncTests keeps them so.
 import Decoy
 import DecoyStubFiles

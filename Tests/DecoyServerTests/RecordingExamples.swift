@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // What docs/recording.md shows of a recording, checked: the scenario a repeated request becomes.
 import Decoy
 import DecoyStubFiles

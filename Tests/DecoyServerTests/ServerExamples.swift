@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The examples of docs/server.md, verbatim; DocumentationSyncTests keeps them so.
 import Decoy
 import DecoyClient

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The examples of docs/testing.md, verbatim; DocumentationSyncTests keeps them so.
 import Decoy
 import DecoyClient

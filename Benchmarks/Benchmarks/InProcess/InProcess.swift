@@ -4,8 +4,9 @@ import DecoyClient
 import DecoyStubFiles
 import Foundation
 import HTTPTypes
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// In-process costs: a transport round trip (request in; status, header fields and body bytes
@@ -21,10 +22,14 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 200_000
     )
 
-    let body = Data(#"{"id": 42, "name": "Ada Lovelace", "email": "ada@example.com", "active": true, "roles": ["admin"]}"#.utf8)
-    let request = HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/users/42", headerFields: [.accept: "application/json"])
+    let body = Data(
+        #"{"id": 42, "name": "Ada Lovelace", "email": "ada@example.com", "active": true, "roles": ["admin"]}"#.utf8)
+    let request = HTTPRequest(
+        method: .get, scheme: "https", authority: "api.test", path: "/users/42",
+        headerFields: [.accept: "application/json"])
     let registry = StubRegistry()
-    try! registry.register(StubResponse(headerFields: [.init("X-Request-Id")!: "abc"], body: body), for: .get("/users/{id}"))
+    try! registry.register(
+        StubResponse(headerFields: [.init("X-Request-Id")!: "abc"], body: body), for: .get("/users/{id}"))
 
     Benchmark("Baseline: prebuilt answer") { benchmark in
         let transport: any Transport = PrebuiltTransport(answer: (HTTPResponse(status: .ok), body))
@@ -47,7 +52,9 @@ let benchmarks: @Sendable () -> Void = {
 
     // Clients are long-lived: built once, outside the measurement (the harness calls each
     // closure once per iteration, so anything built inside is measured per request).
-    let overPrebuilt = APIClient(baseURL: URL(string: "https://api.test")!, transport: PrebuiltTransport(answer: (HTTPResponse(status: .ok), body)))
+    let overPrebuilt = APIClient(
+        baseURL: URL(string: "https://api.test")!,
+        transport: PrebuiltTransport(answer: (HTTPResponse(status: .ok), body)))
     Benchmark("APIClient decode over a prebuilt answer") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try await overPrebuilt.send(resource)) }
     }
@@ -70,7 +77,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let client = APIClient(baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil), transport: prebuilt)
+    let client = APIClient(
+        baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil), transport: prebuilt)
     Benchmark("APIClient with the pipeline off") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try await client.send(resource)) }
     }
@@ -79,7 +87,8 @@ let benchmarks: @Sendable () -> Void = {
         let routes = StubRegistry()
         for index in 0..<count {
             // Half literal paths (hashed), half templates (trie), as a real API has both.
-            try! routes.register(StubResponse(), for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/parts/{part}"))
+            try! routes.register(
+                StubResponse(), for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/parts/{part}"))
         }
         let literal = StubRequest(method: .get, target: "/items/\(count - 2)")
         let template = StubRequest(method: .get, target: "/items/\(count - 1)/parts/7")
@@ -93,7 +102,11 @@ let benchmarks: @Sendable () -> Void = {
 
     // Generated once, outside the measurement; each iteration loads it into a fresh registry.
     let stubsFolder = generatedStubsFolder(count: 10_000)
-    Benchmark("Load 10,000 stub files", configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 5)) { benchmark in
+    Benchmark(
+        "Load 10,000 stub files",
+        configuration: .init(
+            metrics: [.wallClock, .throughput], warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 5)
+    ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try StubRegistry().load(folder: stubsFolder)) }
     }
 }
@@ -109,18 +122,25 @@ struct PrebuiltTransport: Transport {
 /// header and body matchers, inline JSON bodies.
 func generatedStubsFolder(count: Int) -> URL {
     // One folder per process: two benchmark runs at once must not delete each other's files.
-    let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-benchmark-stubs-\(count)-\(ProcessInfo.processInfo.processIdentifier)")
+    let folder = FileManager.default.temporaryDirectory.appending(
+        path: "decoy-benchmark-stubs-\(count)-\(ProcessInfo.processInfo.processIdentifier)")
     try? FileManager.default.removeItem(at: folder)
     for index in 0..<count {
-        let (name, text) = index.isMultiple(of: 2)
-            ? ("stub-\(index).json", """
+        let (name, text) =
+            index.isMultiple(of: 2)
+            ? (
+                "stub-\(index).json",
+                """
                 {
                   "name": "Get item \(index)",
                   "request": { "method": "GET", "urlPath": "/items/\(index)", "headers": { "Accept": { "contains": "json" } } },
                   "response": { "status": 200, "jsonBody": { "id": \(index), "name": "Item \(index)", "tags": ["a", "b"], "price": 12.5 } }
                 }
-                """)
-            : ("group-\(index % 100)/stub-\(index).yaml", """
+                """
+            )
+            : (
+                "group-\(index % 100)/stub-\(index).yaml",
+                """
                 name: Update item \(index)
                 request:
                   method: PUT
@@ -131,9 +151,11 @@ func generatedStubsFolder(count: Int) -> URL {
                   status: 204
                   headers:
                     X-Item: "\(index)"
-                """)
+                """
+            )
         let file = folder.appending(path: name)
-        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try! FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try! Data(text.utf8).write(to: file)
     }
     return folder

@@ -16,7 +16,8 @@ struct ServerBench {
             print("usage: ServerBench PORT STUBS [DELAY_MS]")
             exit(2)
         }
-        let body = #"{"id":42,"name":"benchmark-stub","status":"ok","tags":["alpha","beta"],"message":"hello from stub"}"#
+        let body =
+            #"{"id":42,"name":"benchmark-stub","status":"ok","tags":["alpha","beta"],"message":"hello from stub"}"#
         let registry = StubRegistry()
         for index in 0..<arguments[1] {
             try registry.register(StubResponse(json: body), for: .get("/stub/\(index)"))

@@ -35,7 +35,8 @@ public enum Delay: Sendable, Hashable {
             return range.upperBound > Self.maximum ? "\"upper\" is at most \(limit)" : nil
         case .lognormal(let median, let sigma):
             if median > Self.maximum { return "\"median\" is at most \(limit)" }
-            return (0...Self.maximumSigma).contains(sigma) ? nil : "\"sigma\" is a number from 0 to \(Int(Self.maximumSigma))"
+            return (0...Self.maximumSigma).contains(sigma)
+                ? nil : "\"sigma\" is a number from 0 to \(Int(Self.maximumSigma))"
         }
     }
 
@@ -44,8 +45,12 @@ public enum Delay: Sendable, Hashable {
         switch self {
         case .none: .zero
         case .fixed(let duration): Self.clamped(duration)
-        case .uniform(let range): Self.clamped(seconds: range.lowerBound.inSeconds + (range.upperBound - range.lowerBound).inSeconds * random.unitInterval())
-        case .lognormal(let median, let sigma): Self.clamped(seconds: median.inSeconds * exp(sigma * random.standardNormal()))
+        case .uniform(let range):
+            Self.clamped(
+                seconds: range.lowerBound.inSeconds + (range.upperBound - range.lowerBound).inSeconds
+                    * random.unitInterval())
+        case .lognormal(let median, let sigma):
+            Self.clamped(seconds: median.inSeconds * exp(sigma * random.standardNormal()))
         }
     }
 

@@ -58,7 +58,10 @@ package struct Delivery: Sendable {
     package static let untilTheClientGivesUp = Duration.seconds(365 * 24 * 3600)
 
     /// How `response` goes out to `method`, after `delay`, timed on `clock`.
-    init(_ response: StubResponse, to method: HTTPRequest.Method, route: Route?, delay: Duration, clock: any Clock<Duration>) {
+    init(
+        _ response: StubResponse, to method: HTTPRequest.Method, route: Route?, delay: Duration,
+        clock: any Clock<Duration>
+    ) {
         self.response = response
         self.route = route
         self.delay = delay

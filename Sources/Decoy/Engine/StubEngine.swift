@@ -25,14 +25,20 @@ public struct StubEngine: Sendable {
 
     /// Creates an engine over `provider`.
     public init(
-        provider: any StubProvider, journal: RequestJournal = RequestJournal(), clock: any Clock<Duration> = ContinuousClock(),
+        provider: any StubProvider, journal: RequestJournal = RequestJournal(),
+        clock: any Clock<Duration> = ContinuousClock(),
         random: RandomSource = RandomSource(), defaultDelay: Delay = .none
     ) {
-        self.init(provider: provider, journal: journal, clock: clock, random: random, defaultDelay: DelaySetting(defaultDelay))
+        self.init(
+            provider: provider, journal: journal, clock: clock, random: random, defaultDelay: DelaySetting(defaultDelay)
+        )
     }
 
     /// Creates an engine whose default delay follows `defaultDelay`, a registry's.
-    init(provider: any StubProvider, journal: RequestJournal, clock: any Clock<Duration>, random: RandomSource, defaultDelay: DelaySetting) {
+    init(
+        provider: any StubProvider, journal: RequestJournal, clock: any Clock<Duration>, random: RandomSource,
+        defaultDelay: DelaySetting
+    ) {
         self.provider = provider
         self.journal = journal
         self.clock = clock
@@ -89,7 +95,9 @@ public struct StubEngine: Sendable {
     }
 
     /// Runs deferred stubs until one gives a response; a thrown error becomes a 500 naming it.
-    private func resolve(_ run: @Sendable () async throws -> any Stub, for request: StubRequest) async throws -> StubResponse {
+    private func resolve(_ run: @Sendable () async throws -> any Stub, for request: StubRequest) async throws
+        -> StubResponse
+    {
         var next = run
         while true {
             let stub: any Stub
@@ -98,7 +106,8 @@ public struct StubEngine: Sendable {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                return StubResponse(status: .internalServerError, text: "The stub for \(request) threw an error: \(error)\n")
+                return StubResponse(
+                    status: .internalServerError, text: "The stub for \(request) threw an error: \(error)\n")
             }
             switch stub.resolve(for: request) {
             case .response(let response): return response
@@ -121,7 +130,9 @@ public struct StubEngine: Sendable {
         // Appended into room made once: requests to distinct targets make a new one each.
         let routes = nearMisses.map(\.route.description)
         var text = "No stub matches "
-        text.reserveCapacity(64 + request.target.utf8.count + zip(routes, nearMisses).reduce(0) { $0 + $1.0.utf8.count + $1.1.reason.utf8.count + 8 })
+        text.reserveCapacity(
+            64 + request.target.utf8.count
+                + zip(routes, nearMisses).reduce(0) { $0 + $1.0.utf8.count + $1.1.reason.utf8.count + 8 })
         text += request.method.rawValue
         text += " "
         text += request.target

@@ -6,7 +6,9 @@ extension HTTPFields {
     /// on every platform), so that in-process servings answer what a server's client receives.
     package var joiningRepeatedNames: HTTPFields {
         // Compared pairwise, without a set to allocate: a response has a handful of fields.
-        let repeats = indices.contains { index in self[self.index(after: index)...].contains { $0.name == self[index].name } }
+        let repeats = indices.contains { index in
+            self[self.index(after: index)...].contains { $0.name == self[index].name }
+        }
         guard repeats else { return self }
         var joined = HTTPFields()
         for field in self where joined[field.name] == nil {

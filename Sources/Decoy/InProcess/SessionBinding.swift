@@ -1,7 +1,8 @@
-import Foundation
 import DecoyClient
+import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Ties a stubbed `URLSession` to its engine.
@@ -26,8 +27,9 @@ final class SessionBinding: NSObject, URLSessionDelegate, Sendable {
     }
 
     static func engine(for request: URLRequest, task: URLSessionTask?) -> StubEngine? {
-        guard let token = request.value(forHTTPHeaderField: HTTPFieldName.session)
-            ?? task.flatMap(session(of:))?.configuration.httpAdditionalHeaders?[HTTPFieldName.session] as? String
+        guard
+            let token = request.value(forHTTPHeaderField: HTTPFieldName.session)
+                ?? task.flatMap(session(of:))?.configuration.httpAdditionalHeaders?[HTTPFieldName.session] as? String
         else { return nil }
         return table.withLock { $0[token]?.binding?.engine }
     }
@@ -39,7 +41,8 @@ final class SessionBinding: NSObject, URLSessionDelegate, Sendable {
         var mirror: Mirror? = Mirror(reflecting: task)
         while let current = mirror {
             for child in current.children where child.label == "session" {
-                return (child.value as? URLSession) ?? Mirror(reflecting: child.value).children.first?.value as? URLSession
+                return (child.value as? URLSession) ?? Mirror(reflecting: child.value).children.first?.value
+                    as? URLSession
             }
             mirror = current.superclassMirror
         }

@@ -1,9 +1,10 @@
 import DecoyClient
+
 #if canImport(FoundationNetworking)
-import Foundation
-import FoundationNetworking
+    import Foundation
+    import FoundationNetworking
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Runs `body` with the requests of `URLSession.shared` answered by `registry`'s stubs,
@@ -57,10 +58,10 @@ enum SharedSessionInterception {
             active = engine
             _ = URLProtocol.registerClass(InterceptingURLProtocol.self)
             #if canImport(FoundationNetworking)
-            // swift-corelibs-foundation's shared session copied the registered classes when it was
-            // made, its HTTP protocol first: the interceptor goes in front of its own list.
-            let configuration = URLSession.shared.configuration
-            configuration.protocolClasses = [InterceptingURLProtocol.self] + (configuration.protocolClasses ?? [])
+                // swift-corelibs-foundation's shared session copied the registered classes when it was
+                // made, its HTTP protocol first: the interceptor goes in front of its own list.
+                let configuration = URLSession.shared.configuration
+                configuration.protocolClasses = [InterceptingURLProtocol.self] + (configuration.protocolClasses ?? [])
             #endif
         }
     }
@@ -70,8 +71,10 @@ enum SharedSessionInterception {
             active = nil
             URLProtocol.unregisterClass(InterceptingURLProtocol.self)
             #if canImport(FoundationNetworking)
-            let configuration = URLSession.shared.configuration
-            configuration.protocolClasses = configuration.protocolClasses?.filter { $0 != InterceptingURLProtocol.self }
+                let configuration = URLSession.shared.configuration
+                configuration.protocolClasses = configuration.protocolClasses?.filter {
+                    $0 != InterceptingURLProtocol.self
+                }
             #endif
         }
     }

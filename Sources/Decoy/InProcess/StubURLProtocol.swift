@@ -1,11 +1,12 @@
+import DecoyClient
 import HTTPTypes
 import HTTPTypesFoundation
-import DecoyClient
+
 #if canImport(FoundationNetworking)
-import Foundation
-public import FoundationNetworking
+    import Foundation
+    public import FoundationNetworking
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// A `URLProtocol` that answers from a stub engine, for code that uses `URLSession` directly.
@@ -53,9 +54,13 @@ public class StubURLProtocol: URLProtocol {
                 }
                 let head = Loader.head(of: response, url: request.url!)
                 let cookies = loader.cookieStorage(for: request)
-                if let cookies { CookieJar.keep(response.headerFields[values: .setCookie], from: request.url!, in: cookies) }
+                if let cookies {
+                    CookieJar.keep(response.headerFields[values: .setCookie], from: request.url!, in: cookies)
+                }
                 if let next = redirect(following: response, to: request, body: stubRequest.body) {
-                    guard redirectsFollowed < redirectLimit else { return loader.fail(with: URLError(.httpTooManyRedirects)) }
+                    guard redirectsFollowed < redirectLimit else {
+                        return loader.fail(with: URLError(.httpTooManyRedirects))
+                    }
                     if let followed = try await loader.redirect(to: next, after: head) {
                         request = followed
                         if let cookies, let url = followed.url {
@@ -67,12 +72,12 @@ public class StubURLProtocol: URLProtocol {
                 }
                 loader.receive(head)
                 #if canImport(FoundationNetworking)
-                // swift-corelibs-foundation keeps only the last piece a protocol loads for a task
-                // with a completion handler, so the paced body is loaded whole at its end.
-                try await delivery.send(body) { _ in }
-                if !body.data.isEmpty { loader.load(body.data) }
+                    // swift-corelibs-foundation keeps only the last piece a protocol loads for a task
+                    // with a completion handler, so the paced body is loaded whole at its end.
+                    try await delivery.send(body) { _ in }
+                    if !body.data.isEmpty { loader.load(body.data) }
                 #else
-                try await delivery.send(body) { loader.load($0) }
+                    try await delivery.send(body) { loader.load($0) }
                 #endif
                 return loader.finish()
             }
@@ -93,8 +98,8 @@ public class StubURLProtocol: URLProtocol {
     /// `response` is not a redirect to follow.
     private static func redirect(following response: HTTPResponse, to request: URLRequest, body: Data) -> URLRequest? {
         guard let http = request.httpRequest,
-              let (next, nextBody) = Redirect.request(following: response, to: http, body: body),
-              var followed = URLRequest(httpRequest: next)
+            let (next, nextBody) = Redirect.request(following: response, to: http, body: body),
+            var followed = URLRequest(httpRequest: next)
         else { return nil }
         followed.httpBody = nextBody
         followed.timeoutInterval = request.timeoutInterval
@@ -149,7 +154,8 @@ private struct Loader: @unchecked Sendable {
         for field in response.headerFields.joiningRepeatedNames {
             fields[field.name.rawName] = field.value
         }
-        return HTTPURLResponse(url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields)!
+        return HTTPURLResponse(
+            url: url, statusCode: response.status.code, httpVersion: "HTTP/1.1", headerFields: fields)!
     }
 
     func receive(_ head: HTTPURLResponse) {
@@ -163,12 +169,13 @@ private struct Loader: @unchecked Sendable {
     /// URLSession handles cookies itself, so only Linux needs the protocol to.
     func cookieStorage(for request: URLRequest) -> HTTPCookieStorage? {
         #if canImport(FoundationNetworking)
-        guard request.httpShouldHandleCookies, let task = urlProtocol.task, let configuration = SessionBinding.session(of: task)?.configuration,
-              configuration.httpShouldSetCookies, configuration.httpCookieAcceptPolicy != .never
-        else { return nil }
-        return configuration.httpCookieStorage
+            guard request.httpShouldHandleCookies, let task = urlProtocol.task,
+                let configuration = SessionBinding.session(of: task)?.configuration,
+                configuration.httpShouldSetCookies, configuration.httpCookieAcceptPolicy != .never
+            else { return nil }
+            return configuration.httpCookieStorage
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -179,16 +186,20 @@ private struct Loader: @unchecked Sendable {
     /// follows it; Darwin's URLSession takes it and asks for a new load.
     func redirect(to next: URLRequest, after head: HTTPURLResponse) async throws -> URLRequest? {
         #if canImport(FoundationNetworking)
-        guard let task = urlProtocol.task, let delegate = task.delegate, let session = SessionBinding.session(of: task) else { return next }
-        return await withCheckedContinuation { continuation in
-            session.delegateQueue.addOperation {
-                delegate.urlSession(session, task: task, willPerformHTTPRedirection: head, newRequest: next) { continuation.resume(returning: $0) }
+            guard let task = urlProtocol.task, let delegate = task.delegate,
+                let session = SessionBinding.session(of: task)
+            else { return next }
+            return await withCheckedContinuation { continuation in
+                session.delegateQueue.addOperation {
+                    delegate.urlSession(session, task: task, willPerformHTTPRedirection: head, newRequest: next) {
+                        continuation.resume(returning: $0)
+                    }
+                }
             }
-        }
         #else
-        urlProtocol.client?.urlProtocol(urlProtocol, wasRedirectedTo: next, redirectResponse: head)
-        // This load ends here, as a cancelled one does: URLSession starts another for `next`.
-        throw CancellationError()
+            urlProtocol.client?.urlProtocol(urlProtocol, wasRedirectedTo: next, redirectResponse: head)
+            // This load ends here, as a cancelled one does: URLSession starts another for `next`.
+            throw CancellationError()
         #endif
     }
 
@@ -203,12 +214,15 @@ private struct Loader: @unchecked Sendable {
 
 extension URLSession {
     /// A session whose requests are answered by `registry`'s stubs, in-process.
-    public static func stubbed(by registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+    public static func stubbed(by registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral)
+        -> URLSession
+    {
         stubbed(by: registry.engine, configuration: configuration)
     }
 
     /// A session whose requests are answered by `engine`, in-process.
-    public static func stubbed(by engine: StubEngine, configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+    public static func stubbed(by engine: StubEngine, configuration: URLSessionConfiguration = .ephemeral) -> URLSession
+    {
         let binding = SessionBinding(engine: engine)
         let configuration = configuration.copy() as! URLSessionConfiguration
         configuration.protocolClasses = [StubURLProtocol.self]

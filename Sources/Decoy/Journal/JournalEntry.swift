@@ -17,7 +17,9 @@ public struct JournalEntry: Sendable {
     public let delay: Duration
 
     /// Creates an entry, as a journal records it or as it is read back from a server's admin API.
-    package init(sequence: Int, date: Date, request: StubRequest, route: Route?, response: StubResponse, delay: Duration) {
+    package init(
+        sequence: Int, date: Date, request: StubRequest, route: Route?, response: StubResponse, delay: Duration
+    ) {
         self.sequence = sequence
         self.date = date
         self.request = request

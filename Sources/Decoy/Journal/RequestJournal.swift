@@ -1,7 +1,7 @@
+import DecoyClient
 import DequeModule
 import Foundation
 import HTTPTypes
-import DecoyClient
 
 /// Every request an engine received, newest last, bounded so that a long run cannot exhaust memory.
 ///
@@ -91,9 +91,11 @@ public final class RequestJournal: Sendable {
         state.withLock { state in
             state.total += 1
             if state.entries.count == limit { state.entries.removeFirst() }
-            state.entries.append(JournalEntry(
-                sequence: state.total, date: Date(), request: request, route: route, response: response, delay: delay
-            ))
+            state.entries.append(
+                JournalEntry(
+                    sequence: state.total, date: Date(), request: request, route: route, response: response,
+                    delay: delay
+                ))
         }
     }
 }

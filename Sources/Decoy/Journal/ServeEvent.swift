@@ -53,11 +53,13 @@ package struct ServeEvent: Codable, Sendable {
         id = ServedRequest.id(of: entry)
         request = ServedRequest(entry, baseURL: baseURL)
         let fault = entry.fault.map { "\($0)" }
-        responseDefinition = ResponseDefinition(status: entry.status?.code, fault: fault, fromConfiguredStub: entry.isMatched)
+        responseDefinition = ResponseDefinition(
+            status: entry.status?.code, fault: fault, fromConfiguredStub: entry.isMatched)
         let answered = entry.response
         response = LoggedResponse(
             status: entry.status?.code ?? 0, headers: ServedRequest.joined(answered.headerFields),
-            body: String(decoding: answered.body, as: UTF8.self), bodyAsBase64: answered.body.base64EncodedString(), fault: fault
+            body: String(decoding: answered.body, as: UTF8.self), bodyAsBase64: answered.body.base64EncodedString(),
+            fault: fault
         )
         timing = Timing(addedDelay: Int(entry.delay / .milliseconds(1)))
         stubMapping = entry.route.flatMap { mappings[$0] }
@@ -107,10 +109,13 @@ package struct ServedRequest: Codable, Sendable {
         method = request.method.rawValue
         clientIp = "127.0.0.1"
         headers = Self.joined(request.headerFields)
-        cookies = Dictionary(request.cookies.compactMap { cookie in cookie.name.isEmpty ? nil : cookie.value.map { (cookie.name, $0) } }) { first, _ in first }
+        cookies = Dictionary(
+            request.cookies.compactMap { cookie in cookie.name.isEmpty ? nil : cookie.value.map { (cookie.name, $0) } }
+        ) { first, _ in first }
         var parameters: [String: QueryParameter] = [:]
         for item in request.queryItems {
-            parameters[item.name] = QueryParameter(key: item.name, values: (parameters[item.name]?.values ?? []) + [item.value ?? ""])
+            parameters[item.name] = QueryParameter(
+                key: item.name, values: (parameters[item.name]?.values ?? []) + [item.value ?? ""])
         }
         queryParameters = parameters
         body = request.bodyText

@@ -16,7 +16,9 @@ public struct VerificationError: Error, Sendable, CustomStringConvertible {
             lines.append("No requests were received.")
         } else {
             let shown = received.suffix(Self.listedLimit)
-            lines.append("Requests received (\(received.count)\(received.count > shown.count ? ", last \(shown.count) shown" : "")):")
+            lines.append(
+                "Requests received (\(received.count)\(received.count > shown.count ? ", last \(shown.count) shown" : "")):"
+            )
             lines += shown.map { "  \($0.sequence). \($0)" }
         }
         return lines.joined(separator: "\n")

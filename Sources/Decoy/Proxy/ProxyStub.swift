@@ -35,7 +35,8 @@ public struct ProxyStub: Stub {
 
     /// Creates a proxy to `baseURL`, sending through `transport` (by default `URLSession`).
     public init(
-        to baseURL: URL, transport: any Transport = ProxyStub.defaultTransport, additionalRequestHeaders: HTTPFields = [:],
+        to baseURL: URL, transport: any Transport = ProxyStub.defaultTransport,
+        additionalRequestHeaders: HTTPFields = [:],
         removingRequestHeaders removed: Set<HTTPField.Name> = [], urlPrefixToRemove: String? = nil,
         responseHeaders: HTTPFields = [:], delay: Delay = .none
     ) {
@@ -60,7 +61,8 @@ public struct ProxyStub: Stub {
     /// Fields that belong to one connection, not to the exchange, and those the transport sets
     /// itself from the URL and the body: never copied from one side to the other.
     private static let connectionFields: Set<HTTPField.Name> = [
-        .init("Host")!, .contentLength, .transferEncoding, .connection, .init("Keep-Alive")!, .te, .upgrade, .init("Proxy-Connection")!,
+        .init("Host")!, .contentLength, .transferEncoding, .connection, .init("Keep-Alive")!, .te, .upgrade,
+        .init("Proxy-Connection")!,
         .init("Expect")!,
         // The transport asks for and decodes compressed bodies itself, so the body that comes
         // back is decoded and its encoding no longer applies.
@@ -79,16 +81,23 @@ public struct ProxyStub: Stub {
 
     private func forward(_ request: StubRequest) async throws -> StubResponse {
         guard let url = upstreamURL(for: request), let scheme = url.scheme, let host = url.host else {
-            return failure(for: request, code: .badURL, reason: "\(baseURL.absoluteString) and \(request.target) make no URL with a scheme and a host")
+            return failure(
+                for: request, code: .badURL,
+                reason: "\(baseURL.absoluteString) and \(request.target) make no URL with a scheme and a host")
         }
-        let fields = HTTPFields(request.headerFields.filter { !Self.connectionFields.contains($0.name) && !removedRequestHeaders.contains($0.name) })
-            .replacing(with: additionalRequestHeaders)
+        let fields = HTTPFields(
+            request.headerFields.filter {
+                !Self.connectionFields.contains($0.name) && !removedRequestHeaders.contains($0.name)
+            }
+        )
+        .replacing(with: additionalRequestHeaders)
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let authority = url.port.map { "\(bracketed):\($0)" } ?? bracketed
         var path = url.path(percentEncoded: true)
         if path.isEmpty { path = "/" }
         if let query = url.query(percentEncoded: true) { path += "?" + query }
-        let upstreamRequest = HTTPRequest(method: request.method, scheme: scheme, authority: authority, path: path, headerFields: fields)
+        let upstreamRequest = HTTPRequest(
+            method: request.method, scheme: scheme, authority: authority, path: path, headerFields: fields)
         let head: HTTPResponse
         let body: Data
         do {
@@ -97,9 +106,12 @@ public struct ProxyStub: Stub {
             throw CancellationError()
         } catch {
             let code = (error as? URLError)?.code ?? .unknown
-            return failure(for: request, code: code, reason: "\(url.absoluteString) did not answer: \(error.localizedDescription)")
+            return failure(
+                for: request, code: code, reason: "\(url.absoluteString) did not answer: \(error.localizedDescription)")
         }
-        let answered = HTTPFields(head.headerFields.filter { !Self.connectionFields.contains($0.name) && $0.name != .date }).replacing(with: responseHeaders)
+        let answered = HTTPFields(
+            head.headerFields.filter { !Self.connectionFields.contains($0.name) && $0.name != .date }
+        ).replacing(with: responseHeaders)
         return StubResponse(status: head.status, headerFields: answered, body: body, delay: delay)
     }
 

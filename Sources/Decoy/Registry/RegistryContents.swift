@@ -43,10 +43,14 @@ package struct RegistryContents {
     }
 
     /// Registers `stub`; a registration with the same id is replaced, restorably when it is from code or a file.
-    package mutating func insert(_ pattern: RequestPattern, stub: any Stub, id: String, origin: StubMapping.Origin, json: @autoclosure @escaping @Sendable () -> String, number: UInt64? = nil) -> StubMapping {
+    package mutating func insert(
+        _ pattern: RequestPattern, stub: any Stub, id: String, origin: StubMapping.Origin,
+        json: @autoclosure @escaping @Sendable () -> String, number: UInt64? = nil
+    ) -> StubMapping {
         if let existing = numbersByID[id] { remove(existing, restorable: true) }
         let number = table.insert(pattern, stub: stub, number: number)
-        let mapping = StubMapping(id: id, handle: StubHandle(id: id, route: pattern.route, number: number), origin: origin, json: json)
+        let mapping = StubMapping(
+            id: id, handle: StubHandle(id: id, route: pattern.route, number: number), origin: origin, json: json)
         records[number] = Record(pattern: pattern, stub: stub, mapping: mapping)
         numbersByID[id] = number
         return mapping
@@ -79,7 +83,9 @@ package struct RegistryContents {
     mutating func restoreBaseline() {
         for (number, record) in records where record.mapping.origin == .adminAPI { remove(number, restorable: false) }
         for (number, record) in removedBaseline.sorted(by: { $0.key < $1.key }) {
-            _ = insert(record.pattern, stub: record.stub, id: record.mapping.id, origin: record.mapping.origin, json: record.mapping.json, number: number)
+            _ = insert(
+                record.pattern, stub: record.stub, id: record.mapping.id, origin: record.mapping.origin,
+                json: record.mapping.json, number: number)
         }
         removedBaseline = [:]
     }

@@ -21,7 +21,9 @@ package enum StubEncoder {
     /// The fields a stub adds to its mapping: `response`, `responses` with `mode`, `when`, `failureRate`.
     package static func stub(_ stub: any Stub) throws(StubEncodingError) -> [String: JSONValue] {
         guard let failing = stub as? FailingStub else { return try answering(stub) }
-        var members = try part("FailingStub › otherwise") { () throws(StubEncodingError) in try answering(failing.otherwise) }
+        var members = try part("FailingStub › otherwise") { () throws(StubEncodingError) in
+            try answering(failing.otherwise)
+        }
         members["failureRate"] = .number(failing.rate)
         members["failure"] = try responseOnly(failing.failure, at: "FailingStub › failure")
         if let seed = try failureSeed(failing) { members["seed"] = try number(seed, of: "FailingStub") }
@@ -32,9 +34,13 @@ package enum StubEncoder {
     private static func answering(_ stub: any Stub) throws(StubEncodingError) -> [String: JSONValue] {
         switch stub {
         case let response as StubResponse:
-            return ["response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }]
+            return [
+                "response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }
+            ]
         case let template as TemplateStub:
-            var members = ["response": try part("TemplateStub") { () throws(StubEncodingError) in try self.template(template) }]
+            var members = [
+                "response": try part("TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
+            ]
             if let seed = template.seed { members["seed"] = try number(seed, of: "TemplateStub") }
             return members
         case let proxy as ProxyStub:
@@ -51,7 +57,8 @@ package enum StubEncoder {
             guard let matchers = conditional.matchers else {
                 throw StubEncodingError(
                     stub: "ConditionalStub",
-                    reason: "its condition is a closure, which runs only in the process that made it; make it from request matchers, ConditionalStub(when: [...], then:, else:)"
+                    reason:
+                        "its condition is a closure, which runs only in the process that made it; make it from request matchers, ConditionalStub(when: [...], then:, else:)"
                 )
             }
             var when: [String: JSONValue] = [:]
@@ -71,13 +78,19 @@ package enum StubEncoder {
         let name = String(describing: type(of: stub))
         switch stub {
         case is ClosureStub:
-            return StubEncodingError(stub: name, reason: "its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values")
-        case is StubResponse, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub, is FailingStub, is ProxyStub:
+            return StubEncodingError(
+                stub: name,
+                reason:
+                    "its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values"
+            )
+        case is StubResponse, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub,
+            is FailingStub, is ProxyStub:
             return StubEncodingError(stub: name, reason: otherwise)
         default:
             return StubEncodingError(
                 stub: name,
-                reason: "a custom Stub type is Swift code, which a stub file cannot hold; build it from StubResponse, AlternatingStub, RandomStub, SequenceStub, FailingStub and ConditionalStub(when: [matchers], …)"
+                reason:
+                    "a custom Stub type is Swift code, which a stub file cannot hold; build it from StubResponse, AlternatingStub, RandomStub, SequenceStub, FailingStub and ConditionalStub(when: [matchers], …)"
             )
         }
     }
@@ -86,17 +99,23 @@ package enum StubEncoder {
     private static func responseOnly(_ stub: any Stub, at place: String) throws(StubEncodingError) -> JSONValue {
         if let template = stub as? TemplateStub {
             guard template.seed == nil else {
-                throw StubEncodingError(stub: "its seed", reason: "a stub file seeds a template only as a stub's one response").inside(place + " › TemplateStub")
+                throw StubEncodingError(
+                    stub: "its seed", reason: "a stub file seeds a template only as a stub's one response"
+                ).inside(place + " › TemplateStub")
             }
             return try part(place + " › TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
         }
         guard let response = stub as? StubResponse else {
-            throw refusal(of: stub, "a stub file has only a StubResponse or a TemplateStub here, not a stub of another kind").inside(place)
+            throw refusal(
+                of: stub, "a stub file has only a StubResponse or a TemplateStub here, not a stub of another kind"
+            ).inside(place)
         }
         return try part(place) { () throws(StubEncodingError) in try self.response(response) }
     }
 
-    private static func list(_ stubs: [any Stub], mode: String, of kind: String) throws(StubEncodingError) -> [String: JSONValue] {
+    private static func list(_ stubs: [any Stub], mode: String, of kind: String) throws(StubEncodingError) -> [String:
+        JSONValue]
+    {
         var responses: [JSONValue] = []
         for (index, stub) in stubs.enumerated() {
             responses.append(try responseOnly(stub, at: "\(kind) › responses[\(index)]"))
@@ -108,7 +127,9 @@ package enum StubEncoder {
     /// the list's, and the failures draw from it mixed; an unseeded side takes what the other implies.
     private static func failureSeed(_ failing: FailingStub) throws(StubEncodingError) -> UInt64? {
         if let template = failing.otherwise as? TemplateStub, let seed = template.seed, seed != failing.random.seed {
-            throw StubEncodingError(stub: "FailingStub", reason: "around a seeded TemplateStub, a stub file has one seed for both; give them the same seed")
+            throw StubEncodingError(
+                stub: "FailingStub",
+                reason: "around a seeded TemplateStub, a stub file has one seed for both; give them the same seed")
         }
         guard let random = failing.otherwise as? RandomStub else { return failing.random.seed }
         switch (random.random.seed, failing.random.seed) {
@@ -117,13 +138,16 @@ package enum StubEncoder {
         default:
             throw StubEncodingError(
                 stub: "FailingStub",
-                reason: "around a RandomStub, a stub file has one seed, the RandomStub's; seed the RandomStub and leave the FailingStub's seed nil"
+                reason:
+                    "around a RandomStub, a stub file has one seed, the RandomStub's; seed the RandomStub and leave the FailingStub's seed nil"
             )
         }
     }
 
     /// Runs `body`, naming `place` in what it throws.
-    private static func part<Value>(_ place: String, _ body: () throws(StubEncodingError) -> Value) throws(StubEncodingError) -> Value {
+    private static func part<Value>(_ place: String, _ body: () throws(StubEncodingError) -> Value)
+        throws(StubEncodingError) -> Value
+    {
         do {
             return try body()
         } catch {
@@ -134,7 +158,10 @@ package enum StubEncoder {
     /// A seed as a JSON number, which carries integers exactly up to 2^53.
     private static func number(_ seed: UInt64, of kind: String) throws(StubEncodingError) -> JSONValue {
         guard seed <= 1 << 53 else {
-            throw StubEncodingError(stub: kind, reason: "its seed \(seed) is above 2^53, which a JSON number does not carry exactly; use a smaller seed")
+            throw StubEncodingError(
+                stub: kind,
+                reason: "its seed \(seed) is above 2^53, which a JSON number does not carry exactly; use a smaller seed"
+            )
         }
         return .number(Double(seed))
     }
@@ -144,7 +171,8 @@ package enum StubEncoder {
     /// A response's fields; the body as text when it is UTF-8, as base64 otherwise.
     package static func response(_ response: StubResponse) throws(StubEncodingError) -> JSONValue {
         guard (100...599).contains(response.status.code) else {
-            throw StubEncodingError(stub: "its status \(response.status.code)", reason: "a stub file's status is from 100 to 599")
+            throw StubEncodingError(
+                stub: "its status \(response.status.code)", reason: "a stub file's status is from 100 to 599")
         }
         var members: [String: JSONValue] = ["status": .number(Double(response.status.code))]
         if !response.status.reasonPhrase.isEmpty { members["statusMessage"] = .string(response.status.reasonPhrase) }
@@ -165,24 +193,34 @@ package enum StubEncoder {
             members["fixedDelayMilliseconds"] = try milliseconds(duration, "its delay")
         case .uniform(let range):
             members["delayDistribution"] = .object([
-                "type": .string("uniform"), "lower": try milliseconds(range.lowerBound, "its delay"), "upper": try milliseconds(range.upperBound, "its delay"),
+                "type": .string("uniform"), "lower": try milliseconds(range.lowerBound, "its delay"),
+                "upper": try milliseconds(range.upperBound, "its delay"),
             ])
         case .lognormal(let median, let sigma):
-            members["delayDistribution"] = .object(["type": .string("lognormal"), "median": try milliseconds(median, "its delay"), "sigma": .number(sigma)])
+            members["delayDistribution"] = .object([
+                "type": .string("lognormal"), "median": try milliseconds(median, "its delay"), "sigma": .number(sigma),
+            ])
         }
         switch response.throttle {
         case .none:
             break
         case .chunks(let count, let duration):
-            guard count > 0 else { throw StubEncodingError(stub: "its throttle", reason: "a stub file's numberOfChunks is above 0") }
-            members["chunkedDribbleDelay"] = .object(["numberOfChunks": .number(Double(count)), "totalDuration": try milliseconds(duration, "its throttle")])
+            guard count > 0 else {
+                throw StubEncodingError(stub: "its throttle", reason: "a stub file's numberOfChunks is above 0")
+            }
+            members["chunkedDribbleDelay"] = .object([
+                "numberOfChunks": .number(Double(count)), "totalDuration": try milliseconds(duration, "its throttle"),
+            ])
         case .bytesPerSecond(let rate):
-            guard rate > 0 else { throw StubEncodingError(stub: "its throttle", reason: "a stub file's bytesPerSecond is above 0") }
+            guard rate > 0 else {
+                throw StubEncodingError(stub: "its throttle", reason: "a stub file's bytesPerSecond is above 0")
+            }
             members["bytesPerSecond"] = .number(Double(rate))
         }
         if let fault = response.fault {
             guard let name = StubFileFormat.faults.first(where: { $0.value == fault })?.key else {
-                throw StubEncodingError(stub: "its fault", reason: "\(fault) has no stub-file name; it exists only in-process")
+                throw StubEncodingError(
+                    stub: "its fault", reason: "\(fault) has no stub-file name; it exists only in-process")
             }
             members["fault"] = .string(name)
         }
@@ -192,9 +230,12 @@ package enum StubEncoder {
     /// A template's response with WireMock's `transformers`; what a stub file cannot say is refused.
     private static func template(_ template: TemplateStub) throws(StubEncodingError) -> JSONValue {
         if template.clock != nil {
-            throw StubEncodingError(stub: "its clock", reason: "the clock {{now}} reads runs only in the process that made it")
+            throw StubEncodingError(
+                stub: "its clock", reason: "the clock {{now}} reads runs only in the process that made it")
         }
-        guard case .object(var members) = try response(template.response) else { preconditionFailure("a response is written as an object") }
+        guard case .object(var members) = try response(template.response) else {
+            preconditionFailure("a response is written as an object")
+        }
         members["transformers"] = .array([.string("response-template")])
         return .object(members)
     }
@@ -212,7 +253,10 @@ package enum StubEncoder {
         let (seconds, attoseconds) = duration.components
         let perMillisecond: Int64 = 1_000_000_000_000_000
         guard duration >= .zero, attoseconds % perMillisecond == 0, seconds <= 1 << 43 else {
-            throw StubEncodingError(stub: part, reason: "\(duration) is not a whole number of milliseconds, which is all stub files and the admin API take")
+            throw StubEncodingError(
+                stub: part,
+                reason:
+                    "\(duration) is not a whole number of milliseconds, which is all stub files and the admin API take")
         }
         return .number(Double(seconds * 1_000 + attoseconds / perMillisecond))
     }
@@ -227,11 +271,12 @@ package enum StubEncoder {
         }
         switch targets.first {
         case nil:
-            let key = switch route.pathSyntax {
-            case .template: "urlPathTemplate"
-            case .regularExpression: "urlPathPattern"
-            case .exact: "urlPath"
-            }
+            let key =
+                switch route.pathSyntax {
+                case .template: "urlPathTemplate"
+                case .regularExpression: "urlPathPattern"
+                case .exact: "urlPath"
+                }
             members[key] = .string(route.path)
         case .equalTo(let target, caseInsensitive: false) where targets.count == 1 && pinsPath(of: route, to: target):
             members["url"] = .string(target)
@@ -240,10 +285,13 @@ package enum StubEncoder {
         default:
             throw StubEncodingError(
                 stub: "the route \(route)",
-                reason: "a stub file matches the target only as url (equal to it, with that path) or urlPattern (a regular expression, on any path), once"
+                reason:
+                    "a stub file matches the target only as url (equal to it, with that path) or urlPattern (a regular expression, on any path), once"
             )
         }
-        try addMatchers(route.matchers.filter { if case .target = $0 { false } else { true } }, to: &members, of: "the route \(route)")
+        try addMatchers(
+            route.matchers.filter { if case .target = $0 { false } else { true } }, to: &members,
+            of: "the route \(route)")
         return .object(members)
     }
 
@@ -251,17 +299,21 @@ package enum StubEncoder {
     private static func pinsPath(of route: Route, to target: String) -> Bool {
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
         guard (path.removingPercentEncoding ?? String(path)) == route.path else { return false }
-        return route.pathSyntax == .exact || (route.pathSyntax == .template && !route.path.contains(where: { "{}*".contains($0) }))
+        return route.pathSyntax == .exact
+            || (route.pathSyntax == .template && !route.path.contains(where: { "{}*".contains($0) }))
     }
 
     /// `matchers` as `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns` of `members`; a
     /// stub file has one matcher per name.
-    private static func addMatchers(_ matchers: [RequestMatcher], to members: inout [String: JSONValue], of owner: String) throws(StubEncodingError) {
+    private static func addMatchers(
+        _ matchers: [RequestMatcher], to members: inout [String: JSONValue], of owner: String
+    ) throws(StubEncodingError) {
         var groups: [String: [String: JSONValue]] = [:]
         var bodies: [JSONValue] = []
         func put(_ field: String, _ name: String, _ value: ValueMatcher) throws(StubEncodingError) {
             guard groups[field]?[name] == nil else {
-                throw StubEncodingError(stub: owner, reason: "a stub file has one matcher per name in \(field); \"\(name)\" has two")
+                throw StubEncodingError(
+                    stub: owner, reason: "a stub file has one matcher per name in \(field); \"\(name)\" has two")
             }
             groups[field, default: [:]][name] = try matcher(value)
         }
@@ -273,7 +325,11 @@ package enum StubEncoder {
             case .formParameter(let name, let value): try put("formParameters", name, value)
             case .body(let value): bodies.append(try self.matcher(value))
             case .target:
-                throw StubEncodingError(stub: owner, reason: "a stub file's when takes query parameters, headers, cookies, form parameters and the body, not the target")
+                throw StubEncodingError(
+                    stub: owner,
+                    reason:
+                        "a stub file's when takes query parameters, headers, cookies, form parameters and the body, not the target"
+                )
             }
         }
         for (field, group) in groups { members[field] = .object(group) }
@@ -288,7 +344,8 @@ package enum StubEncoder {
     private static func members(of matcher: ValueMatcher) throws(StubEncodingError) -> [String: JSONValue] {
         switch matcher {
         case .equalTo(let text, let caseInsensitive):
-            return caseInsensitive ? ["equalTo": .string(text), "caseInsensitive": .bool(true)] : ["equalTo": .string(text)]
+            return caseInsensitive
+                ? ["equalTo": .string(text), "caseInsensitive": .bool(true)] : ["equalTo": .string(text)]
         case .contains(let text): return ["contains": .string(text)]
         case .doesNotContain(let text): return ["doesNotContain": .string(text)]
         case .matches(let pattern): return ["matches": .string(pattern)]
@@ -305,7 +362,8 @@ package enum StubEncoder {
         case .and(let matchers), .or(let matchers):
             let name = if case .and = matcher { "and" } else { "or" }
             guard !matchers.isEmpty else {
-                throw StubEncodingError(stub: "the matcher \(name)", reason: "a stub file's \(name) takes at least one matcher")
+                throw StubEncodingError(
+                    stub: "the matcher \(name)", reason: "a stub file's \(name) takes at least one matcher")
             }
             return [name: .array(try matchers.map { matcher throws(StubEncodingError) in try self.matcher(matcher) })]
         case .not(let inner): return ["not": try self.matcher(inner)]
@@ -313,8 +371,13 @@ package enum StubEncoder {
     }
 
     /// A JSON path or XPath: the path alone for any selection, otherwise with its matcher beside `expression`.
-    private static func pathMatcher(_ name: String, _ path: String, _ selected: ValueMatcher) throws(StubEncodingError) -> [String: JSONValue] {
+    private static func pathMatcher(_ name: String, _ path: String, _ selected: ValueMatcher) throws(StubEncodingError)
+        -> [String: JSONValue]
+    {
         guard selected != .present else { return [name: .string(path)] }
-        return [name: .object(try members(of: selected).merging(["expression": .string(path)]) { _, expression in expression })]
+        return [
+            name: .object(
+                try members(of: selected).merging(["expression": .string(path)]) { _, expression in expression })
+        ]
     }
 }

@@ -18,16 +18,23 @@ package enum StubMappingJSON {
         if let encoded = try? StubEncoder.mapping(stub, for: route) {
             members = encoded
         } else {
-            let pathKey = switch route.pathSyntax {
-            case .template: "urlPathTemplate"
-            case .regularExpression: "urlPathPattern"
-            case .exact: "urlPath"
-            }
-            members = ["request": .object(["method": .string(route.method.map { "\($0)" } ?? "ANY"), pathKey: .string(route.path)])]
+            let pathKey =
+                switch route.pathSyntax {
+                case .template: "urlPathTemplate"
+                case .regularExpression: "urlPathPattern"
+                case .exact: "urlPath"
+                }
+            members = [
+                "request": .object([
+                    "method": .string(route.method.map { "\($0)" } ?? "ANY"), pathKey: .string(route.path),
+                ])
+            ]
             if route.priority != Route.defaultPriority { members["priority"] = .number(Double(route.priority)) }
         }
         members["name"] = .string("registered in code: \(route)")
-        members["metadata"] = .object(["decoy": .object(["origin": .string("code"), "route": .string(route.description)])])
+        members["metadata"] = .object([
+            "decoy": .object(["origin": .string("code"), "route": .string(route.description)])
+        ])
         members["id"] = .string(id)
         members["uuid"] = .string(id)
         return String(decoding: (try? encoder.encode(JSONValue.object(members))) ?? Data("{}".utf8), as: UTF8.self)

@@ -43,7 +43,8 @@ extension StubRegistry {
         let routes = routes
         var states: [String: Set<String>] = [:]
         for scenario in routes.compactMap(\.scenario) {
-            states[scenario.name, default: [Scenario.started]].formUnion([scenario.requiredState, scenario.newState].compactMap { $0 })
+            states[scenario.name, default: [Scenario.started]].formUnion(
+                [scenario.requiredState, scenario.newState].compactMap { $0 })
         }
         return states.keys.sorted().map { name in
             ScenarioSummary(name: name, state: scenarioState(name), possibleStates: states[name, default: []].sorted())

@@ -36,7 +36,10 @@ public final class StubRegistry: StubProvider {
     ///   - seed: seeds random delays, for reproducible runs.
     ///   - defaultDelay: the delay of every stub whose response has ``Delay/none``, to make a whole
     ///     suite run against a slow API; unmatched requests are answered at once.
-    public init(clock: any Clock<Duration> = ContinuousClock(), journalLimit: Int = 10_000, seed: UInt64? = nil, defaultDelay: Delay = .none) {
+    public init(
+        clock: any Clock<Duration> = ContinuousClock(), journalLimit: Int = 10_000, seed: UInt64? = nil,
+        defaultDelay: Delay = .none
+    ) {
         self.clock = clock
         self.journal = RequestJournal(limit: journalLimit)
         self.random = RandomSource(seed: seed)
@@ -54,7 +57,9 @@ public final class StubRegistry: StubProvider {
         let pattern = try RequestPattern(route)
         let id = UUID().uuidString.lowercased()
         return contents.withLock { contents in
-            contents.insert(pattern, stub: scenarioAware(stub, for: route), id: id, origin: .code, json: StubMappingJSON.forCode(route, stub: stub, id: id))
+            contents.insert(
+                pattern, stub: scenarioAware(stub, for: route), id: id, origin: .code,
+                json: StubMappingJSON.forCode(route, stub: stub, id: id))
         }.handle
     }
 
@@ -117,9 +122,11 @@ public final class StubRegistry: StubProvider {
 extension Route {
     /// The route a resource's requests take: its method, path and query items.
     public init<Value>(_ resource: Resource<Value>) {
-        self.init(method: resource.method, path: resource.path, matchers: resource.query.map { item in
-            .query(item.name, item.value.map { .equalTo($0) } ?? .present)
-        })
+        self.init(
+            method: resource.method, path: resource.path,
+            matchers: resource.query.map { item in
+                .query(item.name, item.value.map { .equalTo($0) } ?? .present)
+            })
     }
 }
 

@@ -1,6 +1,6 @@
+import Atomics
 public import Foundation
 public import HTTPTypes
-import Atomics
 
 /// A request as the stub engine sees it, whichever way it arrived: in-process or over the wire.
 public struct StubRequest: @unchecked Sendable {
@@ -30,7 +30,10 @@ public struct StubRequest: @unchecked Sendable {
             let parsed = withUnsafeMutablePointerToElements { UnsafeAtomicLazyReference<ParsedHeaderFields>(at: $0) }
             if let fields = parsed.load() { return fields.value }
             // Names that are not valid tokens cannot be represented, and no matcher could name them.
-            let fields = HTTPFields(header.rawHeaderFields.compactMap { raw in HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) } })
+            let fields = HTTPFields(
+                header.rawHeaderFields.compactMap { raw in
+                    HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) }
+                })
             // Two threads reading at once may both parse; one result is kept, and both are equal.
             return parsed.storeIfNilThenLoad(ParsedHeaderFields(fields)).value
         }
@@ -57,7 +60,10 @@ public struct StubRequest: @unchecked Sendable {
         /// Fields that came checked, which need no parsing.
         let checkedHeaderFields: HTTPFields?
 
-        init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields?, rawHeaderFields: [(name: String, value: String)], body: Data) {
+        init(
+            method: HTTPRequest.Method, target: String, headerFields: HTTPFields?,
+            rawHeaderFields: [(name: String, value: String)], body: Data
+        ) {
             self.method = method
             self.target = target
             self.body = body
@@ -102,18 +108,24 @@ public struct StubRequest: @unchecked Sendable {
 
     /// Creates a request from its parts; `target` is the path and query as they appear on the wire.
     public init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields = [:], body: Data = Data()) {
-        storage = Storage.make(Parts(method: method, target: target, headerFields: headerFields, rawHeaderFields: [], body: body))
+        storage = Storage.make(
+            Parts(method: method, target: target, headerFields: headerFields, rawHeaderFields: [], body: body))
     }
 
     /// Creates a request from header fields as they came off the wire, names not yet checked;
     /// ``headerFields`` checks them when first read, leaving out any name that is not a valid token.
-    package init(method: HTTPRequest.Method, target: String, rawHeaderFields: [(name: String, value: String)], body: Data) {
-        storage = Storage.make(Parts(method: method, target: target, headerFields: nil, rawHeaderFields: rawHeaderFields, body: body))
+    package init(
+        method: HTTPRequest.Method, target: String, rawHeaderFields: [(name: String, value: String)], body: Data
+    ) {
+        storage = Storage.make(
+            Parts(method: method, target: target, headerFields: nil, rawHeaderFields: rawHeaderFields, body: body))
     }
 
     /// Creates the request an `HTTPRequest` with `body` stands for.
     public init(_ request: HTTPRequest, body: Data?) {
-        self.init(method: request.method, target: request.path ?? "/", headerFields: request.headerFields, body: body ?? Data())
+        self.init(
+            method: request.method, target: request.path ?? "/", headerFields: request.headerFields,
+            body: body ?? Data())
     }
 
     /// The query as decoded name–value pairs, in order; `+` counts as a space, as forms send it.
@@ -121,7 +133,9 @@ public struct StubRequest: @unchecked Sendable {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return URLQueryItem(name: Self.decodeFormComponent(parts[0]), value: parts.count > 1 ? Self.decodeFormComponent(parts[1]) : nil)
+            return URLQueryItem(
+                name: Self.decodeFormComponent(parts[0]),
+                value: parts.count > 1 ? Self.decodeFormComponent(parts[1]) : nil)
         }
     }
 
@@ -140,7 +154,10 @@ public struct StubRequest: @unchecked Sendable {
     package var cookies: [(name: String, value: String?)] {
         headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (parts[0].trimmingCharacters(in: .whitespaces), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil)
+            return (
+                parts[0].trimmingCharacters(in: .whitespaces),
+                parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil
+            )
         }
     }
 

@@ -19,7 +19,8 @@ indirect enum CompiledValueMatcher: Sendable {
     /// Compiles `matcher`; `fail` turns what is wrong with it into the error to throw.
     init(_ matcher: ValueMatcher, fail: (String) -> RouteError) throws(RouteError) {
         switch matcher {
-        case .equalTo(let text, let caseInsensitive): self = .equalTo(caseInsensitive ? text.lowercased() : text, caseInsensitive: caseInsensitive)
+        case .equalTo(let text, let caseInsensitive):
+            self = .equalTo(caseInsensitive ? text.lowercased() : text, caseInsensitive: caseInsensitive)
         case .contains(let text): self = .contains(text)
         case .doesNotContain(let text): self = .doesNotContain(text)
         case .matches(let pattern): self = .matches(try CompiledExpression(pattern, orThrow: fail))
@@ -28,10 +29,13 @@ indirect enum CompiledValueMatcher: Sendable {
         case .absent: self = .absent
         case .equalToJSON(let text, let ignoreArrayOrder, let ignoreExtraElements):
             guard let expected = JSONValue(parsing: text) else { throw fail("the expected document is not valid JSON") }
-            self = .equalToJSON(expected, JSONComparison(ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements))
+            self = .equalToJSON(
+                expected, JSONComparison(ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements))
         case .matchesJSONPath(let expression, let matcher):
             let path: JSONPath
-            do { path = try JSONPath(parsing: expression) } catch { throw fail("JSON path \"\(expression)\": \(error)") }
+            do { path = try JSONPath(parsing: expression) } catch {
+                throw fail("JSON path \"\(expression)\": \(error)")
+            }
             self = .jsonPath(path, try CompiledValueMatcher(matcher, fail: fail))
         case .matchesXPath(let expression, let matcher):
             let path: XPath
@@ -48,7 +52,8 @@ indirect enum CompiledValueMatcher: Sendable {
         switch self {
         case .present: !values.isEmpty
         case .absent: values.isEmpty
-        case .equalTo(let text, let caseInsensitive): values.contains { (caseInsensitive ? $0.lowercased() : $0) == text }
+        case .equalTo(let text, let caseInsensitive):
+            values.contains { (caseInsensitive ? $0.lowercased() : $0) == text }
         case .contains(let text): values.contains { $0.contains(text) }
         case .doesNotContain(let text): !values.contains { $0.contains(text) }
         case .matches(let expression): values.contains { expression.matchesWhole($0) == true }
@@ -56,7 +61,9 @@ indirect enum CompiledValueMatcher: Sendable {
         case .equalToJSON(let expected, let comparison):
             values.contains { JSONValue(parsing: $0).map { comparison.matches($0, expected: expected) } ?? false }
         case .jsonPath(let path, let matcher):
-            values.contains { JSONValue(parsing: $0).map { matcher.accepts(path.select(in: $0).map(matcher.render)) } ?? false }
+            values.contains {
+                JSONValue(parsing: $0).map { matcher.accepts(path.select(in: $0).map(matcher.render)) } ?? false
+            }
         case .xPath(let path, let matcher):
             values.contains { XMLTree(parsing: Data($0.utf8)).map { matcher.accepts(path.select(in: $0)) } ?? false }
         case .and(let matchers): matchers.allSatisfy { $0.accepts(values) }
@@ -65,7 +72,9 @@ indirect enum CompiledValueMatcher: Sendable {
         }
     }
 
-    private static func compile(_ matchers: [ValueMatcher], fail: (String) -> RouteError) throws(RouteError) -> [CompiledValueMatcher] {
+    private static func compile(_ matchers: [ValueMatcher], fail: (String) -> RouteError) throws(RouteError)
+        -> [CompiledValueMatcher]
+    {
         var compiled: [CompiledValueMatcher] = []
         for matcher in matchers { compiled.append(try CompiledValueMatcher(matcher, fail: fail)) }
         return compiled

@@ -10,11 +10,16 @@ enum PathPattern: Sendable {
     init(parsing route: Route) throws(RouteError) {
         switch route.pathSyntax {
         case .regularExpression:
-            self = .expression(try CompiledExpression(route.path, orThrow: { RouteError(path: route.path, reason: $0) }))
+            self = .expression(
+                try CompiledExpression(route.path, orThrow: { RouteError(path: route.path, reason: $0) }))
         case .template, .exact:
-            guard route.path.hasPrefix("/") else { throw RouteError(path: route.path, reason: "a path must start with \"/\"") }
+            guard route.path.hasPrefix("/") else {
+                throw RouteError(path: route.path, reason: "a path must start with \"/\"")
+            }
             let parts = Self.segments(of: route.path)
-            self = .segments(route.pathSyntax == .exact ? parts.map { .literal(String($0)) } : try Self.parseTemplate(parts, of: route.path))
+            self = .segments(
+                route.pathSyntax == .exact
+                    ? parts.map { .literal(String($0)) } : try Self.parseTemplate(parts, of: route.path))
         }
     }
 
@@ -38,7 +43,8 @@ enum PathPattern: Sendable {
 
     /// Appends every way a request path differs from this pattern: each literal segment that
     /// differs, then the number of segments; nothing when it fits.
-    func appendDifferences(path: String, segments requestSegments: [Substring], to differences: inout [RouteDifference]) {
+    func appendDifferences(path: String, segments requestSegments: [Substring], to differences: inout [RouteDifference])
+    {
         switch self {
         case .expression(let expression):
             switch expression.matchesWhole(path) {
@@ -50,7 +56,8 @@ enum PathPattern: Sendable {
             for (index, segment) in segments.enumerated() {
                 if case .rest = segment {
                     if requestSegments.count < index {
-                        differences.append(.segmentCount(expected: index, orMore: true, received: requestSegments.count))
+                        differences.append(
+                            .segmentCount(expected: index, orMore: true, received: requestSegments.count))
                     }
                     return
                 }
@@ -60,7 +67,8 @@ enum PathPattern: Sendable {
                 }
             }
             if segments.count != requestSegments.count {
-                differences.append(.segmentCount(expected: segments.count, orMore: false, received: requestSegments.count))
+                differences.append(
+                    .segmentCount(expected: segments.count, orMore: false, received: requestSegments.count))
             }
         }
     }
@@ -71,7 +79,9 @@ enum PathPattern: Sendable {
         // segments as splitting the characters, at a fraction of the cost on every lookup.
         if path.utf8.allSatisfy({ $0 < 0x80 }) {
             guard path.utf8.count > 1 else { return [] }
-            return path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
+            return path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+                Substring($0)
+            }
         }
         guard path.count > 1 else { return [] }
         return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)

@@ -25,8 +25,9 @@ extension RequestMatcher: CustomStringConvertible {
 extension RequestMatcher {
     package var valueMatcher: ValueMatcher {
         switch self {
-        case .query(_, let matcher), .header(_, let matcher), .cookie(_, let matcher), .body(let matcher), .formParameter(_, let matcher),
-             .target(let matcher):
+        case .query(_, let matcher), .header(_, let matcher), .cookie(_, let matcher), .body(let matcher),
+            .formParameter(_, let matcher),
+            .target(let matcher):
             matcher
         }
     }

@@ -16,17 +16,25 @@ extension RequestPattern {
         return differences
     }
 
-    private func appendDifferencesBeyondPath(_ request: StubRequest, scenarios: ScenarioStates?, to differences: inout [RouteDifference]) {
-        if let method = route.method, method != request.method { differences.append(.method(received: request.method, expected: method)) }
+    private func appendDifferencesBeyondPath(
+        _ request: StubRequest, scenarios: ScenarioStates?, to differences: inout [RouteDifference]
+    ) {
+        if let method = route.method, method != request.method {
+            differences.append(.method(received: request.method, expected: method))
+        }
         for matcher in matchers where !matcher.accepts(request) { differences.append(.matcher(matcher)) }
         if let scenarios, let scenario = route.scenario, let required = scenario.requiredState {
             let state = scenarios.state(of: scenario.name)
-            if state != required { differences.append(.scenario(name: scenario.name, state: state, required: required)) }
+            if state != required {
+                differences.append(.scenario(name: scenario.name, state: state, required: required))
+            }
         }
     }
 
     /// Every way `request`, split into `segments`, differs from this route; empty when it is for this route.
-    func differences(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil) -> [RouteDifference] {
+    func differences(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil)
+        -> [RouteDifference]
+    {
         // Into one array, made once as large as it can get: ranking near misses makes this for
         // every candidate, and growing it one difference at a time costs more than finding them.
         var differences: [RouteDifference] = []
@@ -44,7 +52,9 @@ struct CompiledMatcher: Sendable {
 
     init(_ source: RequestMatcher, route: Route) throws(RouteError) {
         self.source = source
-        matcher = try CompiledValueMatcher(source.valueMatcher) { RouteError(path: route.path, reason: "\(source): \($0)") }
+        matcher = try CompiledValueMatcher(source.valueMatcher) {
+            RouteError(path: route.path, reason: "\(source): \($0)")
+        }
     }
 
     /// Whether `request` passes this matcher.

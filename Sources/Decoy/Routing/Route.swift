@@ -33,7 +33,10 @@ public struct Route: Sendable, Hashable {
         let priority: Int
         let scenario: Scenario?
 
-        init(method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, matchers: [RequestMatcher], priority: Int, scenario: Scenario?) {
+        init(
+            method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, matchers: [RequestMatcher],
+            priority: Int, scenario: Scenario?
+        ) {
             self.method = method
             self.path = path
             self.pathSyntax = pathSyntax
@@ -47,12 +50,14 @@ public struct Route: Sendable, Hashable {
 
     /// A changed route gets new storage; routes change only while they are being built.
     private mutating func update(
-        method: HTTPRequest.Method?? = nil, path: String? = nil, pathSyntax: PathSyntax? = nil, matchers: [RequestMatcher]? = nil,
+        method: HTTPRequest.Method?? = nil, path: String? = nil, pathSyntax: PathSyntax? = nil,
+        matchers: [RequestMatcher]? = nil,
         priority: Int? = nil, scenario: Scenario?? = nil
     ) {
         storage = Storage(
             method: method ?? storage.method, path: path ?? storage.path, pathSyntax: pathSyntax ?? storage.pathSyntax,
-            matchers: matchers ?? storage.matchers, priority: priority ?? storage.priority, scenario: scenario ?? storage.scenario
+            matchers: matchers ?? storage.matchers, priority: priority ?? storage.priority,
+            scenario: scenario ?? storage.scenario
         )
     }
 
@@ -95,15 +100,16 @@ public struct Route: Sendable, Hashable {
         method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax = .template, matchers: [RequestMatcher] = [],
         priority: Int = Route.defaultPriority, scenario: Scenario? = nil
     ) {
-        storage = Storage(method: method, path: path, pathSyntax: pathSyntax, matchers: matchers, priority: priority, scenario: scenario)
+        storage = Storage(
+            method: method, path: path, pathSyntax: pathSyntax, matchers: matchers, priority: priority,
+            scenario: scenario)
     }
 
     /// Routes are equal when their fields are.
     public static func == (lhs: Route, rhs: Route) -> Bool {
-        lhs.storage === rhs.storage || (
-            lhs.method == rhs.method && lhs.path == rhs.path && lhs.pathSyntax == rhs.pathSyntax
-                && lhs.matchers == rhs.matchers && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario
-        )
+        lhs.storage === rhs.storage
+            || (lhs.method == rhs.method && lhs.path == rhs.path && lhs.pathSyntax == rhs.pathSyntax
+                && lhs.matchers == rhs.matchers && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario)
     }
 
     /// Hashes the fields.
@@ -133,7 +139,9 @@ public struct Route: Sendable, Hashable {
     /// Requests with any method to `path`.
     public static func any(_ path: String) -> Route { Route(method: nil, path: path) }
     /// `GET` requests whose whole path matches the regular expression `pattern`.
-    public static func get(matching pattern: String) -> Route { Route(method: .get, path: pattern, pathSyntax: .regularExpression) }
+    public static func get(matching pattern: String) -> Route {
+        Route(method: .get, path: pattern, pathSyntax: .regularExpression)
+    }
 
     /// A copy that also requires the query parameter `name` to satisfy `matcher`.
     public func query(_ name: String, _ matcher: ValueMatcher) -> Route { adding(.query(name, matcher)) }
@@ -144,7 +152,9 @@ public struct Route: Sendable, Hashable {
     /// A copy that also requires the body, as UTF-8 text, to satisfy `matcher`.
     public func body(_ matcher: ValueMatcher) -> Route { adding(.body(matcher)) }
     /// A copy that also requires the form body's parameter `name` to satisfy `matcher`.
-    public func formParameter(_ name: String, _ matcher: ValueMatcher) -> Route { adding(.formParameter(name, matcher)) }
+    public func formParameter(_ name: String, _ matcher: ValueMatcher) -> Route {
+        adding(.formParameter(name, matcher))
+    }
     /// A copy that also requires the request target, path and query as sent, to satisfy `matcher`.
     public func target(_ matcher: ValueMatcher) -> Route { adding(.target(matcher)) }
 
@@ -184,11 +194,12 @@ extension Route {
     /// Whether a request's method, path and query decide alone how it differs from this route:
     /// no matcher on header fields, cookies or the body, and no scenario state to be in.
     var dependsOnRequestLineOnly: Bool {
-        scenario?.requiredState == nil && matchers.allSatisfy { matcher in
-            switch matcher {
-            case .query, .target: true
-            case .header, .cookie, .body, .formParameter: false
+        scenario?.requiredState == nil
+            && matchers.allSatisfy { matcher in
+                switch matcher {
+                case .query, .target: true
+                case .header, .cookie, .body, .formParameter: false
+                }
             }
-        }
     }
 }

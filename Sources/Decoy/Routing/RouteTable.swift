@@ -19,7 +19,10 @@ struct RouteTable: Sendable {
     /// routes change; a class, so that a table copied for reading shares and fills it.
     private var unmatchedMemo = BoundedMemo<RequestLine, [NearMiss]>()
 
-    private enum Kind { case literal(String), template, expression }
+    private enum Kind {
+        case literal(String)
+        case template, expression
+    }
 
     /// Adds a route under a new number, or under `number` when one restored keeps its old rank.
     mutating func insert(_ pattern: RequestPattern, stub: any Stub, number: UInt64? = nil) -> UInt64 {
@@ -92,7 +95,8 @@ struct RouteTable: Sendable {
         if let misses = unmatchedMemo[line] { return .unmatched(misses) }
         var pathMatches: [RouteEntry] = []
         visitPathMatches(of: request) { pathMatches.append($0) }
-        let (misses, dependsOnLineOnly) = nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios)
+        let (misses, dependsOnLineOnly) = nearMisses(
+            for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios)
         if dependsOnLineOnly { unmatchedMemo.keep(misses, for: line) }
         return .unmatched(misses)
     }
@@ -118,11 +122,15 @@ struct RouteTable: Sendable {
         // A route both fits the path and is near it: after sorting, its two places are side by
         // side, and dropping the second is cheaper than hashing every candidate into a set.
         var candidates: [RouteEntry] = []
-        for entry in (pathMatches + trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)).sorted(by: { $0.id < $1.id })
+        for entry in (pathMatches + trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)).sorted(by: {
+            $0.id < $1.id
+        })
         where candidates.last?.id != entry.id {
             candidates.append(entry)
         }
-        let ranked = Closeness.ranked(candidates) { $0.pattern.differences(request, segments: segments, scenarios: scenarios) }
+        let ranked = Closeness.ranked(candidates) {
+            $0.pattern.differences(request, segments: segments, scenarios: scenarios)
+        }
         let misses = ranked.prefix(3).map { miss in
             // Joined as they are worded, without an array of the words first.
             var reason = ""

@@ -47,7 +47,8 @@ extension ValueMatcher: CustomStringConvertible {
         case .present: "present"
         case .absent: "absent"
         case .equalToJSON(let json, let ignoreArrayOrder, let ignoreExtraElements):
-            "equal to JSON \(json)" + (ignoreArrayOrder ? " ignoring array order" : "") + (ignoreExtraElements ? " ignoring extra elements" : "")
+            "equal to JSON \(json)" + (ignoreArrayOrder ? " ignoring array order" : "")
+                + (ignoreExtraElements ? " ignoring extra elements" : "")
         case .matchesJSONPath(let path, .present): "with JSON path \(path)"
         case .matchesJSONPath(let path, let matcher): "with JSON path \(path) \(matcher)"
         case .matchesXPath(let path, .present): "with XPath \(path)"

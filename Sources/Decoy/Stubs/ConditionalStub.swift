@@ -37,7 +37,9 @@ public struct ConditionalStub: Stub {
     /// - Throws: the first matcher that does not compile, such as an invalid regular expression.
     public init(when matchers: [RequestMatcher], then: any Stub, else otherwise: any Stub) throws(RouteError) {
         // The route only labels compile errors.
-        let compiled = try matchers.map { matcher throws(RouteError) in try CompiledMatcher(matcher, route: Route(method: nil, path: "/")) }
+        let compiled = try matchers.map { matcher throws(RouteError) in
+            try CompiledMatcher(matcher, route: Route(method: nil, path: "/"))
+        }
         self.condition = { request in compiled.allSatisfy { $0.accepts(request) } }
         self.matchers = matchers
         self.then = then

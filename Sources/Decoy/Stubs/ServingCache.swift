@@ -11,7 +11,8 @@ package final class ServingCache: Sendable {
 
     /// The cached value of type `Value`, made by `make` on first use; a value of another type
     /// already in the slot keeps it, and `make`'s value is returned uncached.
-    package func value<Value: AnyObject & Sendable>(_ type: Value.Type = Value.self, orMake make: () -> Value) -> Value {
+    package func value<Value: AnyObject & Sendable>(_ type: Value.Type = Value.self, orMake make: () -> Value) -> Value
+    {
         let cached = slot.load() ?? slot.storeIfNilThenLoad(make())
         // Comparing types and downcasting unchecked skips the runtime's dynamic cast, which
         // costs more than the rest of a cache hit on the server's hot path.

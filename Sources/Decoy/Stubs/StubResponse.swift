@@ -82,18 +82,24 @@ public struct StubResponse: Stub {
     package var head: HTTPResponse { storage.head }
 
     /// Creates a response with a raw body.
-    public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Delay = .none) {
+    public init(
+        status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Delay = .none
+    ) {
         storage = Storage(Fields(status: status, headerFields: headerFields, body: body, delay: delay, fault: nil))
     }
 
     /// Creates a `text/plain` response.
     public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], text: String, delay: Delay = .none) {
-        self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: "text/plain; charset=utf-8"), body: Data(text.utf8), delay: delay)
+        self.init(
+            status: status, headerFields: headerFields.defaulting(.contentType, to: "text/plain; charset=utf-8"),
+            body: Data(text.utf8), delay: delay)
     }
 
     /// Creates an `application/json` response from JSON text, sent as written.
     public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], json: String, delay: Delay = .none) {
-        self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: "application/json"), body: Data(json.utf8), delay: delay)
+        self.init(
+            status: status, headerFields: headerFields.defaulting(.contentType, to: "application/json"),
+            body: Data(json.utf8), delay: delay)
     }
 
     /// Creates an `application/json` response by encoding `value` now.
@@ -105,13 +111,19 @@ public struct StubResponse: Stub {
         status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], encoding value: some Encodable,
         encoder: JSONEncoder = .sortingKeys(), delay: Delay = .none
     ) throws {
-        self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: "application/json"), body: try encoder.encode(value), delay: delay)
+        self.init(
+            status: status, headerFields: headerFields.defaulting(.contentType, to: "application/json"),
+            body: try encoder.encode(value), delay: delay)
     }
 
     /// Creates a response whose body is the file at `url`, read now; the content type follows the file's extension.
-    public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], contentsOf url: URL, delay: Delay = .none) throws {
+    public init(
+        status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], contentsOf url: URL, delay: Delay = .none
+    ) throws {
         let type = MediaType.forExtension(url.pathExtension)
-        self.init(status: status, headerFields: headerFields.defaulting(.contentType, to: type), body: try Data(contentsOf: url), delay: delay)
+        self.init(
+            status: status, headerFields: headerFields.defaulting(.contentType, to: type),
+            body: try Data(contentsOf: url), delay: delay)
     }
 
     /// A stub that produces `fault` instead of a response.

@@ -34,24 +34,31 @@ public struct TemplateStub: Stub {
     /// Creates a stub that renders `response`'s body, when it is UTF-8 text, and its header values.
     ///
     /// Throws a ``TemplateSyntaxError`` naming the place of the first malformed template.
-    public init(_ response: StubResponse, seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(TemplateSyntaxError) {
+    public init(_ response: StubResponse, seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil)
+        throws(TemplateSyntaxError)
+    {
         try self.init(response, bodyFile: nil, seed: seed, now: now)
     }
 
     /// Creates a stub whose body is the file a template names, read and rendered per request:
     /// for stub files, whose folder rules say how a name finds a file.
     package init(
-        _ response: StubResponse, bodyFile: (name: ResponseTemplate, read: @Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?,
+        _ response: StubResponse,
+        bodyFile: (name: ResponseTemplate, read: @Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?,
         seed: UInt64?, now: (@Sendable () -> Date)?
     ) throws(TemplateSyntaxError) {
         self.response = response
-        body = try String(validating: response.body, as: UTF8.self).map { text throws(TemplateSyntaxError) in try ResponseTemplate(text) }
+        body = try String(validating: response.body, as: UTF8.self).map { text throws(TemplateSyntaxError) in
+            try ResponseTemplate(text)
+        }
         var headerValues: [ResponseTemplate] = []
         for field in response.headerFields {
             do {
                 headerValues.append(try ResponseTemplate(field.value))
             } catch {
-                throw TemplateSyntaxError(line: error.line, column: error.column, helper: error.helper, reason: "in header \(field.name): \(error.reason)")
+                throw TemplateSyntaxError(
+                    line: error.line, column: error.column, helper: error.helper,
+                    reason: "in header \(field.name): \(error.reason)")
             }
         }
         self.headerValues = headerValues
@@ -76,20 +83,26 @@ public struct TemplateStub: Stub {
                 let name = try bodyFileName.render(context)
                 rendered.body = Data(try bodyFile(name).render(context).utf8)
                 // As for a body file named at load: the type follows the extension unless a header gives one.
-                if fields[.contentType] == nil { rendered.headerFields[.contentType] = MediaType.forExtension((name as NSString).pathExtension) }
+                if fields[.contentType] == nil {
+                    rendered.headerFields[.contentType] = MediaType.forExtension((name as NSString).pathExtension)
+                }
             } else if let body {
                 rendered.body = Data(try body.render(context).utf8)
             }
             return .response(rendered)
         } catch {
-            return .response(StubResponse(status: .internalServerError, text: "Decoy could not render this stub's template: \(error.reason)"))
+            return .response(
+                StubResponse(
+                    status: .internalServerError, text: "Decoy could not render this stub's template: \(error.reason)"))
         }
     }
 }
 
 extension StubResponse {
     /// This response as a template: its body and header values rendered per request. See ``TemplateStub``.
-    public func templated(seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(TemplateSyntaxError) -> TemplateStub {
+    public func templated(seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(TemplateSyntaxError)
+        -> TemplateStub
+    {
         try TemplateStub(self, seed: seed, now: now)
     }
 }

@@ -1,5 +1,5 @@
-import HTTPTypes
 import DecoyClient
+import HTTPTypes
 
 /// Values made before, by key, emptied when full: for answers that cost more to make than to look
 /// up and that tests and load generators repeat, such as the unmatched 404's closest routes.

@@ -1,5 +1,5 @@
-import Foundation
 import DecoyClient
+import Foundation
 
 /// A seeded random number generator shared safely between threads.
 ///
@@ -34,7 +34,8 @@ public final class RandomSource: Sendable {
     /// A number drawn from the standard normal distribution, by the Box–Muller transform.
     func standardNormal() -> Double {
         // 1 - u keeps the logarithm's argument in (0, 1], away from log(0).
-        let u = 1 - unitInterval(), v = unitInterval()
+        let u = 1 - unitInterval()
+        let v = unitInterval()
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
 }

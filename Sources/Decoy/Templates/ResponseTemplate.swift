@@ -46,7 +46,9 @@ struct TemplateContext {
         case "method":
             return .string(request.method.rawValue)
         case "query":
-            return .map(Self.grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false), caseInsensitive: false)
+            return .map(
+                Self.grouped(request.queryItems.map { ($0.name, $0.value ?? "") }, caseInsensitive: false),
+                caseInsensitive: false)
         case "headers":
             // By name, as WireMock's map of them is ordered.
             let headers = Self.grouped(request.headerFields.map { ($0.name.rawName, $0.value) }, caseInsensitive: true)
@@ -54,7 +56,10 @@ struct TemplateContext {
         case "cookies":
             let pairs = request.headerFields[values: .cookie].flatMap { $0.split(separator: ";") }.map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return (parts[0].trimmingCharacters(in: .whitespaces), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+                return (
+                    parts[0].trimmingCharacters(in: .whitespaces),
+                    parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+                )
             }
             return .map(Self.grouped(pairs, caseInsensitive: false), caseInsensitive: false)
         case "body":
@@ -70,7 +75,9 @@ struct TemplateContext {
     }
 
     /// Name–value pairs with each name once, its values in order.
-    private static func grouped(_ pairs: [(String, String)], caseInsensitive: Bool) -> [(key: String, value: TemplateValue)] {
+    private static func grouped(_ pairs: [(String, String)], caseInsensitive: Bool) -> [(
+        key: String, value: TemplateValue
+    )] {
         var names: [String] = []
         var values: [String: [String]] = [:]
         for (name, value) in pairs {
@@ -124,7 +131,8 @@ private struct TemplateRenderer {
             try render(arguments[0].isTruthy ? block.inverse : block.body, into: &output)
         case .with:
             guard arguments[0].isTruthy else { return try render(block.inverse, into: &output) }
-            try within(Scope(value: arguments[0], parameters: parameters(block, [arguments[0]])), block.body, into: &output)
+            try within(
+                Scope(value: arguments[0], parameters: parameters(block, [arguments[0]])), block.body, into: &output)
         case .each:
             let items: [(key: String?, value: TemplateValue)]
             if let members = arguments[0].members {
@@ -136,10 +144,15 @@ private struct TemplateRenderer {
             }
             guard !items.isEmpty else { return try render(block.inverse, into: &output) }
             for (index, item) in items.enumerated() {
-                var data: [String: TemplateValue] = ["index": .number(Double(index)), "first": .bool(index == 0), "last": .bool(index == items.count - 1)]
+                var data: [String: TemplateValue] = [
+                    "index": .number(Double(index)), "first": .bool(index == 0),
+                    "last": .bool(index == items.count - 1),
+                ]
                 if let key = item.key { data["key"] = .string(key) }
                 let second: TemplateValue = item.key.map(TemplateValue.string) ?? .number(Double(index))
-                try within(Scope(value: item.value, parameters: parameters(block, [item.value, second]), data: data), block.body, into: &output)
+                try within(
+                    Scope(value: item.value, parameters: parameters(block, [item.value, second]), data: data),
+                    block.body, into: &output)
             }
         case .value(let helper):
             let hash = try evaluate(block.hash)
@@ -151,7 +164,9 @@ private struct TemplateRenderer {
         Dictionary(zip(block.blockParameters, values), uniquingKeysWith: { first, _ in first })
     }
 
-    private mutating func within(_ scope: Scope, _ nodes: [TemplateNode], into output: inout String) throws(TemplateRenderError) {
+    private mutating func within(_ scope: Scope, _ nodes: [TemplateNode], into output: inout String)
+        throws(TemplateRenderError)
+    {
         scopes.append(scope)
         defer { scopes.removeLast() }
         try render(nodes, into: &output)
@@ -168,7 +183,8 @@ private struct TemplateRenderer {
             return try helper.call(arguments, try evaluate(hash), context)
         case .jsonPath(let source, let path):
             let value = try evaluate(source)
-            let document: JSONValue? = if case .json(let json) = value { json } else { JSONValue(parsing: Data(value.text.utf8)) }
+            let document: JSONValue? =
+                if case .json(let json) = value { json } else { JSONValue(parsing: Data(value.text.utf8)) }
             // WireMock writes nothing for a body that is not JSON or a path that selects nothing.
             guard let document else { return .null }
             let selected = path.select(in: document)
@@ -177,7 +193,9 @@ private struct TemplateRenderer {
         }
     }
 
-    private mutating func evaluate(_ hash: [String: TemplateExpression]) throws(TemplateRenderError) -> [String: TemplateValue] {
+    private mutating func evaluate(_ hash: [String: TemplateExpression]) throws(TemplateRenderError) -> [String:
+        TemplateValue]
+    {
         var values: [String: TemplateValue] = [:]
         for (name, expression) in hash { values[name] = try evaluate(expression) }
         return values

@@ -28,17 +28,32 @@ enum TemplateHelper: String, Sendable, CaseIterable {
         }
     }
 
-    static let randomTypes = ["ALPHANUMERIC", "ALPHABETIC", "NUMERIC", "ALPHANUMERIC_AND_SYMBOLS", "HEXADECIMAL", "UUID"]
+    static let randomTypes = [
+        "ALPHANUMERIC", "ALPHABETIC", "NUMERIC", "ALPHANUMERIC_AND_SYMBOLS", "HEXADECIMAL", "UUID",
+    ]
 
     /// Checks the arguments of a call at load; what is literal is checked whole.
-    func check(_ parameters: [TemplateExpression], _ hash: [String: TemplateExpression], at offset: Int, _ parser: TemplateParser) throws(TemplateSyntaxError) {
+    func check(
+        _ parameters: [TemplateExpression], _ hash: [String: TemplateExpression], at offset: Int,
+        _ parser: TemplateParser
+    ) throws(TemplateSyntaxError) {
         let (arguments, names) = signature
         guard arguments.contains(parameters.count) else {
-            let count = arguments.upperBound == Int.max ? "at least \(arguments.lowerBound)" : arguments.count == 1 ? "\(arguments.lowerBound)" : "\(arguments.lowerBound) to \(arguments.upperBound)"
-            throw parser.error(at: offset, helper: rawValue, "\(rawValue) takes \(count) value\(arguments.upperBound == 1 ? "" : "s"), not \(parameters.count)")
+            let count =
+                arguments.upperBound == Int.max
+                ? "at least \(arguments.lowerBound)"
+                : arguments.count == 1
+                    ? "\(arguments.lowerBound)" : "\(arguments.lowerBound) to \(arguments.upperBound)"
+            throw parser.error(
+                at: offset, helper: rawValue,
+                "\(rawValue) takes \(count) value\(arguments.upperBound == 1 ? "" : "s"), not \(parameters.count)")
         }
         for name in hash.keys.sorted() where !names.contains(name) {
-            throw parser.error(at: offset, helper: rawValue, names.isEmpty ? "\(rawValue) takes no name=value pairs, not \(name)=" : "\(rawValue) takes \(names.sorted().map { $0 + "=" }.joined(separator: ", ")), not \(name)=")
+            throw parser.error(
+                at: offset, helper: rawValue,
+                names.isEmpty
+                    ? "\(rawValue) takes no name=value pairs, not \(name)="
+                    : "\(rawValue) takes \(names.sorted().map { $0 + "=" }.joined(separator: ", ")), not \(name)=")
         }
         func literal(_ name: String) -> String? {
             if case .literal(let value) = hash[name] { return value.text }
@@ -48,10 +63,16 @@ enum TemplateHelper: String, Sendable, CaseIterable {
             switch self {
             case .now:
                 if let offsetText = literal("offset") { _ = try Self.offset(offsetText) }
-                if let zone = literal("timezone"), TimeZone(identifier: zone) == nil { throw TemplateRenderError("\(zone) is not a time zone") }
+                if let zone = literal("timezone"), TimeZone(identifier: zone) == nil {
+                    throw TemplateRenderError("\(zone) is not a time zone")
+                }
             case .randomValue:
-                if let type = literal("type"), !Self.randomTypes.contains(type) { throw TemplateRenderError("type is one of \(Self.randomTypes.joined(separator: ", ")), not \(type)") }
-                if hash["length"] == nil, literal("type") != "UUID" { throw TemplateRenderError("randomValue needs length=, except for type='UUID'") }
+                if let type = literal("type"), !Self.randomTypes.contains(type) {
+                    throw TemplateRenderError("type is one of \(Self.randomTypes.joined(separator: ", ")), not \(type)")
+                }
+                if hash["length"] == nil, literal("type") != "UUID" {
+                    throw TemplateRenderError("randomValue needs length=, except for type='UUID'")
+                }
             case .matches, .regexExtract:
                 if case .literal(let pattern) = parameters[1] { _ = try Self.regularExpression(pattern.text) }
             default:
@@ -63,7 +84,9 @@ enum TemplateHelper: String, Sendable, CaseIterable {
     }
 
     /// The helper's value for evaluated arguments.
-    func call(_ arguments: [TemplateValue], _ hash: [String: TemplateValue], _ context: TemplateContext) throws(TemplateRenderError) -> TemplateValue {
+    func call(_ arguments: [TemplateValue], _ hash: [String: TemplateValue], _ context: TemplateContext)
+        throws(TemplateRenderError) -> TemplateValue
+    {
         let text = arguments.first?.text ?? ""
         switch self {
         case .jsonPath:
@@ -76,7 +99,11 @@ enum TemplateHelper: String, Sendable, CaseIterable {
             return .string(Self.uuid(context.random))
         case .upper: return .string(text.uppercased())
         case .lower: return .string(text.lowercased())
-        case .capitalize: return .string(text.split(separator: " ", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " "))
+        case .capitalize:
+            return .string(
+                text.split(separator: " ", omittingEmptySubsequences: false).map {
+                    $0.prefix(1).uppercased() + $0.dropFirst()
+                }.joined(separator: " "))
         case .capitalizeFirst: return .string(text.prefix(1).uppercased() + text.dropFirst())
         case .trim: return .string(text.trimmingCharacters(in: .whitespacesAndNewlines))
         case .size:
@@ -84,31 +111,45 @@ enum TemplateHelper: String, Sendable, CaseIterable {
             if let members = arguments[0].members { return .number(Double(members.count)) }
             return .number(Double(text.count))
         case .defaultIfEmpty: return arguments[0].isTruthy ? arguments[0] : arguments[1]
-        case .join: return .string((arguments[0].elements ?? [arguments[0]]).map(\.text).joined(separator: arguments[1].text))
+        case .join:
+            return .string((arguments[0].elements ?? [arguments[0]]).map(\.text).joined(separator: arguments[1].text))
         case .replace: return .string(text.replacingOccurrences(of: arguments[1].text, with: arguments[2].text))
         case .substring:
             let characters = Array(text)
             let start = min(max(Int(arguments[1].number ?? 0), 0), characters.count)
-            let end = arguments.count > 2 ? min(max(Int(arguments[2].number ?? 0), start), characters.count) : characters.count
+            let end =
+                arguments.count > 2
+                ? min(max(Int(arguments[2].number ?? 0), start), characters.count) : characters.count
             return .string(String(characters[start..<end]))
         case .abbreviate:
             let width = Int(arguments[1].number ?? 0)
             guard text.count > width else { return .string(text) }
             return .string(String(text.prefix(max(width - 3, 0))) + "...")
         case .urlEncode:
-            if hash["decode"]?.isTruthy == true { return .string(text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text) }
+            if hash["decode"]?.isTruthy == true {
+                return .string(text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text)
+            }
             return .string(Self.formEncoded(text))
         case .base64:
-            if hash["decode"]?.isTruthy == true { return .string(Data(base64Encoded: text).flatMap { String(data: $0, encoding: .utf8) } ?? "") }
+            if hash["decode"]?.isTruthy == true {
+                return .string(Data(base64Encoded: text).flatMap { String(data: $0, encoding: .utf8) } ?? "")
+            }
             return .string(Data(text.utf8).base64EncodedString())
         case .contains:
-            if let elements = arguments[0].elements, !isText(arguments[0]) { return .bool(elements.contains { $0.text == arguments[1].text }) }
+            if let elements = arguments[0].elements, !isText(arguments[0]) {
+                return .bool(elements.contains { $0.text == arguments[1].text })
+            }
             return .bool(text.contains(arguments[1].text))
         case .matches:
-            return .bool(try Self.regularExpression(arguments[1].text).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)
+            return .bool(
+                try Self.regularExpression(arguments[1].text).firstMatch(
+                    in: text, range: NSRange(text.startIndex..., in: text)) != nil)
         case .regexExtract:
-            guard let match = try Self.regularExpression(arguments[1].text).firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                  let range = Range(match.range, in: text) else { return .null }
+            guard
+                let match = try Self.regularExpression(arguments[1].text).firstMatch(
+                    in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range, in: text)
+            else { return .null }
             return .string(String(text[range]))
         case .eq: return .bool(Self.compare(arguments[0], arguments[1]) == .orderedSame)
         case .neq: return .bool(Self.compare(arguments[0], arguments[1]) != .orderedSame)
@@ -132,7 +173,9 @@ enum TemplateHelper: String, Sendable, CaseIterable {
     /// Numbers compare as numbers, anything else by its text: `eq request.method 'GET'` holds,
     /// where Handlebars-Java compares WireMock's objects and finds them unequal.
     private static func compare(_ left: TemplateValue, _ right: TemplateValue) -> ComparisonResult {
-        if let a = left.number, let b = right.number { return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame }
+        if let a = left.number, let b = right.number {
+            return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+        }
         let (a, b) = (left.text, right.text)
         return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
     }
@@ -143,10 +186,12 @@ enum TemplateHelper: String, Sendable, CaseIterable {
     static func offset(_ text: String) throws(TemplateRenderError) -> DateComponents {
         let parts = text.split(separator: " ")
         let units: [String: Calendar.Component] = [
-            "second": .second, "minute": .minute, "hour": .hour, "day": .day, "week": .weekOfYear, "month": .month, "year": .year,
+            "second": .second, "minute": .minute, "hour": .hour, "day": .day, "week": .weekOfYear, "month": .month,
+            "year": .year,
         ]
         guard parts.count == 2, let amount = Int(String(parts[0])),
-              let unit = units[singular(parts[1].lowercased())] else {
+            let unit = units[singular(parts[1].lowercased())]
+        else {
             throw TemplateRenderError("offset is an amount and a unit, as '3 days' or '-2 hours', not '\(text)'")
         }
         var components = DateComponents()
@@ -161,11 +206,15 @@ enum TemplateHelper: String, Sendable, CaseIterable {
     private static func now(_ date: Date, _ hash: [String: TemplateValue]) throws(TemplateRenderError) -> String {
         var calendar = Calendar(identifier: .gregorian)
         let zoneName = hash["timezone"]?.text ?? "UTC"
-        guard let zone = TimeZone(identifier: zoneName) else { throw TemplateRenderError("\(zoneName) is not a time zone") }
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw TemplateRenderError("\(zoneName) is not a time zone")
+        }
         calendar.timeZone = zone
         var date = date
         if let offset = hash["offset"] {
-            guard let moved = calendar.date(byAdding: try Self.offset(offset.text), to: date) else { throw TemplateRenderError("offset \(offset.text) leaves the calendar") }
+            guard let moved = calendar.date(byAdding: try Self.offset(offset.text), to: date) else {
+                throw TemplateRenderError("offset \(offset.text) leaves the calendar")
+            }
             date = moved
         }
         let format = hash["format"]?.text
@@ -179,25 +228,32 @@ enum TemplateHelper: String, Sendable, CaseIterable {
         formatter.calendar = calendar
         formatter.timeZone = zone
         // WireMock's default: ISO 8601 to the second, `Z` for UTC and the offset elsewhere.
-        formatter.dateFormat = format ?? (zone.secondsFromGMT(for: date) == 0 ? "yyyy-MM-dd'T'HH:mm:ss'Z'" : "yyyy-MM-dd'T'HH:mm:ssxxx")
+        formatter.dateFormat =
+            format ?? (zone.secondsFromGMT(for: date) == 0 ? "yyyy-MM-dd'T'HH:mm:ss'Z'" : "yyyy-MM-dd'T'HH:mm:ssxxx")
         return formatter.string(from: date)
     }
 
     // MARK: randomValue and uuid
 
-    private static func randomValue(_ hash: [String: TemplateValue], _ random: RandomSource) throws(TemplateRenderError) -> String {
+    private static func randomValue(_ hash: [String: TemplateValue], _ random: RandomSource) throws(TemplateRenderError)
+        -> String
+    {
         let type = hash["type"]?.text ?? "ALPHANUMERIC"
         if type == "UUID" { return uuid(random) }
-        guard let length = hash["length"]?.number.map(Int.init), length >= 0 else { throw TemplateRenderError("randomValue's length= is a whole number") }
-        let letters = "abcdefghijklmnopqrstuvwxyz", digits = "0123456789"
-        let alphabet: [Character] = switch type {
-        case "ALPHABETIC": Array(letters)
-        case "NUMERIC": Array(digits)
-        case "HEXADECIMAL": Array(digits + "abcdef")
-        case "ALPHANUMERIC_AND_SYMBOLS": Array(letters + digits + "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-        case "ALPHANUMERIC": Array(letters + digits)
-        default: throw TemplateRenderError("type is one of \(randomTypes.joined(separator: ", ")), not \(type)")
+        guard let length = hash["length"]?.number.map(Int.init), length >= 0 else {
+            throw TemplateRenderError("randomValue's length= is a whole number")
         }
+        let letters = "abcdefghijklmnopqrstuvwxyz"
+        let digits = "0123456789"
+        let alphabet: [Character] =
+            switch type {
+            case "ALPHABETIC": Array(letters)
+            case "NUMERIC": Array(digits)
+            case "HEXADECIMAL": Array(digits + "abcdef")
+            case "ALPHANUMERIC_AND_SYMBOLS": Array(letters + digits + "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+            case "ALPHANUMERIC": Array(letters + digits)
+            default: throw TemplateRenderError("type is one of \(randomTypes.joined(separator: ", ")), not \(type)")
+            }
         let value = String((0..<length).map { _ in alphabet[random.index(below: alphabet.count)] })
         return hash["uppercase"]?.isTruthy == true ? value.uppercased() : value
     }
@@ -207,7 +263,11 @@ enum TemplateHelper: String, Sendable, CaseIterable {
         var bytes = (0..<16).map { _ in random.byte() }
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        let uuid = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
         return uuid.uuidString.lowercased()
     }
 
@@ -215,7 +275,8 @@ enum TemplateHelper: String, Sendable, CaseIterable {
 
     /// `application/x-www-form-urlencoded`, as Java's `URLEncoder`: a space is `+`.
     private static func formEncoded(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
         allowed.insert(charactersIn: "-_.*")
         return text.split(separator: " ", omittingEmptySubsequences: false)
             .map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }

@@ -7,7 +7,10 @@
 struct TemplateParser {
     /// A tag, found by the first pass.
     private struct Tag {
-        enum Kind { case open, close, `else`, output(escaped: Bool) }
+        enum Kind {
+            case open, close, `else`
+            case output(escaped: Bool)
+        }
         let kind: Kind
         let content: String
         /// Where the content starts in the template, for errors.
@@ -81,7 +84,9 @@ struct TemplateParser {
             if stripBefore { start += 1 }
             if !triple, starts("!", at: start) {
                 let long = starts("!--", at: start)
-                guard let close = find(long ? "--}}" : "}}", from: start) else { throw error(at: open, "this comment is never closed with \(long ? "--}}" : "}}")") }
+                guard let close = find(long ? "--}}" : "}}", from: start) else {
+                    throw error(at: open, "this comment is never closed with \(long ? "--}}" : "}}")")
+                }
                 let stripAfter = source[close - 1] == "~"
                 flush(stripTrailing: stripBefore)
                 stripNext = stripAfter
@@ -89,7 +94,9 @@ struct TemplateParser {
                 continue
             }
             let closer = triple ? "}}}" : "}}"
-            guard let close = find(closer, from: start) else { throw error(at: open, "this tag is never closed with \(closer)") }
+            guard let close = find(closer, from: start) else {
+                throw error(at: open, "this tag is never closed with \(closer)")
+            }
             var end = close
             let stripAfter = end > start && source[end - 1] == "~"
             if stripAfter { end -= 1 }
@@ -112,7 +119,8 @@ struct TemplateParser {
                 default: throw error(at: open, "partials ({{> name}}) are not supported: a stub's template is one file")
                 }
             } else if content.trimmingPrefix(while: \.isWhitespace).hasPrefix("else"),
-                      content.trimmingPrefix(while: \.isWhitespace).dropFirst(4).first.map({ $0.isWhitespace }) ?? true {
+                content.trimmingPrefix(while: \.isWhitespace).dropFirst(4).first.map({ $0.isWhitespace }) ?? true
+            {
                 let leading = content.prefix(while: \.isWhitespace).count
                 content = String(content.dropFirst(leading + 4))
                 contentOffset += leading + 4
@@ -183,7 +191,9 @@ struct TemplateParser {
     /// A block from the content of its opening tag to its closing one; a chained `{{else if …}}` shares the close.
     private mutating func block(_ content: String, at offset: Int) throws(TemplateSyntaxError) -> TemplateBlock {
         var reader = try TagReader(content, offset: offset, parser: self)
-        guard case .word(let name, _) = reader.peek else { throw error(at: offset, "a block starts with the name of a helper, as in {{#if …}}") }
+        guard case .word(let name, _) = reader.peek else {
+            throw error(at: offset, "a block starts with the name of a helper, as in {{#if …}}")
+        }
         reader.advance()
         let kind: TemplateBlock.Kind
         switch name {
@@ -200,11 +210,17 @@ struct TemplateParser {
         try reader.finish(self)
         switch kind {
         case .if, .unless, .each, .with:
-            guard parameters.count == 1, hash.isEmpty else { throw error(at: offset, helper: name, "#\(name) takes one value") }
+            guard parameters.count == 1, hash.isEmpty else {
+                throw error(at: offset, helper: name, "#\(name) takes one value")
+            }
         case .value(let helper):
             try helper.check(parameters, hash, at: offset, self)
         }
-        let changesContext = switch kind { case .each, .with: true; default: false }
+        let changesContext =
+            switch kind {
+            case .each, .with: true;
+            default: false
+            }
         if changesContext { contextDepth += 1 }
         blockParameters.append(Set(names))
         let (body, end) = try nodes()
@@ -219,7 +235,9 @@ struct TemplateParser {
                 close = afterElse
             } else {
                 let chained = try block(elseContent, at: elseOffset + elseContent.prefix(while: \.isWhitespace).count)
-                return TemplateBlock(kind: kind, parameters: parameters, hash: hash, blockParameters: names, body: body, inverse: [.block(chained)])
+                return TemplateBlock(
+                    kind: kind, parameters: parameters, hash: hash, blockParameters: names, body: body,
+                    inverse: [.block(chained)])
             }
         } else {
             if changesContext { contextDepth -= 1 }
@@ -227,13 +245,17 @@ struct TemplateParser {
         }
         switch close {
         case .close(let closeName, let closeOffset):
-            guard closeName == name else { throw error(at: closeOffset, helper: name, "{{/\(closeName)}} closes {{#\(name)}}; expected {{/\(name)}}") }
+            guard closeName == name else {
+                throw error(
+                    at: closeOffset, helper: name, "{{/\(closeName)}} closes {{#\(name)}}; expected {{/\(name)}}")
+            }
         case .else(_, let elseOffset):
             throw error(at: elseOffset, helper: name, "{{#\(name)}} has a second {{else}}")
         case .end:
             throw error(at: offset, helper: name, "{{#\(name)}} is never closed with {{/\(name)}}")
         }
-        return TemplateBlock(kind: kind, parameters: parameters, hash: hash, blockParameters: names, body: body, inverse: inverse)
+        return TemplateBlock(
+            kind: kind, parameters: parameters, hash: hash, blockParameters: names, body: body, inverse: inverse)
     }
 
     // MARK: Checks on what a tag names
@@ -243,21 +265,28 @@ struct TemplateParser {
 
     fileprivate func check(_ path: TemplatePath, at offset: Int) throws(TemplateSyntaxError) {
         guard contextDepth == 0, !path.isData, path.parents == 0, let first = path.segments.first,
-              !blockParameters.contains(where: { $0.contains(first) }) else { return }
+            !blockParameters.contains(where: { $0.contains(first) })
+        else { return }
         guard first == "request" else {
             throw unknownHelper(first, at: offset)
         }
         if path.segments.count > 1, !Self.requestParts.contains(path.segments[1]) {
-            throw error(at: offset, "request has no part \"\(path.segments[1])\"; it has \(Self.requestParts.joined(separator: ", "))")
+            throw error(
+                at: offset,
+                "request has no part \"\(path.segments[1])\"; it has \(Self.requestParts.joined(separator: ", "))")
         }
     }
 
     fileprivate func unknownHelper(_ name: String, at offset: Int) -> TemplateSyntaxError {
-        error(at: offset, helper: name, "no helper or value is called \"\(name)\"; helpers: \(TemplateHelper.allCases.map(\.rawValue).joined(separator: ", ")), if, unless, each, with; values start at request")
+        error(
+            at: offset, helper: name,
+            "no helper or value is called \"\(name)\"; helpers: \(TemplateHelper.allCases.map(\.rawValue).joined(separator: ", ")), if, unless, each, with; values start at request"
+        )
     }
 
     func error(at offset: Int, helper: String? = nil, _ reason: String) -> TemplateSyntaxError {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for character in source.prefix(offset) {
             if character == "\n" { line += 1; column = 1 } else { column += 1 }
         }
@@ -270,7 +299,10 @@ private struct TagReader {
     enum Token: Equatable {
         case word(String, offset: Int)
         case string(String, offset: Int)
-        case open(offset: Int), close(offset: Int), equals(offset: Int), pipe(offset: Int)
+        case open(offset: Int)
+        case close(offset: Int)
+        case equals(offset: Int)
+        case pipe(offset: Int)
         case end(offset: Int)
     }
 
@@ -286,11 +318,17 @@ private struct TagReader {
             if character.isWhitespace {
                 position += 1
             } else if character == "'" || character == "\"" {
-                guard let close = characters[(position + 1)...].firstIndex(of: character) else { throw parser.error(at: at, "this text is never closed with \(character)") }
+                guard let close = characters[(position + 1)...].firstIndex(of: character) else {
+                    throw parser.error(at: at, "this text is never closed with \(character)")
+                }
                 tokens.append(.string(String(characters[(position + 1)..<close]), offset: at))
                 position = close + 1
             } else if "()=|".contains(character) {
-                tokens.append(character == "(" ? .open(offset: at) : character == ")" ? .close(offset: at) : character == "=" ? .equals(offset: at) : .pipe(offset: at))
+                tokens.append(
+                    character == "("
+                        ? .open(offset: at)
+                        : character == ")"
+                            ? .close(offset: at) : character == "=" ? .equals(offset: at) : .pipe(offset: at))
                 position += 1
             } else {
                 var word = ""
@@ -298,7 +336,9 @@ private struct TagReader {
                     let next = characters[position]
                     if next == "[" {
                         // A literal segment: anything up to `]`, kept with its brackets for the path reader.
-                        guard let close = characters[position...].firstIndex(of: "]") else { throw parser.error(at: offset + position, "this [ is never closed with ]") }
+                        guard let close = characters[position...].firstIndex(of: "]") else {
+                            throw parser.error(at: offset + position, "this [ is never closed with ]")
+                        }
                         word += String(characters[position...close])
                         position = close + 1
                         continue
@@ -318,7 +358,9 @@ private struct TagReader {
 
     private static func offset(of token: Token) -> Int {
         switch token {
-        case .word(_, let offset), .string(_, let offset), .open(let offset), .close(let offset), .equals(let offset), .pipe(let offset), .end(let offset): offset
+        case .word(_, let offset), .string(_, let offset), .open(let offset), .close(let offset), .equals(let offset),
+            .pipe(let offset), .end(let offset):
+            offset
         }
     }
 
@@ -335,11 +377,17 @@ private struct TagReader {
         throw parser.error(at: Self.offset(of: peek), "one value or a helper call per tag")
     }
 
-    private mutating func call(_ helper: TemplateHelper, at offset: Int, _ parser: TemplateParser) throws(TemplateSyntaxError) -> TemplateExpression {
+    private mutating func call(_ helper: TemplateHelper, at offset: Int, _ parser: TemplateParser)
+        throws(TemplateSyntaxError) -> TemplateExpression
+    {
         let (parameters, hash) = try arguments(parser)
         try helper.check(parameters, hash, at: offset, parser)
         if helper == .jsonPath {
-            guard case .literal(.string(let text)) = parameters[1] else { throw parser.error(at: offset, helper: "jsonPath", "jsonPath takes its path as quoted text, as in {{jsonPath request.body '$.name'}}") }
+            guard case .literal(.string(let text)) = parameters[1] else {
+                throw parser.error(
+                    at: offset, helper: "jsonPath",
+                    "jsonPath takes its path as quoted text, as in {{jsonPath request.body '$.name'}}")
+            }
             do {
                 return .jsonPath(parameters[0], try JSONPath(parsing: text))
             } catch {
@@ -350,7 +398,9 @@ private struct TagReader {
     }
 
     /// Positional arguments then `name=value` pairs, up to `as`, `)` or the end.
-    mutating func arguments(_ parser: TemplateParser) throws(TemplateSyntaxError) -> ([TemplateExpression], [String: TemplateExpression]) {
+    mutating func arguments(_ parser: TemplateParser) throws(TemplateSyntaxError) -> (
+        [TemplateExpression], [String: TemplateExpression]
+    ) {
         var parameters: [TemplateExpression] = []
         var hash: [String: TemplateExpression] = [:]
         while true {
@@ -359,12 +409,15 @@ private struct TagReader {
                 return (parameters, hash)
             case .word("as", _) where tokens[index + 1] == .pipe(offset: Self.offset(of: tokens[index + 1])):
                 return (parameters, hash)
-            case .word(let name, let offset) where tokens[index + 1] == .equals(offset: Self.offset(of: tokens[index + 1])):
+            case .word(let name, let offset)
+            where tokens[index + 1] == .equals(offset: Self.offset(of: tokens[index + 1])):
                 index += 2
                 guard hash[name] == nil else { throw parser.error(at: offset, "\(name)= is given twice") }
                 hash[name] = try argument(parser)
             default:
-                guard hash.isEmpty else { throw parser.error(at: Self.offset(of: peek), "values come before name=value pairs") }
+                guard hash.isEmpty else {
+                    throw parser.error(at: Self.offset(of: peek), "values come before name=value pairs")
+                }
                 parameters.append(try argument(parser))
             }
         }
@@ -378,8 +431,12 @@ private struct TagReader {
         case .string(let text, _):
             return .literal(.string(text))
         case .open(let offset):
-            guard case .word(let name, _) = peek else { throw parser.error(at: offset, "( starts a helper call, as in (eq a b)") }
-            guard let helper = TemplateHelper(rawValue: name) else { throw parser.unknownHelper(name, at: Self.offset(of: peek)) }
+            guard case .word(let name, _) = peek else {
+                throw parser.error(at: offset, "( starts a helper call, as in (eq a b)")
+            }
+            guard let helper = TemplateHelper(rawValue: name) else {
+                throw parser.unknownHelper(name, at: Self.offset(of: peek))
+            }
             advance()
             let call = try call(helper, at: offset, parser)
             guard case .close = peek else { throw parser.error(at: Self.offset(of: peek), "( is never closed with )") }
@@ -392,7 +449,9 @@ private struct TagReader {
             case "null", "undefined": return .literal(.null)
             default: break
             }
-            if let number = Double(word), word.first.map({ $0.isNumber || $0 == "-" }) == true { return .literal(.number(number)) }
+            if let number = Double(word), word.first.map({ $0.isNumber || $0 == "-" }) == true {
+                return .literal(.number(number))
+            }
             if let helper = TemplateHelper(rawValue: word) {
                 // A helper named without parentheses where a value goes: Handlebars calls it with no arguments.
                 return try call(helper, at: offset, parser)
@@ -416,7 +475,9 @@ private struct TagReader {
             names.append(name)
             advance()
         }
-        guard case .pipe = peek, !names.isEmpty else { throw parser.error(at: offset, "as |names| needs at least one name and a closing |") }
+        guard case .pipe = peek, !names.isEmpty else {
+            throw parser.error(at: offset, "as |names| needs at least one name and a closing |")
+        }
         advance()
         return names
     }
@@ -426,7 +487,9 @@ private struct TagReader {
     }
 
     /// `a.b.[c]`, `this`, `../a`, `@index`.
-    private static func path(_ word: String, at offset: Int, _ parser: TemplateParser) throws(TemplateSyntaxError) -> TemplatePath {
+    private static func path(_ word: String, at offset: Int, _ parser: TemplateParser) throws(TemplateSyntaxError)
+        -> TemplatePath
+    {
         var path = TemplatePath()
         var rest = Substring(word)
         if rest.hasPrefix("@") {

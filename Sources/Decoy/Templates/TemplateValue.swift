@@ -80,7 +80,10 @@ enum TemplateValue: Sendable {
     func member(_ name: String) -> TemplateValue {
         switch self {
         case .map(let members, let caseInsensitive):
-            let found = caseInsensitive ? members.first { $0.key.caseInsensitiveCompare(name) == .orderedSame } : members.first { $0.key == name }
+            let found =
+                caseInsensitive
+                ? members.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }
+                : members.first { $0.key == name }
             return found?.value ?? .null
         case .json(.object(let members)):
             return members[name].map(TemplateValue.json) ?? .null
@@ -111,7 +114,9 @@ enum TemplateValue: Sendable {
         switch json {
         case .object(let members) where !members.isEmpty:
             let inner = indent + "  "
-            let lines = members.sorted { $0.key < $1.key }.map { inner + $0.key.jsonQuoted + " : " + pretty($0.value, indent: inner) }
+            let lines = members.sorted { $0.key < $1.key }.map {
+                inner + $0.key.jsonQuoted + " : " + pretty($0.value, indent: inner)
+            }
             return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
         case .object:
             return "{ }"

@@ -4,7 +4,9 @@ extension APIClient {
     /// network's; with any other policy, the one ``response(for:)-(Resource<Value>)`` gives.
     ///
     /// The stream fails with an ``APIError``. Stopping the iteration cancels the request.
-    public func responses<Value: Decodable & Sendable>(for resource: Resource<Value>) -> AsyncThrowingStream<Response<Value>, any Error> {
+    public func responses<Value: Decodable & Sendable>(for resource: Resource<Value>) -> AsyncThrowingStream<
+        Response<Value>, any Error
+    > {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do throws(APIError) {
@@ -20,10 +22,13 @@ extension APIClient {
     }
 
     /// The first delivery of ``CachePolicy/cacheThenNetwork``, decoded.
-    private func cachedDelivery<Value: Decodable>(of resource: Resource<Value>) async throws(APIError) -> Response<Value>? {
+    private func cachedDelivery<Value: Decodable>(of resource: Resource<Value>) async throws(APIError) -> Response<
+        Value
+    >? {
         let (request, _) = try makeRequest(for: resource)
         guard cachePolicy(for: request, options: resource.options) == .cacheThenNetwork,
-              let cached = await cachedResponse(for: request, policy: .cacheThenNetwork) else { return nil }
+            let cached = await cachedResponse(for: request, policy: .cacheThenNetwork)
+        else { return nil }
         // An entry that no longer decodes is dropped; the network's delivery follows as usual.
         guard let value = try? decodeBody(cached.body, for: resource) else {
             await configuration.cache?.removeResponse(for: CacheKey(request))

@@ -26,8 +26,8 @@ public struct DiskCache: ResponseCache {
     /// The entry for `key` unless it is missing, unreadable or expired.
     public func response(for key: CacheKey) async -> CachedResponse? {
         guard let data = await Self.onFileQueue({ [file = file(for: key)] in try? Data(contentsOf: file) }),
-              let entry = try? JSONDecoder().decode(Entry.self, from: data),
-              entry.key == key // file names are hashes, which may collide
+            let entry = try? JSONDecoder().decode(Entry.self, from: data),
+            entry.key == key // file names are hashes, which may collide
         else { return nil }
         if let expiry, now().timeIntervalSince(entry.stored) >= TimeInterval(expiry / .milliseconds(1)) / 1_000 {
             return nil

@@ -1,4 +1,3 @@
-
 /// A ``ResponseCache`` in memory whose entries expire a set time after they are stored.
 ///
 /// ```swift

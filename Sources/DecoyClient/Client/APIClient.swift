@@ -23,7 +23,9 @@ public final class APIClient: Sendable {
     private let failures = FailureBroadcast()
 
     /// Creates a client for `baseURL` sending through `transport`.
-    public init(baseURL: URL, configuration: Configuration = Configuration(), transport: any Transport = URLSessionTransport()) {
+    public init(
+        baseURL: URL, configuration: Configuration = Configuration(), transport: any Transport = URLSessionTransport()
+    ) {
         self.baseURL = baseURL
         self.configuration = configuration
         self.transport = transport
@@ -64,7 +66,9 @@ public final class APIClient: Sendable {
     }
 
     /// Sends `resource` and decodes its body with `decode`.
-    func response<Raw, Value>(for resource: Resource<Raw>, decode: (Data, HTTPResponse) throws -> Value) async throws(APIError) -> Response<Value> {
+    func response<Raw, Value>(for resource: Resource<Raw>, decode: (Data, HTTPResponse) throws -> Value)
+        async throws(APIError) -> Response<Value>
+    {
         let (request, body) = try makeRequest(for: resource)
         return try await perform(request, body: body, options: resource.options, decode: decode)
     }
@@ -82,12 +86,16 @@ public final class APIClient: Sendable {
         // An entry from before the model changed would fail the resource for as long as it is
         // kept: it is dropped, and the network asked, without a failure to report.
         await configuration.cache?.removeResponse(for: CacheKey(request))
-        return try decoded(try await self.answer(to: request, body: body, options: options, readingCache: false).0, from: .network, to: request, by: decode)
+        return try decoded(
+            try await self.answer(to: request, body: body, options: options, readingCache: false).0, from: .network,
+            to: request, by: decode)
     }
 
     /// A built request's response: from the cache when the policy says so, otherwise through the
     /// pipeline with its status checked, and stored when the policy says so.
-    private func answer(to request: HTTPRequest, body: Data?, options: RequestOptions, readingCache: Bool) async throws(APIError) -> (CachedResponse, fromCache: Bool) {
+    private func answer(to request: HTTPRequest, body: Data?, options: RequestOptions, readingCache: Bool)
+        async throws(APIError) -> (CachedResponse, fromCache: Bool)
+    {
         let policy = cachePolicy(for: request, options: options)
         if readingCache, policy == .cacheElseNetwork, let cached = await cachedResponse(for: request, policy: policy) {
             return (cached, true)
@@ -110,7 +118,8 @@ public final class APIClient: Sendable {
     /// The resource's own policy, or the client's for reads: a `POST` to one URL with another
     /// body is another request, which a cache filed by URL cannot tell apart.
     func cachePolicy(for request: HTTPRequest, options: RequestOptions) -> CachePolicy {
-        options.cachePolicy ?? (request.method == .get || request.method == .head ? configuration.cachePolicy : .networkOnly)
+        options.cachePolicy
+            ?? (request.method == .get || request.method == .head ? configuration.cachePolicy : .networkOnly)
     }
 
     /// The cached response to `request` when `policy` reads the cache first.
@@ -130,10 +139,11 @@ public final class APIClient: Sendable {
     @inline(never)
     private func checkStatus(_ response: HTTPResponse, body data: Data) throws(APIError) {
         guard !configuration.acceptableStatuses.contains(response.status.code) else { return }
-        throw .unacceptableStatus(StatusFailure(
-            status: response.status, headerFields: response.headerFields, body: data,
-            decodedBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }
-        ))
+        throw .unacceptableStatus(
+            StatusFailure(
+                status: response.status, headerFields: response.headerFields, body: data,
+                decodedBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }
+            ))
     }
 
     /// Decodes a response; a step that throws an ``APIError`` (a fallback) keeps it, any other error is a decoding failure.
@@ -190,8 +200,14 @@ public final class APIClient: Sendable {
             fields[field.name] = nil
         }
         fields.append(contentsOf: resource.headerFields)
-        let body = try RequestBody.encode(resource.body, with: configuration.encoder, into: &fields, describing: "\(resource.method) \(resource.path)")
+        let body = try RequestBody.encode(
+            resource.body, with: configuration.encoder, into: &fields, describing: "\(resource.method) \(resource.path)"
+        )
         let path = target.path(resource.path, query: configuration.queryItems + resource.query)
-        return (HTTPRequest(method: resource.method, scheme: target.scheme, authority: target.authority, path: path, headerFields: fields), body)
+        return (
+            HTTPRequest(
+                method: resource.method, scheme: target.scheme, authority: target.authority, path: path,
+                headerFields: fields), body
+        )
     }
 }

@@ -28,7 +28,9 @@ struct BaseTarget: Sendable {
         var target = pathPrefix
         if !path.hasPrefix("/") { target += "/" }
         // Most paths need no escaping; checking bytes is far cheaper than Foundation's encoder.
-        target += path.utf8.allSatisfy(Self.isPlainPathByte) ? path : path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        target +=
+            path.utf8.allSatisfy(Self.isPlainPathByte)
+            ? path : path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
         guard !query.isEmpty else { return target }
         target += "?"
         target += query.map { item in
@@ -40,7 +42,9 @@ struct BaseTarget: Sendable {
 
     private static func isPlainPathByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
         case UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"): true
         default: false
         }

@@ -28,6 +28,8 @@ extension Response: Sendable where Value: Sendable {}
 extension Response {
     /// `value`, decoded from `answer`.
     init(_ value: Value, of answer: CachedResponse, from source: Source) {
-        self.init(value: value, status: answer.response.status, headerFields: answer.response.headerFields, body: answer.body, source: source)
+        self.init(
+            value: value, status: answer.response.status, headerFields: answer.response.headerFields, body: answer.body,
+            source: source)
     }
 }

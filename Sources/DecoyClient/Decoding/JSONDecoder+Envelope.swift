@@ -30,25 +30,32 @@ private struct Enveloped<Value: Decodable>: Decodable {
 
     init(from decoder: any Decoder) throws {
         var container = try decoder.container(keyedBy: EnvelopeKey.self)
-        let keys: [EnvelopeKey] = switch EnvelopeLocal.current {
-        case .whole: []
-        case .rootKeys(let names): names.map { EnvelopeKey(stringValue: $0) }
-        case .singleKey(let otherwise): [try Self.onlyKey(of: container, otherwise: otherwise)]
-        }
+        let keys: [EnvelopeKey] =
+            switch EnvelopeLocal.current {
+            case .whole: []
+            case .rootKeys(let names): names.map { EnvelopeKey(stringValue: $0) }
+            case .singleKey(let otherwise): [try Self.onlyKey(of: container, otherwise: otherwise)]
+            }
         for key in keys.dropLast() {
             container = try container.nestedContainer(keyedBy: EnvelopeKey.self, forKey: key)
         }
-        guard let last = keys.last else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no envelope to open")) }
+        guard let last = keys.last else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no envelope to open"))
+        }
         // `container.decode` (not `Value(from:)`) keeps the decoder's date and data strategies.
         value = try container.decode(Value.self, forKey: last)
     }
 
-    private static func onlyKey(of container: KeyedDecodingContainer<EnvelopeKey>, otherwise: String?) throws -> EnvelopeKey {
+    private static func onlyKey(of container: KeyedDecodingContainer<EnvelopeKey>, otherwise: String?) throws
+        -> EnvelopeKey
+    {
         if container.allKeys.count == 1 { return container.allKeys[0] }
         if let otherwise { return EnvelopeKey(stringValue: otherwise) }
         let names = container.allKeys.map(\.stringValue).sorted().joined(separator: ", ")
-        throw DecodingError.dataCorrupted(.init(
-            codingPath: [], debugDescription: "expected an envelope with a single key, found \(container.allKeys.count): \(names)"
-        ))
+        throw DecodingError.dataCorrupted(
+            .init(
+                codingPath: [],
+                debugDescription: "expected an envelope with a single key, found \(container.allKeys.count): \(names)"
+            ))
     }
 }

@@ -77,9 +77,12 @@ extension Endpoint {
         var fields = HTTPFields(wrappers.flatMap { ($0 as? any HeaderFieldsProviding)?.headerFieldList ?? [] })
         fields.append(contentsOf: headerFields)
         let query = wrappers.flatMap { ($0 as? any QueryItemsProviding)?.queryItemList ?? [] } + queryItems
-        let data = try RequestBody.encode(body, with: JSONEncoder(), into: &fields, describing: "\(method) \(host)\(path)")
+        let data = try RequestBody.encode(
+            body, with: JSONEncoder(), into: &fields, describing: "\(method) \(host)\(path)")
         let target = BaseTarget(scheme: scheme, authority: port.map { "\(host):\($0)" } ?? host)
-        let request = HTTPRequest(method: method, scheme: scheme, authority: target.authority, path: target.path(path, query: query), headerFields: fields)
+        let request = HTTPRequest(
+            method: method, scheme: scheme, authority: target.authority, path: target.path(path, query: query),
+            headerFields: fields)
         return (prepare(request: request), data)
     }
 }

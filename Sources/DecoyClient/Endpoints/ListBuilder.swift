@@ -16,7 +16,9 @@ public enum ListBuilder<Element> {
     /// One element.
     public static func buildExpression(_ element: Element) -> [Element] { [element] }
     /// Several elements, such as an array or an `HTTPFields`.
-    public static func buildExpression<Elements: Sequence<Element>>(_ elements: Elements) -> [Element] { Array(elements) }
+    public static func buildExpression<Elements: Sequence<Element>>(_ elements: Elements) -> [Element] {
+        Array(elements)
+    }
     /// The statements' elements, in order.
     public static func buildBlock(_ parts: [Element]...) -> [Element] { parts.flatMap { $0 } }
     /// An `if` without `else`.
@@ -28,7 +30,9 @@ public enum ListBuilder<Element> {
     /// A `for` loop.
     public static func buildArray(_ parts: [[Element]]) -> [Element] { parts.flatMap { $0 } }
     /// The elements as the collection the declaration asks for: an array, or `HTTPFields`.
-    public static func buildFinalResult<List: RangeReplaceableCollection<Element>>(_ elements: [Element]) -> List { List(elements) }
+    public static func buildFinalResult<List: RangeReplaceableCollection<Element>>(_ elements: [Element]) -> List {
+        List(elements)
+    }
 }
 
 /// Builds query items; see ``ListBuilder``.

@@ -13,7 +13,8 @@ extension Transport {
             throw .transport(TransportFailure(classifying: error))
         }
         guard (200..<300).contains(response.status.code) else {
-            throw .unacceptableStatus(StatusFailure(status: response.status, headerFields: response.headerFields, body: data))
+            throw .unacceptableStatus(
+                StatusFailure(status: response.status, headerFields: response.headerFields, body: data))
         }
         do {
             return try endpoint.parse(data: data, response: response)

@@ -31,7 +31,8 @@ extension APIError: CustomStringConvertible {
         case .transport(let failure): "transport failure (\(failure.category)): \(failure.underlying)"
         case .unacceptableStatus(let failure): "unacceptable status \(failure.status.code): \(failure.bodyText)"
         case .decoding(let failure): "decoding failed at \(failure.codingPathDescription): \(failure.underlying)"
-        case .fallback(let fallback): "decoded the fallback \(type(of: fallback.value)) after: \(fallback.failure.underlying)"
+        case .fallback(let fallback):
+            "decoded the fallback \(type(of: fallback.value)) after: \(fallback.failure.underlying)"
         case .graphQL(let failure): "GraphQL errors: \(failure.errors.map(\.message).joined(separator: "; "))"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         }

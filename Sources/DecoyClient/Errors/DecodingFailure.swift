@@ -16,11 +16,13 @@ public struct DecodingFailure: Sendable {
     /// The coding path of the failure, such as `["data", "people", "0", "age"]`.
     public var codingPath: [String] {
         guard let error = underlying as? DecodingError else { return [] }
-        let context: DecodingError.Context? = switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context
-        case .keyNotFound(let key, let context): DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: "")
-        @unknown default: nil
-        }
+        let context: DecodingError.Context? =
+            switch error {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context
+            case .keyNotFound(let key, let context):
+                DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: "")
+            @unknown default: nil
+            }
         return context?.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } ?? []
     }
 

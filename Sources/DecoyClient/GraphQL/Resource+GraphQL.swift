@@ -30,6 +30,7 @@ private struct GraphQLErrors: Decodable {
     private enum CodingKeys: String, CodingKey { case errors }
 
     init(from decoder: any Decoder) throws {
-        errors = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([GraphQLError].self, forKey: .errors) ?? []
+        errors =
+            try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([GraphQLError].self, forKey: .errors) ?? []
     }
 }

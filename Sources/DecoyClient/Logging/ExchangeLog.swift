@@ -18,7 +18,8 @@ struct ExchangeLog: Sendable {
 
     func response(_ response: HTTPResponse, body: Data, to request: HTTPRequest, after elapsed: Duration) -> String {
         let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-        let head = "← \(response.status.code) \(request.method) \(redactedTarget(request)) (\(String(format: "%.1f", milliseconds)) ms)"
+        let head =
+            "← \(response.status.code) \(request.method) \(redactedTarget(request)) (\(String(format: "%.1f", milliseconds)) ms)"
         return lines(head: head, fields: response.headerFields, body: body)
     }
 
@@ -40,7 +41,10 @@ struct ExchangeLog: Sendable {
 
     private func describe(_ body: Data) -> String {
         if let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
-           let pretty = try? JSONSerialization.data(withJSONObject: redaction.redacting(json: json, unredacted: unredacted), options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed]) {
+            let pretty = try? JSONSerialization.data(
+                withJSONObject: redaction.redacting(json: json, unredacted: unredacted),
+                options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed])
+        {
             return String(decoding: pretty.prefix(Self.bodyLimit), as: UTF8.self)
         }
         guard body.count <= Self.bodyLimit, let text = String(data: body, encoding: .utf8) else {

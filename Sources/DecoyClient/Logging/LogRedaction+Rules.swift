@@ -26,7 +26,8 @@ extension LogRedaction {
         guard let mark = target.firstIndex(of: "?") else { return target }
         let query = target[target.index(after: mark)...].split(separator: "&").map { pair in
             let name = Self.rawParameterName(pair)
-            return hides(parameter: name.removingPercentEncoding ?? name, unredacted: unredacted) ? "\(name)=\(Self.mask)" : String(pair)
+            return hides(parameter: name.removingPercentEncoding ?? name, unredacted: unredacted)
+                ? "\(name)=\(Self.mask)" : String(pair)
         }
         return target[..<mark] + "?" + query.joined(separator: "&")
     }
@@ -35,9 +36,14 @@ extension LogRedaction {
     package func redacting(json: Any, unredacted: Set<String> = []) -> Any {
         switch json {
         case let object as [String: Any]:
-            Dictionary(uniqueKeysWithValues: object.map { key, value in
-                (key, hides(parameter: key, unredacted: unredacted) ? Self.mask : redacting(json: value, unredacted: unredacted))
-            })
+            Dictionary(
+                uniqueKeysWithValues: object.map { key, value in
+                    (
+                        key,
+                        hides(parameter: key, unredacted: unredacted)
+                            ? Self.mask : redacting(json: value, unredacted: unredacted)
+                    )
+                })
         case let array as [Any]:
             array.map { redacting(json: $0, unredacted: unredacted) }
         default:

@@ -29,9 +29,13 @@ struct RequestPipeline: Sendable {
         self.chain = chain
     }
 
-    func send(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (HTTPResponse, Data) {
+    func send(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (
+        HTTPResponse, Data
+    ) {
         guard takesSteps(request, options: options) else {
-            do { return try await forward(request, body) } catch { throw .transport(TransportFailure(classifying: error)) }
+            do { return try await forward(request, body) } catch {
+                throw .transport(TransportFailure(classifying: error))
+            }
         }
         return try await sendWithSteps(request, body: body, options: options)
     }
@@ -57,31 +61,44 @@ struct RequestPipeline: Sendable {
     }
 
     /// Sends with retries, a timeout per attempt and debug logging, as far as each is on.
-    private func sendWithSteps(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (HTTPResponse, Data) {
+    private func sendWithSteps(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (
+        HTTPResponse, Data
+    ) {
         let retry = retry(request, options: options)
         let timeout = options.timeout ?? configuration.timeout
-        let log = configuration.logger.logLevel <= .debug
+        let log =
+            configuration.logger.logLevel <= .debug
             ? ExchangeLog(redaction: configuration.redaction, unredacted: options.unredacted) : nil
         var attempt = 1
         while true {
             let retriesLeft = attempt < retry.maxAttempts
             do throws(APIError) {
                 let (response, data) = try await attemptOnce(request, body: body, timeout: timeout, log: log)
-                guard retriesLeft, retry.retryableStatuses.contains(response.status.code) else { return (response, data) }
+                guard retriesLeft, retry.retryableStatuses.contains(response.status.code) else {
+                    return (response, data)
+                }
             } catch {
-                guard retriesLeft, case .transport(let failure) = error, retry.retryableFailures.contains(failure.category) else { throw error }
+                guard retriesLeft, case .transport(let failure) = error,
+                    retry.retryableFailures.contains(failure.category)
+                else { throw error }
             }
             do {
-                try await configuration.clock.sleep(for: retry.wait(beforeRetry: attempt, unitRandom: .random(in: 0..<1)))
+                try await configuration.clock.sleep(
+                    for: retry.wait(beforeRetry: attempt, unitRandom: .random(in: 0..<1)))
             } catch {
                 throw .transport(TransportFailure(.cancelled, underlying: error))
             }
             attempt += 1
-            log.map { _ in configuration.logger.debug("↻ retrying \(request.method) \(request.path ?? "/") (attempt \(attempt) of \(retry.maxAttempts))") }
+            log.map { _ in
+                configuration.logger.debug(
+                    "↻ retrying \(request.method) \(request.path ?? "/") (attempt \(attempt) of \(retry.maxAttempts))")
+            }
         }
     }
 
-    private func attemptOnce(_ request: HTTPRequest, body: Data?, timeout: Duration?, log: ExchangeLog?) async throws(APIError) -> (HTTPResponse, Data) {
+    private func attemptOnce(_ request: HTTPRequest, body: Data?, timeout: Duration?, log: ExchangeLog?)
+        async throws(APIError) -> (HTTPResponse, Data)
+    {
         let start = log.map { _ in ContinuousClock.now }
         if let log { configuration.logger.debug("\(log.request(request, body: body))") }
         do {
@@ -92,13 +109,17 @@ struct RequestPipeline: Sendable {
             return (response, data)
         } catch {
             let failure = TransportFailure(classifying: error)
-            if log != nil { configuration.logger.debug("✕ \(request.method) \(request.path ?? "/"): \(failure.category): \(error)") }
+            if log != nil {
+                configuration.logger.debug("✕ \(request.method) \(request.path ?? "/"): \(failure.category): \(error)")
+            }
             throw .transport(failure)
         }
     }
 
     /// Races `operation` against the clock; the loser is cancelled.
-    private func withTimeout(_ timeout: Duration?, _ operation: @escaping @Sendable () async throws -> (HTTPResponse, Data)) async throws -> (HTTPResponse, Data) {
+    private func withTimeout(
+        _ timeout: Duration?, _ operation: @escaping @Sendable () async throws -> (HTTPResponse, Data)
+    ) async throws -> (HTTPResponse, Data) {
         guard let timeout else { return try await operation() }
         let clock = configuration.clock
         return try await withThrowingTaskGroup(of: (HTTPResponse, Data)?.self) { group in

@@ -51,12 +51,13 @@ public struct RetryPolicy: Sendable {
 
     /// The wait before retry number `retry` (1 for the first retry), shortened by jitter × `unitRandom` (0..<1).
     public func wait(beforeRetry retry: Int, unitRandom: Double) -> Duration {
-        let base: Duration = switch backoff {
-        case .constant(let duration):
-            duration
-        case .exponential(let initial, let multiplier, let maximum):
-            min(initial * pow(multiplier, Double(retry - 1)), maximum)
-        }
+        let base: Duration =
+            switch backoff {
+            case .constant(let duration):
+                duration
+            case .exponential(let initial, let multiplier, let maximum):
+                min(initial * pow(multiplier, Double(retry - 1)), maximum)
+            }
         return base * (1 - jitter * unitRandom)
     }
 }

@@ -20,7 +20,8 @@ public enum RequestBody: Sendable {
 
     /// The bytes of `body`, if any, with their content type set in `fields` unless one is there.
     static func encode(
-        _ body: RequestBody?, with encoder: JSONEncoder, into fields: inout HTTPFields, describing request: @autoclosure () -> String
+        _ body: RequestBody?, with encoder: JSONEncoder, into fields: inout HTTPFields,
+        describing request: @autoclosure () -> String
     ) throws(APIError) -> Data? {
         guard let body else { return nil }
         do {

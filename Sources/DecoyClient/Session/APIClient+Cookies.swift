@@ -1,7 +1,7 @@
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 extension APIClient {

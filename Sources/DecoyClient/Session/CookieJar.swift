@@ -1,8 +1,9 @@
 package import Foundation
-#if canImport(FoundationNetworking)
-package import FoundationNetworking
-#endif
 import HTTPTypes
+
+#if canImport(FoundationNetworking)
+    package import FoundationNetworking
+#endif
 
 /// A client's cookies, as a URLSession keeps them: taken from `Set-Cookie` fields and sent back
 /// in `Cookie` with the requests whose URL they fit. Foundation parses and matches them.
@@ -23,7 +24,9 @@ package final class CookieJar: Sendable {
 
     /// `request` with the cookies that fit its URL added to its `Cookie` field.
     func addingCookies(to request: HTTPRequest) -> HTTPRequest {
-        guard let storage = made.withLock({ $0 }), let url = request.url, let value = Self.cookieField(for: url, in: storage) else {
+        guard let storage = made.withLock({ $0 }), let url = request.url,
+            let value = Self.cookieField(for: url, in: storage)
+        else {
             return request
         }
         var request = request
@@ -50,7 +53,9 @@ package final class CookieJar: Sendable {
     /// Keeps in `storage` the cookies of `setCookieFields` (each a `Set-Cookie` value, or
     /// several joined with commas) that a response from `url` sets.
     package static func keep(_ setCookieFields: [String], from url: URL, in storage: HTTPCookieStorage) {
-        let cookies = setCookieFields.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        let cookies = setCookieFields.flatMap {
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url)
+        }
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)
     }
 }

@@ -7,14 +7,18 @@ package enum Redirect {
     /// The request that follows `response` to `request` (sent with `body`), or `nil` when
     /// `response` is not a redirect to follow: not `301`, `302`, `303`, `307` or `308`, or no
     /// `Location` that makes a URL.
-    package static func request(following response: HTTPResponse, to request: HTTPRequest, body: Data?) -> (HTTPRequest, Data?)? {
+    package static func request(following response: HTTPResponse, to request: HTTPRequest, body: Data?) -> (
+        HTTPRequest, Data?
+    )? {
         guard [301, 302, 303, 307, 308].contains(response.status.code),
-              let location = response.headerFields[.location],
-              let from = request.url,
-              let url = URL(string: location, relativeTo: from)?.absoluteURL
+            let location = response.headerFields[.location],
+            let from = request.url,
+            let url = URL(string: location, relativeTo: from)?.absoluteURL
         else { return nil }
         var next = HTTPRequest(method: request.method, url: url, headerFields: request.headerFields)
-        let becomesGet = response.status.code == 303 ? request.method != .head : response.status.code <= 302 && request.method == .post
+        let becomesGet =
+            response.status.code == 303
+            ? request.method != .head : response.status.code <= 302 && request.method == .post
         guard becomesGet else { return (next, body) }
         next.method = .get
         // The fields that describe a body go with it (Fetch, "HTTP-redirect fetch").

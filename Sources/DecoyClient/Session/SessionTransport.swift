@@ -19,7 +19,7 @@ struct SessionTransport: Transport {
             let (response, data) = try await transport.send(cookies?.addingCookies(to: request) ?? request, body: body)
             cookies?.keepCookies(of: response, answering: request)
             guard let limit = redirects.limit, response.status.kind == .redirection,
-                  let next = Redirect.request(following: response, to: request, body: body)
+                let next = Redirect.request(following: response, to: request, body: body)
             else { return (response, data) }
             guard redirectsFollowed < limit else { throw URLError(.httpTooManyRedirects) }
             redirectsFollowed += 1

@@ -1,11 +1,11 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Android)
-import Android
+    import Android
 #endif
 
 /// A value behind a lock, with the `withLock` of `Synchronization.Mutex`, which needs iOS 18 and
@@ -52,9 +52,9 @@ package struct Mutex<Value>: @unchecked Sendable {
                 pthread_mutexattr_init(&attributes)
                 defer { pthread_mutexattr_destroy(&attributes) }
                 #if canImport(Glibc)
-                // Spins a little before sleeping, as `Synchronization.Mutex` does on Linux: the
-                // server's threads hold these locks for a few instructions, less than a sleep costs.
-                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+                    // Spins a little before sleeping, as `Synchronization.Mutex` does on Linux: the
+                    // server's threads hold these locks for a few instructions, less than a sleep costs.
+                    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
                 #endif
                 let status = pthread_mutex_init(lock, &attributes)
                 precondition(status == 0, "pthread_mutex_init failed: \(status)")

@@ -1,8 +1,9 @@
 public import Foundation
 public import HTTPTypes
 import HTTPTypesFoundation
+
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// A ``Transport`` over Foundation's `URLSession`: the one to use in production and against a
@@ -50,8 +51,11 @@ public struct URLSessionTransport: Transport {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
-                    if let data, let response { continuation.resume(returning: (data, response)) }
-                    else { continuation.resume(throwing: error ?? URLError(.badServerResponse)) }
+                    if let data, let response {
+                        continuation.resume(returning: (data, response))
+                    } else {
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                    }
                 }
                 task.delegate = RefusingRedirects.delegate
                 cancellation.start(task)

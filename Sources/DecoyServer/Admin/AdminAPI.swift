@@ -26,7 +26,9 @@ struct AdminAPI: Sendable {
     }
 
     func answer(_ request: StubRequest, baseURL: String) -> StubResponse {
-        if case .token(let token) = access, !Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)") {
+        if case .token(let token) = access,
+            !Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)")
+        {
             return AdminReply.error(.unauthorized, "The admin API needs the header Authorization: Bearer <token>.")
         }
         let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
@@ -34,41 +36,69 @@ struct AdminAPI: Sendable {
         case (.get, "health"): return health()
         case (.get, "mappings"): return withRegistry(request) { mappings($0, request) }
         case (.post, "mappings"), (.post, "mappings/new"): return withRegistry(request) { add($0, request.body) }
-        case (.delete, "mappings"): return withRegistry(request) { $0.removeAllMappings(); return AdminReply.ok }
-        case (.post, "mappings/reset"): return withRegistry(request) { $0.resetMappings(); return AdminReply.ok }
+        case (.delete, "mappings"):
+            return withRegistry(request) {
+                $0.removeAllMappings(); return AdminReply.ok
+            }
+        case (.post, "mappings/reset"):
+            return withRegistry(request) {
+                $0.resetMappings(); return AdminReply.ok
+            }
         case (.post, "mappings/edit"): return withRegistry(request) { edit($0, request.body) }
-        case (.post, "mappings/remove"): return changing(request) { (registry) throws(StubFileError) in try registry.removeMappings(like: request.body) }
-        case (.post, "mappings/import"): return changing(request) { (registry) throws(StubFileError) in try registry.importMappings(request.body) }
-        case (.post, "mappings/save"): return changing(request) { (registry) throws(StubFileError) in try registry.saveMappings() }
+        case (.post, "mappings/remove"):
+            return changing(request) { (registry) throws(StubFileError) in
+                try registry.removeMappings(like: request.body)
+            }
+        case (.post, "mappings/import"):
+            return changing(request) { (registry) throws(StubFileError) in try registry.importMappings(request.body) }
+        case (.post, "mappings/save"):
+            return changing(request) { (registry) throws(StubFileError) in try registry.saveMappings() }
         case (.post, "mappings/find-by-metadata"): return withRegistry(request) { findByMetadata($0, request.body) }
-        case (.post, "mappings/remove-by-metadata"): return changing(request) { (registry) throws(StubFileError) in try registry.removeMappings(withMetadata: request.body) }
+        case (.post, "mappings/remove-by-metadata"):
+            return changing(request) { (registry) throws(StubFileError) in
+                try registry.removeMappings(withMetadata: request.body)
+            }
         case (.get, "settings"): return withRegistry(request, settings)
-        case (.post, "settings"), (.put, "settings"): return changing(request) { (registry) throws(StubFileError) in try registry.applySettings(request.body) }
+        case (.post, "settings"), (.put, "settings"):
+            return changing(request) { (registry) throws(StubFileError) in try registry.applySettings(request.body) }
         case (.get, "requests"): return requests(request, baseURL: baseURL)
         case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
         case (.post, "requests/count"): return matching(request.body) { AdminReply.encoded(["count": $0.count]) }
         case (.post, "requests/find"): return matching(request.body) { found($0, baseURL: baseURL) }
         case (.post, "requests/remove"): return removeRequests(request.body, baseURL: baseURL)
-        case (.post, "requests/remove-by-metadata"): return withRegistry(request) { removeRequests($0, byMetadata: request.body, baseURL: baseURL) }
+        case (.post, "requests/remove-by-metadata"):
+            return withRegistry(request) { removeRequests($0, byMetadata: request.body, baseURL: baseURL) }
         case (.get, "requests/unmatched"): return found(engine.journal.unmatchedEntries, baseURL: baseURL)
         case (.get, "requests/unmatched/near-misses"): return unmatchedNearMisses(baseURL: baseURL)
         case (.post, "near-misses/request"): return nearMisses(toRequest: request.body, baseURL: baseURL)
         case (.post, "near-misses/request-pattern"): return nearMisses(toPattern: request.body, baseURL: baseURL)
-        case (.post, "reset"): return withRegistry(request) { $0.reset(); return AdminReply.ok }
+        case (.post, "reset"):
+            return withRegistry(request) {
+                $0.reset(); return AdminReply.ok
+            }
         case (.get, "scenarios"): return withRegistry(request, scenarios)
-        case (.post, "scenarios/reset"): return withRegistry(request) { $0.resetScenarios(); return AdminReply.ok }
+        case (.post, "scenarios/reset"):
+            return withRegistry(request) {
+                $0.resetScenarios(); return AdminReply.ok
+            }
         case (.put, _) where path.count == 3 && path[0] == "scenarios" && path[2] == "state":
             return withRegistry(request) { setState($0, scenario: path[1], request.body) }
-        case (_, let endpoint) where path.first == "recordings": return withRegistry(request) { recordings($0, request, endpoint: endpoint) }
+        case (_, let endpoint) where path.first == "recordings":
+            return withRegistry(request) { recordings($0, request, endpoint: endpoint) }
         case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
             return withRegistry(request) { mapping($0, id: path[1], request) }
         case (let method, _) where path.count == 2 && path[0] == "requests" && [.get, .delete].contains(method):
             return servedRequest(id: path[1], removing: method == .delete, baseURL: baseURL)
         case (_, let endpoint) where Self.endpoints.contains(endpoint) || (path.count == 2 && path[0] == "mappings"):
-            return AdminReply.error(.methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
+            return AdminReply.error(
+                .methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
         case (_, let endpoint):
-            if let reason = Self.unserved.first(where: { endpoint == $0.key || endpoint.hasPrefix($0.key + "/") })?.value {
-                return AdminReply.error(.notImplemented, "Decoy does not serve \(request.method) \(request.path): \(reason). See docs/admin-api.md.")
+            if let reason = Self.unserved.first(where: { endpoint == $0.key || endpoint.hasPrefix($0.key + "/") })?
+                .value
+            {
+                return AdminReply.error(
+                    .notImplemented,
+                    "Decoy does not serve \(request.method) \(request.path): \(reason). See docs/admin-api.md.")
             }
             return AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
         }
@@ -83,7 +113,9 @@ struct AdminAPI: Sendable {
 
     private static let endpoints: Set = [
         "health", "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
-        "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "settings", "requests", "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched", "requests/reset",
+        "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "settings", "requests",
+        "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched",
+        "requests/reset",
         "requests/unmatched/near-misses", "near-misses/request", "near-misses/request-pattern",
         "reset", "scenarios", "scenarios/reset",
     ]
@@ -98,7 +130,8 @@ struct AdminAPI: Sendable {
     private static func wholeNumber(_ name: String, in request: StubRequest) throws(AdminRejection) -> Int? {
         guard let text = request.queryValues(name).first else { return nil }
         guard let number = Int(text), number >= 0 else {
-            throw AdminRejection(reply: AdminReply.error(.badRequest, "\(name): expected a whole number, found \"\(text)\"."))
+            throw AdminRejection(
+                reply: AdminReply.error(.badRequest, "\(name): expected a whole number, found \"\(text)\"."))
         }
         return number
     }
@@ -114,7 +147,9 @@ struct AdminAPI: Sendable {
     /// which the engine keeps, is there as with any provider.
     private func withRegistry(_ request: StubRequest, _ body: (StubRegistry) -> StubResponse) -> StubResponse {
         guard let registry else {
-            return AdminReply.error(.notImplemented, """
+            return AdminReply.error(
+                .notImplemented,
+                """
                 Decoy cannot serve \(request.method) \(request.path) here: this server serves a custom StubProvider \
                 (\(type(of: engine.provider))), which has no stub mappings, scenarios or settings to list or change; only a \
                 StubRegistry has them. The request journal endpoints work with any provider.
@@ -124,7 +159,9 @@ struct AdminAPI: Sendable {
     }
 
     /// `{}` once `change` is made to the registry; its refusal, by field, when it throws.
-    private func changing(_ request: StubRequest, _ change: (StubRegistry) throws(StubFileError) -> Void) -> StubResponse {
+    private func changing(_ request: StubRequest, _ change: (StubRegistry) throws(StubFileError) -> Void)
+        -> StubResponse
+    {
         withRegistry(request) { registry in
             do throws(StubFileError) {
                 try change(registry)
@@ -164,7 +201,8 @@ struct AdminAPI: Sendable {
     /// Newest first, with WireMock's `limit` and `offset`.
     private func mappings(_ registry: StubRegistry, _ request: StubRequest) -> StubResponse {
         let all = registry.mappings
-        let offset: Int?, limit: Int?
+        let offset: Int?
+        let limit: Int?
         do {
             (offset, limit) = (try Self.wholeNumber("offset", in: request), try Self.wholeNumber("limit", in: request))
         } catch {
@@ -185,7 +223,9 @@ struct AdminAPI: Sendable {
     /// WireMock's `editStub`: the stub in `body` replaces the one with its id.
     private func edit(_ registry: StubRegistry, _ body: Data) -> StubResponse {
         do {
-            guard let mapping = try registry.editMapping(body) else { return AdminReply.error(.notFound, "No stub mapping has the id of the edited stub.") }
+            guard let mapping = try registry.editMapping(body) else {
+                return AdminReply.error(.notFound, "No stub mapping has the id of the edited stub.")
+            }
             return AdminReply.json(mapping.json)
         } catch {
             return AdminReply.invalid(error)
@@ -205,22 +245,24 @@ struct AdminAPI: Sendable {
 
     /// WireMock's global settings: Decoy has the fixed delay, its registry's default delay.
     private func settings(_ registry: StubRegistry) -> StubResponse {
-        let fixedDelay: Int? = switch registry.defaultDelay {
-        case .none: 0
-        case .fixed(let duration): Int(duration / .milliseconds(1))
-        default: nil
-        }
+        let fixedDelay: Int? =
+            switch registry.defaultDelay {
+            case .none: 0
+            case .fixed(let duration): Int(duration / .milliseconds(1))
+            default: nil
+            }
         return AdminReply.encoded(["settings": ["fixedDelay": fixedDelay]])
     }
 
     /// `GET`, `PUT` or `DELETE` of the mapping `id`.
     private func mapping(_ registry: StubRegistry, id: String, _ request: StubRequest) -> StubResponse {
         do {
-            let mapping = switch request.method {
-            case .get: registry.mapping(id: id)
-            case .put: try registry.replaceMapping(id: id, with: request.body)
-            default: registry.removeMapping(id: id)
-            }
+            let mapping =
+                switch request.method {
+                case .get: registry.mapping(id: id)
+                case .put: try registry.replaceMapping(id: id, with: request.body)
+                default: registry.removeMapping(id: id)
+                }
             guard let mapping else { return AdminReply.error(.notFound, "No stub mapping has the id \"\(id)\".") }
             return request.method == .delete ? AdminReply.ok : AdminReply.json(mapping.json)
         } catch {
@@ -235,7 +277,8 @@ struct AdminAPI: Sendable {
         var entries = engine.journal.entries.reversed() as [JournalEntry]
         if let since = request.queryValues("since").first {
             guard let date = Self.date(since) else {
-                return AdminReply.error(.badRequest, "since: expected an ISO 8601 time such as 2026-11-21T10:00:00Z, found \"\(since)\".")
+                return AdminReply.error(
+                    .badRequest, "since: expected an ISO 8601 time such as 2026-11-21T10:00:00Z, found \"\(since)\".")
             }
             entries = entries.filter { $0.date > date }
         }
@@ -244,7 +287,8 @@ struct AdminAPI: Sendable {
         } catch {
             return error.reply
         }
-        return AdminReply.encoded(ServeEvent.Page(requests: serveEvents(entries, baseURL: baseURL), total: engine.journal.totalCount))
+        return AdminReply.encoded(
+            ServeEvent.Page(requests: serveEvents(entries, baseURL: baseURL), total: engine.journal.totalCount))
     }
 
     /// `entries` as WireMock's serve events, each with the stub that answered it.
@@ -269,7 +313,9 @@ struct AdminAPI: Sendable {
     /// One served request by its id, as a serve event; `removing` forgets it too.
     private func servedRequest(id: String, removing: Bool, baseURL: String) -> StubResponse {
         let isIt = { (entry: JournalEntry) in ServedRequest.id(of: entry) == id }
-        guard let entry = removing ? engine.journal.remove(where: isIt).first : engine.journal.entries.first(where: isIt) else {
+        guard
+            let entry = removing ? engine.journal.remove(where: isIt).first : engine.journal.entries.first(where: isIt)
+        else {
             return AdminReply.error(.notFound, "No request in the journal has the id \"\(id)\".")
         }
         return removing ? AdminReply.ok : AdminReply.encoded(serveEvents([entry], baseURL: baseURL)[0])
@@ -303,7 +349,9 @@ struct AdminAPI: Sendable {
     private func unmatchedNearMisses(baseURL: String) -> StubResponse {
         let mappings = mappingsByRoute()
         let misses = engine.journal.unmatchedEntries.flatMap { entry in
-            NearMisses.stubs(nearlyMatching: ServedRequest(entry, baseURL: baseURL), entry.request, engine: engine, mappings: mappings)
+            NearMisses.stubs(
+                nearlyMatching: ServedRequest(entry, baseURL: baseURL), entry.request, engine: engine,
+                mappings: mappings)
         }
         return AdminReply.encoded(NearMisses(nearMisses: misses))
     }
@@ -320,7 +368,10 @@ struct AdminAPI: Sendable {
             return AdminReply.error(.unprocessableContent, "The request's method or a header name is not valid HTTP.")
         }
         let served = ServedRequest(request, id: UUID().uuidString.lowercased(), date: Date(), baseURL: baseURL)
-        return AdminReply.encoded(NearMisses(nearMisses: NearMisses.stubs(nearlyMatching: served, request, engine: engine, mappings: mappingsByRoute())))
+        return AdminReply.encoded(
+            NearMisses(
+                nearMisses: NearMisses.stubs(
+                    nearlyMatching: served, request, engine: engine, mappings: mappingsByRoute())))
     }
 
     /// The received requests that nearly match the request pattern in `body`: what WireMock's
@@ -328,7 +379,9 @@ struct AdminAPI: Sendable {
     private func nearMisses(toPattern body: Data, baseURL: String) -> StubResponse {
         do {
             let pattern = try Self.pattern(body)
-            let misses = NearMisses.requests(nearlyMatching: pattern, document: JSONValue(parsing: body), in: engine.journal.entries, baseURL: baseURL)
+            let misses = NearMisses.requests(
+                nearlyMatching: pattern, document: JSONValue(parsing: body), in: engine.journal.entries,
+                baseURL: baseURL)
             return AdminReply.encoded(NearMisses(nearMisses: misses))
         } catch {
             return AdminReply.invalid(error)
@@ -350,19 +403,23 @@ struct AdminAPI: Sendable {
     }
 
     private static func date(_ text: String) -> Date? {
-        (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        (try? Date(text, strategy: .iso8601))
+            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 
     // MARK: Scenarios
 
     private func scenarios(_ registry: StubRegistry) -> StubResponse {
         let mappings = registry.mappings
-        return AdminReply.encoded(Scenarios(scenarios: registry.scenarioSummaries.map { summary in
-            Scenarios.Entry(
-                id: summary.name, name: summary.name, state: summary.state, possibleStates: summary.possibleStates,
-                mappings: mappings.filter { $0.route.scenario?.name == summary.name }.reversed().map(\.document)
-            )
-        }))
+        return AdminReply.encoded(
+            Scenarios(
+                scenarios: registry.scenarioSummaries.map { summary in
+                    Scenarios.Entry(
+                        id: summary.name, name: summary.name, state: summary.state,
+                        possibleStates: summary.possibleStates,
+                        mappings: mappings.filter { $0.route.scenario?.name == summary.name }.reversed().map(\.document)
+                    )
+                }))
     }
 
     /// `PUT /__admin/scenarios/{name}/state` with `{"state": "…"}`; without a state, back to ``Scenario/started``.
@@ -372,7 +429,9 @@ struct AdminAPI: Sendable {
         }
         let state: String
         do {
-            state = body.isEmpty ? Scenario.started : try JSONDecoder().decode(ScenarioState.self, from: body).state ?? Scenario.started
+            state =
+                body.isEmpty
+                ? Scenario.started : try JSONDecoder().decode(ScenarioState.self, from: body).state ?? Scenario.started
         } catch {
             return AdminReply.error(.unprocessableContent, #"Expected {"state": "…"}: \#(error)"#)
         }

@@ -19,7 +19,9 @@ enum AdminReply {
     /// field it is about. WireMock's Java client reads `code` to choose the exception it throws.
     /// `code` overrides the one the status implies, for WireMock's own codes such as 30, not recording.
     static func error(_ status: HTTPResponse.Status, _ title: String, code: Int? = nil) -> StubResponse {
-        encoded(Errors(errors: [.init(code: code ?? Errors.code(for: status), title: title, detail: nil, source: nil)]), status: status)
+        encoded(
+            Errors(errors: [.init(code: code ?? Errors.code(for: status), title: title, detail: nil, source: nil)]),
+            status: status)
     }
 
     /// Every problem of a refused stub document or request pattern, each with its field as a JSON
@@ -36,7 +38,10 @@ enum AdminReply {
 
     /// The JSON pointer to a field path: `mappings[1].response.status` is `/mappings/1/response/status`.
     private static func pointer(to field: String) -> String {
-        "/" + field.replacingOccurrences(of: "]", with: "").replacingOccurrences(of: "[", with: ".").split(separator: ".").joined(separator: "/")
+        "/"
+            + field.replacingOccurrences(of: "]", with: "").replacingOccurrences(of: "[", with: ".").split(
+                separator: "."
+            ).joined(separator: "/")
     }
 
     private struct Errors: Encodable {

@@ -24,7 +24,10 @@ struct NearMisses: Encodable {
     let nearMisses: [Entry]
 
     /// The stubs `request` nearly matched, closest first, as the unmatched 404 names them.
-    static func stubs(nearlyMatching request: ServedRequest, _ stubRequest: StubRequest, engine: StubEngine, mappings: [Route: JSONValue]) -> [Entry] {
+    static func stubs(
+        nearlyMatching request: ServedRequest, _ stubRequest: StubRequest, engine: StubEngine,
+        mappings: [Route: JSONValue]
+    ) -> [Entry] {
         guard case .unmatched(let misses) = engine.provider.lookup(stubRequest) else { return [] }
         return misses.map { miss in
             Entry(
@@ -36,7 +39,9 @@ struct NearMisses: Encodable {
 
     /// The received requests that nearly match `pattern`, closest first, at most three, as
     /// DecoyTesting's near misses rank them.
-    static func requests(nearlyMatching pattern: RequestPattern, document: JSONValue?, in entries: [JournalEntry], baseURL: String) -> [Entry] {
+    static func requests(
+        nearlyMatching pattern: RequestPattern, document: JSONValue?, in entries: [JournalEntry], baseURL: String
+    ) -> [Entry] {
         Closeness.ranked(entries) { pattern.differences(from: $0.request) }.prefix(3).map { miss in
             Entry(
                 request: ServedRequest(miss.candidate, baseURL: baseURL), stubMapping: nil, requestPattern: document,

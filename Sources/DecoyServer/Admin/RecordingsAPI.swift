@@ -12,8 +12,12 @@ extension AdminAPI {
         switch (request.method, endpoint) {
         case (.post, "recordings/start"):
             return Self.withSpec(request.body, fields: Self.startFields) { spec throws(StubFileError) in
-                guard case .string(let text)? = spec["targetBaseUrl"] else { throw Self.invalid("targetBaseUrl", "targetBaseUrl is required") }
-                guard let target = URL(string: text), ["http", "https"].contains(target.scheme?.lowercased()), target.host?.isEmpty == false else {
+                guard case .string(let text)? = spec["targetBaseUrl"] else {
+                    throw Self.invalid("targetBaseUrl", "targetBaseUrl is required")
+                }
+                guard let target = URL(string: text), ["http", "https"].contains(target.scheme?.lowercased()),
+                    target.host?.isEmpty == false
+                else {
                     throw Self.invalid("targetBaseUrl", "targetBaseUrl must be an http or https URL with a host")
                 }
                 let options = try Self.options(spec)
@@ -31,10 +35,13 @@ extension AdminAPI {
         case (.post, "recordings/snapshot"):
             return Self.withSpec(request.body, fields: Self.snapshotFields) { spec throws(StubFileError) in
                 let options = try Self.options(spec)
-                return Self.recorded(outputFormat: spec["outputFormat"]) { () throws(Recorder.Failure) in try recorder.snapshot(options: options) }
+                return Self.recorded(outputFormat: spec["outputFormat"]) { () throws(Recorder.Failure) in
+                    try recorder.snapshot(options: options)
+                }
             }
         case (_, "recordings/start"), (_, "recordings/stop"), (_, "recordings/status"), (_, "recordings/snapshot"):
-            return AdminReply.error(.methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
+            return AdminReply.error(
+                .methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
         default:
             return AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
         }
@@ -42,11 +49,15 @@ extension AdminAPI {
 
     /// The fields of WireMock's record spec Decoy takes; the others (captured header fields,
     /// transformers) are refused by name, and so are values of these Decoy does not follow.
-    private static let snapshotFields: Set = ["persist", "repeatsAsScenarios", "outputFormat", "filters", "extractBodyCriteria", "requestBodyPatternFactory"]
+    private static let snapshotFields: Set = [
+        "persist", "repeatsAsScenarios", "outputFormat", "filters", "extractBodyCriteria", "requestBodyPatternFactory",
+    ]
     private static let startFields = snapshotFields.union(["targetBaseUrl"])
 
     /// Runs `body` with the spec in `json` (none is an empty one), refusing fields it does not take.
-    private static func withSpec(_ json: Data, fields: Set<String>, _ body: ([String: JSONValue]) throws(StubFileError) -> StubResponse) -> StubResponse {
+    private static func withSpec(
+        _ json: Data, fields: Set<String>, _ body: ([String: JSONValue]) throws(StubFileError) -> StubResponse
+    ) -> StubResponse {
         do throws(StubFileError) {
             let spec: [String: JSONValue]
             if json.isEmpty {
@@ -58,7 +69,10 @@ extension AdminAPI {
                 throw invalid("", "the body must be a JSON object")
             }
             for name in spec.keys.sorted() where !fields.contains(name) {
-                throw invalid(name, "Decoy does not take \(name) in a recording; it takes \(fields.sorted().joined(separator: ", ")). See docs/recording.md.")
+                throw invalid(
+                    name,
+                    "Decoy does not take \(name) in a recording; it takes \(fields.sorted().joined(separator: ", ")). See docs/recording.md."
+                )
             }
             return try body(spec)
         } catch {
@@ -69,30 +83,46 @@ extension AdminAPI {
     private static func options(_ spec: [String: JSONValue]) throws(StubFileError) -> Recorder.Options {
         var options = Recorder.Options()
         if let persist = spec["persist"] { options.persist = try flag(persist, "persist") }
-        if let repeats = spec["repeatsAsScenarios"] { options.recording.repeatsAsScenarios = try flag(repeats, "repeatsAsScenarios") }
+        if let repeats = spec["repeatsAsScenarios"] {
+            options.recording.repeatsAsScenarios = try flag(repeats, "repeatsAsScenarios")
+        }
         if let format = spec["outputFormat"], format != .string("FULL"), format != .string("IDS") {
             throw invalid("outputFormat", "outputFormat must be FULL or IDS")
         }
         // WireMock's clients send this default; Decoy records proxied requests only.
         if let filters = spec["filters"], filters != .object(["allowNonProxied": .bool(false)]) {
-            throw invalid("filters", "Decoy does not filter recordings: it records every proxied request (filters may only be {\"allowNonProxied\": false})")
+            throw invalid(
+                "filters",
+                "Decoy does not filter recordings: it records every proxied request (filters may only be {\"allowNonProxied\": false})"
+            )
         }
         if let criteria = spec["extractBodyCriteria"] {
-            let members = try object(criteria, "extractBodyCriteria", fields: ["textSizeThreshold", "binarySizeThreshold"])
+            let members = try object(
+                criteria, "extractBodyCriteria", fields: ["textSizeThreshold", "binarySizeThreshold"])
             options.recording.bodyFiles = StubRecording.BodyFiles(
                 textAbove: try size(members["textSizeThreshold"], "extractBodyCriteria.textSizeThreshold"),
                 binaryAbove: try size(members["binarySizeThreshold"], "extractBodyCriteria.binarySizeThreshold")
             )
         }
         if let factory = spec["requestBodyPatternFactory"] {
-            let members = try object(factory, "requestBodyPatternFactory", fields: ["matcher", "ignoreArrayOrder", "ignoreExtraElements", "caseInsensitive"])
+            let members = try object(
+                factory, "requestBodyPatternFactory",
+                fields: ["matcher", "ignoreArrayOrder", "ignoreExtraElements", "caseInsensitive"])
             if let matcher = members["matcher"], matcher != .string("auto") {
-                throw invalid("requestBodyPatternFactory.matcher", "Decoy chooses the body matcher itself, as WireMock's \"auto\" does; matcher may only be auto")
+                throw invalid(
+                    "requestBodyPatternFactory.matcher",
+                    "Decoy chooses the body matcher itself, as WireMock's \"auto\" does; matcher may only be auto")
             }
             var matching = StubRecording.BodyMatching()
-            if let value = members["ignoreArrayOrder"] { matching.ignoreArrayOrder = try flag(value, "requestBodyPatternFactory.ignoreArrayOrder") }
-            if let value = members["ignoreExtraElements"] { matching.ignoreExtraElements = try flag(value, "requestBodyPatternFactory.ignoreExtraElements") }
-            if let value = members["caseInsensitive"] { matching.caseInsensitive = try flag(value, "requestBodyPatternFactory.caseInsensitive") }
+            if let value = members["ignoreArrayOrder"] {
+                matching.ignoreArrayOrder = try flag(value, "requestBodyPatternFactory.ignoreArrayOrder")
+            }
+            if let value = members["ignoreExtraElements"] {
+                matching.ignoreExtraElements = try flag(value, "requestBodyPatternFactory.ignoreExtraElements")
+            }
+            if let value = members["caseInsensitive"] {
+                matching.caseInsensitive = try flag(value, "requestBodyPatternFactory.caseInsensitive")
+            }
             options.recording.bodyMatching = matching
         }
         return options
@@ -104,10 +134,14 @@ extension AdminAPI {
     }
 
     /// An object whose members are all among `fields`.
-    private static func object(_ value: JSONValue, _ field: String, fields: Set<String>) throws(StubFileError) -> [String: JSONValue] {
+    private static func object(_ value: JSONValue, _ field: String, fields: Set<String>) throws(StubFileError)
+        -> [String: JSONValue]
+    {
         guard case .object(let members) = value else { throw invalid(field, "\(field) must be an object") }
         for name in members.keys.sorted() where !fields.contains(name) {
-            throw invalid("\(field).\(name)", "Decoy does not take \(field).\(name); it takes \(fields.sorted().joined(separator: ", "))")
+            throw invalid(
+                "\(field).\(name)",
+                "Decoy does not take \(field).\(name); it takes \(fields.sorted().joined(separator: ", "))")
         }
         return members
     }
@@ -124,10 +158,13 @@ extension AdminAPI {
 
     /// `{"mappings": [...]}`, or `{"ids": [...]}` for the output format `IDS`; WireMock's error
     /// code 30 when nothing is recording.
-    private static func recorded(outputFormat: JSONValue?, _ make: () throws(Recorder.Failure) -> [StubRecording.Mapping]) -> StubResponse {
+    private static func recorded(
+        outputFormat: JSONValue?, _ make: () throws(Recorder.Failure) -> [StubRecording.Mapping]
+    ) -> StubResponse {
         do throws(Recorder.Failure) {
             let mappings = try make()
-            let answer: [String: JSONValue] = outputFormat == .string("IDS")
+            let answer: [String: JSONValue] =
+                outputFormat == .string("IDS")
                 ? ["ids": .array(mappings.map { .string($0.id) })]
                 : ["mappings": .array(mappings.map { .object($0.document) })]
             return AdminReply.json(String(decoding: StubRecording.text(of: answer), as: UTF8.self))

@@ -31,8 +31,10 @@ final class Daemon: Sendable {
     private let running = Mutex<Running?>(nil)
     /// The port it listens on: the configured one until the daemon has started and told its own.
     private let listeningPort: ManagedAtomic<UInt16>
-    private let tooLarge = PreparedResponse.text(.contentTooLarge, "The request body is larger than this server accepts.\n")
-    private let overLimit = PreparedResponse.text(.serviceUnavailable, "The server has as many connections open as it accepts.\n")
+    private let tooLarge = PreparedResponse.text(
+        .contentTooLarge, "The request body is larger than this server accepts.\n")
+    private let overLimit = PreparedResponse.text(
+        .serviceUnavailable, "The server has as many connections open as it accepts.\n")
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
     private let openConnections = ManagedAtomic<Int>(0)
     private let headDeadlines: HeadDeadlines
@@ -47,7 +49,9 @@ final class Daemon: Sendable {
         self.engine = engine
         self.configuration = configuration
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
-        if configuration.adminAccess == .open, !address.isLoopback { throw .openAdminAPIOffLoopback(host: configuration.host) }
+        if configuration.adminAccess == .open, !address.isLoopback {
+            throw .openAdminAPIOffLoopback(host: configuration.host)
+        }
         admin = AdminAPI(engine: engine, access: configuration.adminAccess)
         headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
         // After the address is known good: the log starts a thread, which only close() ends.
@@ -55,7 +59,9 @@ final class Daemon: Sendable {
         listeningPort = ManagedAtomic(configuration.port)
         // Turbo skips the shutdown() before close(), without which a reset fault reaches the
         // client as an orderly close instead of a reset.
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // libmicrohttpd's own reference (see Lifetime above), released in stop() or just below.
         let context = Unmanaged.passRetained(self)
@@ -64,7 +70,8 @@ final class Daemon: Sendable {
             let started = address.withPointer { address in
                 decoy_start_daemon(
                     flags, address, UInt32(max(1, configuration.threadCount)),
-                    UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)), UInt32(configuration.listenBacklog),
+                    UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)),
+                    UInt32(configuration.listenBacklog),
                     UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
                     Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
                     context.toOpaque()
@@ -118,13 +125,18 @@ final class Daemon: Sendable {
 
     // MARK: Handling one request
 
-    private func handle(_ exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>, upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+    private func handle(
+        _ exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>,
+        upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
         if case .awaitingHead = exchange.phase {
             exchange.watch?.headArrived()
             exchange.readHead(method: method)
             // Answered on the first call, so libmicrohttpd closes the connection after it and
             // reads nothing more from it as a request.
-            if let (status, reason) = HeadCheck.problem(method: String(cString: method), version: String(cString: version), fields: exchange.rawHeaderFields) {
+            if let (status, reason) = HeadCheck.problem(
+                method: String(cString: method), version: String(cString: version), fields: exchange.rawHeaderFields)
+            {
                 return PreparedResponse.text(status, reason + "\n").queue(on: exchange.connection)
             }
             if requestLog != nil { exchange.started = .now }
@@ -181,9 +193,11 @@ final class Daemon: Sendable {
         switch delivery.content {
         case .response(_, .whole), .response(_, .withheld):
             let response = delivery.response
-            return response.cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
+            return response.cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(
+                on: exchange.connection)
         case .response(let head, .paced(let body, let pieces)):
-            return DribbledResponse.queue(head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
+            return DribbledResponse.queue(
+                head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
         case .fault(let fault, _) where fault.isAnsweredOverHTTP:
             // A failure a server can still put into words: the response carries its status and reason.
             return PreparedResponse(delivery.response).queue(on: exchange.connection)
@@ -201,16 +215,20 @@ final class Daemon: Sendable {
 
     private func log(_ delivery: Delivery, for exchange: Exchange) {
         guard requestLog != nil else { return }
-        log(delivery.response, by: delivery.route.map { .route($0) } ?? .unmatched(body: delivery.response.body), for: exchange)
+        log(
+            delivery.response, by: delivery.route.map { .route($0) } ?? .unmatched(body: delivery.response.body),
+            for: exchange)
     }
 
     /// Hands the request's outcome to the log, which words and writes it on its own thread.
     private func log(_ response: StubResponse, by source: RequestLog.Source, for exchange: Exchange) {
         guard let requestLog, let started = exchange.started else { return }
-        requestLog.append(RequestLog.Record(
-            method: exchange.method ?? .get, target: exchange.target, status: response.status.code, fault: response.fault,
-            answeredBy: source, elapsed: .now - started
-        ))
+        requestLog.append(
+            RequestLog.Record(
+                method: exchange.method ?? .get, target: exchange.target, status: response.status.code,
+                fault: response.fault,
+                answeredBy: source, elapsed: .now - started
+            ))
     }
 
     // MARK: libmicrohttpd callbacks
@@ -220,13 +238,19 @@ final class Daemon: Sendable {
         guard let uri, let connection else { return nil }
         // The connection's socket context holds a retained watch from its start to its close,
         // which comes after its last request, so borrowing it here is safe.
-        let watch = decoy_connection_context(connection).map { Unmanaged<HeadDeadlines.Watch>.fromOpaque($0).takeUnretainedValue() }
-        let exchange = Exchange(target: HeadCheck.originForm(of: String(cString: uri)), connection: connection, watch: watch)
+        let watch = decoy_connection_context(connection).map {
+            Unmanaged<HeadDeadlines.Watch>.fromOpaque($0).takeUnretainedValue()
+        }
+        let exchange = Exchange(
+            target: HeadCheck.originForm(of: String(cString: uri)), connection: connection, watch: watch)
         return Unmanaged.passRetained(exchange).toOpaque()
     }
 
-    private static let handleRequest: MHD_AccessHandlerCallback = { context, _, _, method, version, upload, uploadSize, state in
-        guard let context, let method, let version, let uploadSize, let exchangePointer = state?.pointee else { return .NO }
+    private static let handleRequest: MHD_AccessHandlerCallback = {
+        context, _, _, method, version, upload, uploadSize, state in
+        guard let context, let method, let version, let uploadSize, let exchangePointer = state?.pointee else {
+            return .NO
+        }
         // Both are borrowed: libmicrohttpd holds a reference to the daemon while it runs (see
         // Daemon's Lifetime), and one to the exchange from requestStarted to requestCompleted.
         let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()

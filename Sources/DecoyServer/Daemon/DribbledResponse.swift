@@ -21,7 +21,9 @@ final class DribbledResponse: @unchecked Sendable {
     private var next = 0
     private var isWaiting = false
 
-    private init(body: Data, pieces: [BodyPiece], exchange: Exchange, suspended: SuspendedExchanges, clock: any Clock<Duration>) {
+    private init(
+        body: Data, pieces: [BodyPiece], exchange: Exchange, suspended: SuspendedExchanges, clock: any Clock<Duration>
+    ) {
         self.body = body
         self.pieces = pieces
         self.exchange = exchange
@@ -31,11 +33,14 @@ final class DribbledResponse: @unchecked Sendable {
 
     /// Queues `head` on the exchange's connection, and `body` after it as `pieces` fall due.
     static func queue(
-        _ head: HTTPResponse, body: Data, pieces: [BodyPiece], on exchange: Exchange, suspended: SuspendedExchanges, clock: any Clock<Duration>
+        _ head: HTTPResponse, body: Data, pieces: [BodyPiece], on exchange: Exchange, suspended: SuspendedExchanges,
+        clock: any Clock<Duration>
     ) -> MHD_Result {
-        let reader = DribbledResponse(body: body, pieces: pieces, exchange: exchange, suspended: suspended, clock: clock)
+        let reader = DribbledResponse(
+            body: body, pieces: pieces, exchange: exchange, suspended: suspended, clock: clock)
         let context = Unmanaged.passRetained(reader).toOpaque()
-        guard let pointer = MHD_create_response_from_callback(UInt64(body.count), 16 * 1024, read, context, release) else {
+        guard let pointer = MHD_create_response_from_callback(UInt64(body.count), 16 * 1024, read, context, release)
+        else {
             Unmanaged<DribbledResponse>.fromOpaque(context).release()
             return .NO
         }
@@ -78,7 +83,8 @@ final class DribbledResponse: @unchecked Sendable {
 
     private static let read: MHD_ContentReaderCallback = { context, position, buffer, capacity in
         guard let context, let buffer else { return endWithError }
-        return Unmanaged<DribbledResponse>.fromOpaque(context).takeUnretainedValue().read(at: Int(position), into: buffer, capacity: capacity)
+        return Unmanaged<DribbledResponse>.fromOpaque(context).takeUnretainedValue().read(
+            at: Int(position), into: buffer, capacity: capacity)
     }
 
     private static let release: MHD_ContentReaderFreeCallback = { context in

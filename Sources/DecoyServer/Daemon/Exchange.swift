@@ -73,12 +73,14 @@ final class Exchange: @unchecked Sendable {
     func readHead(method rawMethod: UnsafePointer<CChar>) {
         phase = .receiving
         method = HTTPRequest.Method(String(cString: rawMethod))
-        MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
-            guard let context, let key else { return .YES }
-            let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-            exchange.rawHeaderFields.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-            return .YES
-        }, Unmanaged.passUnretained(self).toOpaque())
+        MHD_get_connection_values(
+            connection, .HEADER_KIND,
+            { context, _, key, value in
+                guard let context, let key else { return .YES }
+                let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+                exchange.rawHeaderFields.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                return .YES
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Takes one piece of the body; past `limit` the body is dropped and the phase is

@@ -10,13 +10,17 @@ enum HeadCheck {
     /// Why the head is refused, with the status to answer, or `nil` when it passes.
     ///
     /// One pass over the fields, lowercasing none: it runs for every request.
-    static func problem(method: String, version: String, fields: [(name: String, value: String)]) -> (status: HTTPResponse.Status, reason: String)? {
+    static func problem(method: String, version: String, fields: [(name: String, value: String)]) -> (
+        status: HTTPResponse.Status, reason: String
+    )? {
         guard isToken(method) else { return (.badRequest, "The method is not a token.") }
         var hosts = 0
         var lengths: [Substring] = []
         var codings: [Substring] = []
         for field in fields {
-            guard isToken(field.name) else { return (.badRequest, "The header field name \"\(field.name)\" is not a token.") }
+            guard isToken(field.name) else {
+                return (.badRequest, "The header field name \"\(field.name)\" is not a token.")
+            }
             if field.name.isCaseInsensitively("host") {
                 hosts += 1
             } else if field.name.isCaseInsensitively("content-length") {
@@ -26,7 +30,9 @@ enum HeadCheck {
             }
         }
         if hosts > 1 { return (.badRequest, "The request has more than one Host field.") }
-        if !lengths.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }) || Set(lengths).count > 1 {
+        if !lengths.allSatisfy({
+            !$0.isEmpty && $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }) || Set(lengths).count > 1 {
             return (.badRequest, "The Content-Length fields are not one length.")
         }
         guard !codings.isEmpty else { return nil }
@@ -45,7 +51,9 @@ enum HeadCheck {
         // Foundation costs more than the rest of starting an exchange. A target that starts with
         // `/` has no scheme before any `://` it holds, so it is returned as it is either way.
         if target.utf8.first == UInt8(ascii: "/") { return target }
-        guard let scheme = target.range(of: "://"), ["http", "https"].contains(target[..<scheme.lowerBound].lowercased()) else { return target }
+        guard let scheme = target.range(of: "://"),
+            ["http", "https"].contains(target[..<scheme.lowerBound].lowercased())
+        else { return target }
         let afterAuthority = target[scheme.upperBound...]
         guard let start = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
         let rest = afterAuthority[start...]
@@ -54,21 +62,25 @@ enum HeadCheck {
 
     /// Whether `text` is an RFC 9110 token: one or more of `!#$%&'*+-.^_`|~`, digits and letters.
     private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
-            default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    true
+                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
             }
-        }
     }
 }
 
 extension String {
     /// Whether this equals `lowercase`, a lowercase ASCII name, ignoring ASCII case.
     fileprivate func isCaseInsensitively(_ lowercase: String) -> Bool {
-        utf8.count == lowercase.utf8.count && zip(utf8, lowercase.utf8).allSatisfy { byte, expected in
-            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
-        }
+        utf8.count == lowercase.utf8.count
+            && zip(utf8, lowercase.utf8).allSatisfy { byte, expected in
+                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
+            }
     }
 }
 
@@ -76,7 +88,9 @@ extension Substring {
     /// Without the spaces and tabs HTTP allows around a list element.
     fileprivate var trimmed: Substring {
         let isSpace = { (character: Character) in character == " " || character == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return self[first...last]
     }
 }

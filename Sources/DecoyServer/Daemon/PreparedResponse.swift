@@ -15,7 +15,8 @@ final class PreparedResponse: @unchecked Sendable {
     init(_ response: StubResponse) {
         status = UInt32(response.status.code)
         pointer = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
         Self.add(response.headerFields, to: pointer)
     }

@@ -1,8 +1,8 @@
 import Decoy
+import DecoyClient
 import Foundation
 import HTTPTypes
 import Logging
-import DecoyClient
 
 /// The server's request log, kept off libmicrohttpd's threads.
 ///
@@ -114,4 +114,3 @@ final class RequestLog: Sendable {
         return "\(tenths / 10).\(tenths % 10)"
     }
 }
-

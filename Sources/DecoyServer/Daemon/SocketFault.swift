@@ -18,7 +18,9 @@ enum SocketFault {
             setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
         case .malformedResponse:
             // A response head, then a chunk whose size line is not hexadecimal.
-            write(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nnot-a-chunk-size\r\nlorem ipsum\r\n".utf8), to: socket)
+            write(
+                Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nnot-a-chunk-size\r\nlorem ipsum\r\n".utf8),
+                to: socket)
         case .randomDataThenClose:
             var noise = (0..<256).map { _ in random.byte() }
             // Never by chance the start of a status line: clients parse those further, and

@@ -1,5 +1,5 @@
-import Foundation
 import DecoyClient
+import Foundation
 
 /// A thread of its own that runs a flush every `interval`, and a last time when closed.
 ///
@@ -18,7 +18,11 @@ package final class PeriodicFlush: Sendable {
 
     /// Starts the thread, once. `flush` should hold its owner weakly, as the thread keeps it until ``close()``.
     package func start(_ flush: @escaping @Sendable () -> Void) {
-        guard !state.withLock({ state in defer { state.isStarted = true }; return state.isStarted }) else { return }
+        guard
+            !state.withLock({ state in
+                defer { state.isStarted = true }; return state.isStarted
+            })
+        else { return }
         Thread { [closing, done, interval] in
             while closing.wait(timeout: .now() + interval) == .timedOut { flush() }
             flush()

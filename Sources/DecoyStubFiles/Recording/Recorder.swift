@@ -115,7 +115,8 @@ package final class Recorder: Sendable {
     }
 
     private func keep(_ entries: [JournalEntry], options: Options) throws(Failure) -> [StubRecording.Mapping] {
-        let mappings = options.recording.mappings(from: entries.map { StubRecording.Exchange(request: $0.request, response: $0.response) })
+        let mappings = options.recording.mappings(
+            from: entries.map { StubRecording.Exchange(request: $0.request, response: $0.response) })
         guard !mappings.isEmpty else { return [] }
         do throws(StubFileError) {
             if options.persist, let folder = registry.contents.withLock(\.folder) {
@@ -123,7 +124,8 @@ package final class Recorder: Sendable {
                 try registry.reload(folder: folder)
             } else {
                 // One import, so that the mappings are added all together or not at all.
-                try registry.importMappings(StubRecording.text(of: ["mappings": .array(mappings.map { .object($0.document) })]))
+                try registry.importMappings(
+                    StubRecording.text(of: ["mappings": .array(mappings.map { .object($0.document) })]))
             }
         } catch {
             throw .unwritable(error)
@@ -135,7 +137,9 @@ package final class Recorder: Sendable {
 extension StubMapping {
     /// Whether the stub proxies: its document answers with `proxyBaseUrl`.
     var isProxy: Bool {
-        guard case .object(let members) = document, case .object(let response)? = members["response"] else { return false }
+        guard case .object(let members) = document, case .object(let response)? = members["response"] else {
+            return false
+        }
         return response["proxyBaseUrl"] != nil
     }
 }

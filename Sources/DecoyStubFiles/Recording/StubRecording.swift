@@ -81,7 +81,8 @@ package struct StubRecording: Sendable {
     /// Which bodies go into `__files` when written to a folder; `nil` keeps them all in their mappings.
     package var bodyFiles: BodyFiles?
 
-    package init(redaction: LogRedaction = LogRedaction(), repeatsAsScenarios: Bool = true, bodyFiles: BodyFiles? = nil) {
+    package init(redaction: LogRedaction = LogRedaction(), repeatsAsScenarios: Bool = true, bodyFiles: BodyFiles? = nil)
+    {
         self.redaction = redaction
         self.repeatsAsScenarios = repeatsAsScenarios
         self.bodyFiles = bodyFiles
@@ -122,14 +123,17 @@ package struct StubRecording: Sendable {
         scenario: (name: String, required: String, next: String?)?
     ) -> Mapping {
         let id = UUID().uuidString.lowercased()
-        var document: [String: JSONValue] = ["id": .string(id), "name": .string(stem), "request": .object(request), "response": .object(answer.document)]
+        var document: [String: JSONValue] = [
+            "id": .string(id), "name": .string(stem), "request": .object(request), "response": .object(answer.document),
+        ]
         if let scenario {
             document["scenarioName"] = .string(scenario.name)
             document["requiredScenarioState"] = .string(scenario.required)
             if let next = scenario.next { document["newScenarioState"] = .string(next) }
         }
         let bodyExtension = answer.response.headerFields[.contentType].map(Self.fileExtension(forContentType:))
-        return Mapping(id: id, fileStem: stem, document: document, body: answer.response.body, bodyExtension: bodyExtension)
+        return Mapping(
+            id: id, fileStem: stem, document: document, body: answer.response.body, bodyExtension: bodyExtension)
     }
 
     // MARK: Requests
@@ -147,14 +151,17 @@ package struct StubRecording: Sendable {
             var parameters: [String: JSONValue] = [:]
             for name in names where parameters[name] == nil {
                 let values = request.queryValues(name)
-                parameters[name] = redaction.hides(parameter: name) || values.count != 1
+                parameters[name] =
+                    redaction.hides(parameter: name) || values.count != 1
                     ? .object(["absent": .bool(false)]) : .object(["equalTo": .string(values[0])])
             }
             members["queryParameters"] = .object(parameters)
         } else {
             members["url"] = .string(request.target)
         }
-        if !request.body.isEmpty, ![.get, .head, .options].contains(request.method), let pattern = bodyPattern(request.body) {
+        if !request.body.isEmpty, ![.get, .head, .options].contains(request.method),
+            let pattern = bodyPattern(request.body)
+        {
             members["bodyPatterns"] = .array([pattern])
         }
         return members
@@ -171,7 +178,9 @@ package struct StubRecording: Sendable {
         }
         // A binary body has no text to compare; method, path and query match it.
         guard let text = String(data: body, encoding: .utf8) else { return nil }
-        return .object(bodyMatching.caseInsensitive ? ["equalTo": .string(text), "caseInsensitive": .bool(true)] : ["equalTo": .string(text)])
+        return .object(
+            bodyMatching.caseInsensitive
+                ? ["equalTo": .string(text), "caseInsensitive": .bool(true)] : ["equalTo": .string(text)])
     }
 
     private func withoutHiddenKeys(_ json: JSONValue) -> JSONValue {
@@ -191,22 +200,29 @@ package struct StubRecording: Sendable {
     private func redacted(_ response: StubResponse) -> StubResponse {
         var fields = HTTPFields()
         for field in response.headerFields {
-            fields.append(HTTPField(name: field.name, value: redaction.hides(field: field.name) ? LogRedaction.mask : field.value))
+            fields.append(
+                HTTPField(name: field.name, value: redaction.hides(field: field.name) ? LogRedaction.mask : field.value)
+            )
         }
         var body = response.body
         if let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
             let options: JSONSerialization.WritingOptions = [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
             let masked = try? JSONSerialization.data(withJSONObject: redaction.redacting(json: json), options: options)
             // Written anew only when something was hidden, so that an answer keeps its bytes otherwise.
-            if let masked, masked != (try? JSONSerialization.data(withJSONObject: json, options: options)) { body = masked }
+            if let masked, masked != (try? JSONSerialization.data(withJSONObject: json, options: options)) {
+                body = masked
+            }
         }
         // The code alone, as WireMock records it: a reason phrase is a courtesy of HTTP/1.1.
-        return StubResponse(status: HTTPResponse.Status(code: response.status.code, reasonPhrase: ""), headerFields: fields, body: body)
+        return StubResponse(
+            status: HTTPResponse.Status(code: response.status.code, reasonPhrase: ""), headerFields: fields, body: body)
     }
 
     private func responseDocument(_ response: StubResponse) -> [String: JSONValue] {
         // A status outside 100…599 never comes back from a transport, so encoding cannot fail.
-        guard case .object(let members)? = try? StubEncoder.response(response) else { return ["status": .number(Double(response.status.code))] }
+        guard case .object(let members)? = try? StubEncoder.response(response) else {
+            return ["status": .number(Double(response.status.code))]
+        }
         return members
     }
 
@@ -215,13 +231,18 @@ package struct StubRecording: Sendable {
     /// `get-users-1` for `GET /users/1?page=2`: lowercase letters and digits, at most 60 characters.
     static func fileStem(for request: [String: JSONValue]) -> String {
         let method = if case .string(let method)? = request["method"] { method.lowercased() } else { "any" }
-        let path = switch (request["url"], request["urlPath"]) {
-        case (.string(let url)?, _), (_, .string(let url)?): String(url.prefix { $0 != "?" })
-        default: ""
-        }
+        let path =
+            switch (request["url"], request["urlPath"]) {
+            case (.string(let url)?, _), (_, .string(let url)?): String(url.prefix { $0 != "?" })
+            default: ""
+            }
         var slug = ""
         for character in path.lowercased() {
-            if character.isASCII, character.isLetter || character.isNumber { slug.append(character) } else if !slug.hasSuffix("-") { slug.append("-") }
+            if character.isASCII, character.isLetter || character.isNumber {
+                slug.append(character)
+            } else if !slug.hasSuffix("-") {
+                slug.append("-")
+            }
         }
         slug = String(slug.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(60))
         return method + "-" + (slug.isEmpty ? "root" : slug)
@@ -252,8 +273,11 @@ package struct StubRecording: Sendable {
             // A body without a content type stays inline: a loader takes the type of a body file
             // from its name, and the answer would gain a header field it never had.
             if let bodyFiles, !mapping.body.isEmpty, mapping.bodyExtension != nil,
-               mapping.body.count > (String(data: mapping.body, encoding: .utf8) == nil ? bodyFiles.binaryAbove : bodyFiles.textAbove) {
-                let bodyFile = Self.freeName(in: filesFolder, stem: mapping.fileStem, extension: mapping.bodyExtension ?? "")
+                mapping.body.count
+                    > (String(data: mapping.body, encoding: .utf8) == nil ? bodyFiles.binaryAbove : bodyFiles.textAbove)
+            {
+                let bodyFile = Self.freeName(
+                    in: filesFolder, stem: mapping.fileStem, extension: mapping.bodyExtension ?? "")
                 try Self.write(mapping.body, to: bodyFile)
                 document = mapping.document(bodyFileName: bodyFile.lastPathComponent)
             }
@@ -284,10 +308,13 @@ package struct StubRecording: Sendable {
 
     private static func write(_ data: Data, to file: URL) throws(StubFileError) {
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: file, options: .atomic)
         } catch {
-            throw StubFileError(errors: [StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")])
+            throw StubFileError(errors: [
+                StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")
+            ])
         }
     }
 }

@@ -22,5 +22,6 @@ public func waitUntilSleeping(
         if (try? await clock.checkSuspension()) == nil { return }
         try? await Task.sleep(for: .milliseconds(1))
     }
-    CallSite(fileID: fileID, filePath: filePath, line: line, column: column).fail("Nothing slept on the test clock within \(limit)")
+    CallSite(fileID: fileID, filePath: filePath, line: line, column: column).fail(
+        "Nothing slept on the test clock within \(limit)")
 }

@@ -1,7 +1,8 @@
 import Decoy
 import IssueReporting
+
 #if canImport(XCTest) && !canImport(Darwin)
-import XCTest
+    import XCTest
 #endif
 
 /// Where an assertion was written, so that its failure points there and not into this library.
@@ -14,12 +15,12 @@ struct CallSite {
     /// Records a failure with `message` in whichever test framework is running.
     func fail(_ message: String) {
         #if canImport(XCTest) && !canImport(Darwin)
-        // Off Darwin, IssueReporting cannot see XCTest's frames on the stack and appends a warning
-        // about tests hosted in an app to every XCTest failure; XCTest is told directly instead.
-        if case .xcTest = TestContext.current {
-            XCTFail(message, file: filePath, line: line)
-            return
-        }
+            // Off Darwin, IssueReporting cannot see XCTest's frames on the stack and appends a warning
+            // about tests hosted in an app to every XCTest failure; XCTest is told directly instead.
+            if case .xcTest = TestContext.current {
+                XCTFail(message, file: filePath, line: line)
+                return
+            }
         #endif
         reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }

@@ -29,14 +29,16 @@ struct ReceivedRequests {
     /// The requests among `candidates` nearest to `pattern`, ranked as the unmatched 404 ranks its
     /// closest routes (the fewest differences, then the oldest), each with every part that
     /// differed; `place` says where they were looked for.
-    static func nearMisses(to pattern: RequestPattern, among candidates: [JournalEntry], place: String = "") -> [String] {
+    static func nearMisses(to pattern: RequestPattern, among candidates: [JournalEntry], place: String = "") -> [String]
+    {
         let ranked = Closeness.ranked(candidates) { pattern.differences(from: $0.request) }
         guard !ranked.isEmpty else { return [] }
         let shown = ranked.prefix(nearMissLimit)
         let count = shown.count < ranked.count ? "closest \(shown.count) of \(ranked.count)" : "closest first"
-        return ["Near misses\(place) (\(count)):"] + shown.map { miss in
-            "  \(miss.candidate.sequence). \(miss.candidate): \(miss.differences.joined(separator: "; "))"
-        }
+        return ["Near misses\(place) (\(count)):"]
+            + shown.map { miss in
+                "  \(miss.candidate.sequence). \(miss.candidate): \(miss.differences.joined(separator: "; "))"
+            }
     }
 
     /// A line saying that the journal dropped older requests, when it did: they were not looked at.

@@ -12,7 +12,10 @@ extension RequestRecording {
         of route: Route, as type: Body.Type, decoder: JSONDecoder = JSONDecoder(),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> Body? {
-        expectBodies(of: route, as: type, count: .once, decoder: decoder, fileID: fileID, filePath: filePath, line: line, column: column).first
+        expectBodies(
+            of: route, as: type, count: .once, decoder: decoder, fileID: fileID, filePath: filePath, line: line,
+            column: column
+        ).first
     }
 
     /// Expects the number of requests matching `route` to satisfy `count`, each with a JSON body
@@ -24,7 +27,8 @@ extension RequestRecording {
     ) -> [Body] {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         guard let pattern = site.pattern(for: route),
-              let matching = ReceivedRequests(journal).matching(pattern, count: count, site: site) else { return [] }
+            let matching = ReceivedRequests(journal).matching(pattern, count: count, site: site)
+        else { return [] }
         return matching.compactMap { entry in
             do {
                 return try entry.request.decodeBody(as: type, decoder: decoder)

@@ -35,8 +35,10 @@ extension RequestRecording {
         let received = ReceivedRequests(journal)
         guard received.total > 0 else { return }
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        site.fail((["Expected no requests, but received \(received.total):"] + ReceivedRequests.list(received.entries) + received.droppedNote)
-            .joined(separator: "\n"))
+        site.fail(
+            (["Expected no requests, but received \(received.total):"] + ReceivedRequests.list(received.entries)
+                + received.droppedNote)
+                .joined(separator: "\n"))
     }
 }
 

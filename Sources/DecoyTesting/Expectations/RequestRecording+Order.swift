@@ -32,7 +32,9 @@ extension RequestRecording {
 
 extension ReceivedRequests {
     /// The message for requests that came in order up to `found`, then none matching `missing` among `after`.
-    fileprivate func orderFailure(routes: [Route], found: [JournalEntry], missing: RequestPattern, after: ArraySlice<JournalEntry>) -> String {
+    fileprivate func orderFailure(
+        routes: [Route], found: [JournalEntry], missing: RequestPattern, after: ArraySlice<JournalEntry>
+    ) -> String {
         var lines = ["Expected requests in this order: \(routes.map(\.description).joined(separator: ", "))."]
         guard let last = found.last else {
             lines.append("No request matches \(missing).")
@@ -44,7 +46,8 @@ extension ReceivedRequests {
         lines.append("Found \(foundSoFar), but no request matching \(missing) after request \(last.sequence).")
         let earlier = entries.filter { $0.sequence < last.sequence && missing.matches($0.request) }
         if !earlier.isEmpty {
-            lines.append("Earlier requests that match \(missing): \(earlier.map { "\($0.sequence)" }.joined(separator: ", ")).")
+            lines.append(
+                "Earlier requests that match \(missing): \(earlier.map { "\($0.sequence)" }.joined(separator: ", ")).")
         }
         let misses = Self.nearMisses(to: missing, among: Array(after), place: " after request \(last.sequence)")
         lines += after.isEmpty ? ["No requests were received after request \(last.sequence)."] : misses

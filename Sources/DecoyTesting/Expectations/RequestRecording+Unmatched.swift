@@ -8,7 +8,8 @@ extension RequestRecording {
         let unmatched = received.entries.filter { !$0.isMatched }
         guard !unmatched.isEmpty else { return }
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-        let heading = "Expected every request to match a stub, but \(unmatched.count) of \(received.entries.count) did not:"
+        let heading =
+            "Expected every request to match a stub, but \(unmatched.count) of \(received.entries.count) did not:"
         site.fail(([heading] + ReceivedRequests.list(unmatched) + received.droppedNote).joined(separator: "\n"))
     }
 }

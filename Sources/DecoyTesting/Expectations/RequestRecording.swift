@@ -1,6 +1,7 @@
 public import Decoy
+
 #if canImport(DecoyServer)
-public import DecoyServer
+    public import DecoyServer
 #endif
 
 /// Anything that records the requests it receives: a registry, an engine, a mock server, or a
@@ -25,8 +26,8 @@ extension StubRegistry: RequestRecording {}
 extension StubEngine: RequestRecording {}
 
 #if canImport(DecoyServer)
-extension MockServer: RequestRecording {
-    /// The journal of the engine the server answers from.
-    public var journal: RequestJournal { engine.journal }
-}
+    extension MockServer: RequestRecording {
+        /// The journal of the engine the server answers from.
+        public var journal: RequestJournal { engine.journal }
+    }
 #endif

@@ -1,12 +1,13 @@
 import Decoy
 import DecoyClient
-#if canImport(DecoyServer)
-import DecoyServer
-#endif
 import Foundation
 import HTTPTypes
+
+#if canImport(DecoyServer)
+    import DecoyServer
+#endif
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What a client saw of one request, whichever way it was served: a response, or the category of
@@ -20,7 +21,11 @@ package enum Outcome: Equatable, Sendable, CustomStringConvertible {
 
     /// A response whose kept fields are `headers`, in the order ``of(_:on:keeping:)`` keeps them.
     package static func response(status: Int, headers: [String: String], body: String) -> Outcome {
-        .response(status: status, headerFields: HTTPFields(headers.sorted { $0.key < $1.key }.map { HTTPField(name: HTTPField.Name($0.key)!, value: $0.value) }), body: Data(body.utf8))
+        .response(
+            status: status,
+            headerFields: HTTPFields(
+                headers.sorted { $0.key < $1.key }.map { HTTPField(name: HTTPField.Name($0.key)!, value: $0.value) }),
+            body: Data(body.utf8))
     }
 
     /// The status; 0 for a failure, which has none.
@@ -62,9 +67,12 @@ package enum Outcome: Equatable, Sendable, CustomStringConvertible {
     package static func of(_ resource: Resource<Void>, on client: APIClient, keeping names: [String]) async -> Outcome {
         do {
             let response = try await client.response(for: resource)
-            return .response(status: response.status.code, headers: pick(names, from: response.headerFields), body: String(decoding: response.body, as: UTF8.self))
+            return .response(
+                status: response.status.code, headers: pick(names, from: response.headerFields),
+                body: String(decoding: response.body, as: UTF8.self))
         } catch .unacceptableStatus(let failure) {
-            return .response(status: failure.status.code, headers: pick(names, from: failure.headerFields), body: failure.bodyText)
+            return .response(
+                status: failure.status.code, headers: pick(names, from: failure.headerFields), body: failure.bodyText)
         } catch .transport(let failure) {
             return .failure(failure.category)
         } catch {
@@ -80,7 +88,7 @@ package enum Outcome: Equatable, Sendable, CustomStringConvertible {
     package init(_ data: Data, _ response: URLResponse) {
         let http = response as! HTTPURLResponse
         var fields = HTTPFields()
-        for case let (name as String, value as String) in http.allHeaderFields {
+        for case (let name as String, let value as String) in http.allHeaderFields {
             fields.append(HTTPField(name: HTTPField.Name(name)!, value: value))
         }
         self = .response(status: http.statusCode, headerFields: fields, body: data)
@@ -92,26 +100,28 @@ extension ServingMode {
     /// or a plain `URLSession` answered by `StubURLProtocol` or by a fresh `MockServer`. Throws
     /// what the transport throws.
     package func exchange(
-        _ registry: StubRegistry, _ method: HTTPRequest.Method = .get, _ target: String, headerFields: HTTPFields = [:], body: Data? = nil
+        _ registry: StubRegistry, _ method: HTTPRequest.Method = .get, _ target: String, headerFields: HTTPFields = [:],
+        body: Data? = nil
     ) async throws -> Outcome {
         let session: URLSession
         var base = "https://api.test"
         #if canImport(DecoyServer)
-        let server = self == .server ? MockServer(registry: registry) : nil
-        try server?.start()
-        defer { server?.stop() }
-        if let server { base = server.baseURL.absoluteString }
+            let server = self == .server ? MockServer(registry: registry) : nil
+            try server?.start()
+            defer { server?.stop() }
+            if let server { base = server.baseURL.absoluteString }
         #endif
         switch self {
         case .inProcess:
-            let request = HTTPRequest(method: method, scheme: "https", authority: "api.test", path: target, headerFields: headerFields)
+            let request = HTTPRequest(
+                method: method, scheme: "https", authority: "api.test", path: target, headerFields: headerFields)
             let (response, data) = try await StubTransport(registry).send(request, body: body)
             return .response(status: response.status.code, headerFields: response.headerFields, body: data)
         case .urlProtocol:
             session = .stubbed(by: registry)
         #if canImport(DecoyServer)
-        case .server:
-            session = URLSession(configuration: .ephemeral)
+            case .server:
+                session = URLSession(configuration: .ephemeral)
         #endif
         }
         defer { session.finishTasksAndInvalidate() }

@@ -15,7 +15,7 @@ public enum ServingMode: CaseIterable, Sendable {
     /// `StubURLProtocol` answers in-process: for code that uses `URLSession` itself.
     case urlProtocol
     #if canImport(DecoyServer)
-    /// `URLSessionTransport` against a fresh `MockServer` on 127.0.0.1 and an ephemeral port.
-    case server
+        /// `URLSessionTransport` against a fresh `MockServer` on 127.0.0.1 and an ephemeral port.
+        case server
     #endif
 }

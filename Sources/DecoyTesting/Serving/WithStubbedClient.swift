@@ -1,12 +1,13 @@
 public import Decoy
 public import DecoyClient
-#if canImport(DecoyServer)
-import DecoyServer
-#endif
 public import Foundation
 import HTTPTypes
+
+#if canImport(DecoyServer)
+    import DecoyServer
+#endif
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Runs `body` with a client answered from `registry` the way `mode` says, and tears down what it
@@ -36,23 +37,30 @@ public func withStubbedClient<Result>(
 
 /// A client that `mode` answers from `registry`, and what ends the serving (stops the server,
 /// invalidates the session). The client keeps the serving alive for as long as it is used.
-func served(_ mode: ServingMode, registry: StubRegistry, configuration: APIClient.Configuration) throws -> (client: APIClient, end: @Sendable () -> Void) {
+func served(_ mode: ServingMode, registry: StubRegistry, configuration: APIClient.Configuration) throws -> (
+    client: APIClient, end: @Sendable () -> Void
+) {
     switch mode {
     case .inProcess:
-        return (APIClient(baseURL: inProcessBaseURL, configuration: configuration, transport: StubTransport(registry)), {})
+        return (
+            APIClient(baseURL: inProcessBaseURL, configuration: configuration, transport: StubTransport(registry)), {}
+        )
     case .urlProtocol:
         let transport = URLSessionTransport(session: .stubbed(by: registry, configuration: .withoutCookies()))
-        return (APIClient(baseURL: inProcessBaseURL, configuration: configuration, transport: transport), { transport.session.finishTasksAndInvalidate() })
+        return (
+            APIClient(baseURL: inProcessBaseURL, configuration: configuration, transport: transport),
+            { transport.session.finishTasksAndInvalidate() }
+        )
     #if canImport(DecoyServer)
-    case .server:
-        let server = MockServer(registry: registry)
-        try server.start()
-        let transport = ServedTransport(server: server)
-        let end: @Sendable () -> Void = {
-            server.stop()
-            transport.base.session.finishTasksAndInvalidate()
-        }
-        return (APIClient(baseURL: server.baseURL, configuration: configuration, transport: transport), end)
+        case .server:
+            let server = MockServer(registry: registry)
+            try server.start()
+            let transport = ServedTransport(server: server)
+            let end: @Sendable () -> Void = {
+                server.stop()
+                transport.base.session.finishTasksAndInvalidate()
+            }
+            return (APIClient(baseURL: server.baseURL, configuration: configuration, transport: transport), end)
     #endif
     }
 }
@@ -62,15 +70,15 @@ func served(_ mode: ServingMode, registry: StubRegistry, configuration: APIClien
 private let inProcessBaseURL = URL(string: "http://decoy.invalid")!
 
 #if canImport(DecoyServer)
-/// A `URLSessionTransport` that keeps its server running for as long as a client uses it.
-private struct ServedTransport: Transport {
-    let server: MockServer
-    let base = URLSessionTransport()
+    /// A `URLSessionTransport` that keeps its server running for as long as a client uses it.
+    private struct ServedTransport: Transport {
+        let server: MockServer
+        let base = URLSessionTransport()
 
-    func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
-        try await base.send(request, body: body)
+        func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+            try await base.send(request, body: body)
+        }
     }
-}
 #endif
 
 /// Runs `body` once in each ``ServingMode``, each time with a fresh registry that `stubs` fills,

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The examples of docs/openapi.md, each in the test that runs it. `Client` is the client
 // swift-openapi-generator made from Specs/users.yaml (under Generated/).
 import Clocks

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import Decoy
 import DecoyRemote
 import DecoyServer

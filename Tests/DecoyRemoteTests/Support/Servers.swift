@@ -5,8 +5,9 @@ import DecoyServer
 import Foundation
 import HTTPTypes
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A `MockServer` on an ephemeral port with a `RemoteDecoy` pointed at it, stopped when `body` ends.
@@ -30,7 +31,9 @@ struct Outcome: Hashable, CustomStringConvertible {
 }
 
 /// One request to `server`, on a fresh session so that no connection is reused across a fault.
-func outcome(_ server: MockServer, _ method: HTTPRequest.Method = .get, _ target: String, headerFields: [String: String] = [:]) async -> Outcome {
+func outcome(
+    _ server: MockServer, _ method: HTTPRequest.Method = .get, _ target: String, headerFields: [String: String] = [:]
+) async -> Outcome {
     var request = URLRequest(url: URL(string: server.baseURL.absoluteString + target)!)
     request.httpMethod = method.rawValue
     request.timeoutInterval = 10
@@ -39,7 +42,8 @@ func outcome(_ server: MockServer, _ method: HTTPRequest.Method = .get, _ target
     defer { session.finishTasksAndInvalidate() }
     do {
         let (data, response) = try await session.data(for: request)
-        return Outcome(status: (response as? HTTPURLResponse)?.statusCode, body: String(decoding: data, as: UTF8.self), error: nil)
+        return Outcome(
+            status: (response as? HTTPURLResponse)?.statusCode, body: String(decoding: data, as: UTF8.self), error: nil)
     } catch let error as URLError {
         return Outcome(status: nil, body: "", error: error.errorCode)
     } catch {

@@ -7,9 +7,13 @@ import Testing
 /// The admin API, driven with plain HTTP the way WireMock's clients drive it.
 @Suite("Admin API")
 struct AdminAPITests {
-    private static let greeting = #"{"request": {"method": "GET", "urlPath": "/greeting"}, "response": {"status": 200, "body": "hello"}}"#
+    private static let greeting =
+        #"{"request": {"method": "GET", "urlPath": "/greeting"}, "response": {"status": 200, "body": "hello"}}"#
 
-    private func withServer(_ registry: StubRegistry = StubRegistry(), access: MockServer.AdminAccess = .open, _ body: (AdminConnection, StubRegistry) async throws -> Void) async throws {
+    private func withServer(
+        _ registry: StubRegistry = StubRegistry(), access: MockServer.AdminAccess = .open,
+        _ body: (AdminConnection, StubRegistry) async throws -> Void
+    ) async throws {
         let server = MockServer(registry: registry, configuration: .init(adminAccess: access))
         try server.start()
         defer { server.stop() }
@@ -29,7 +33,9 @@ struct AdminAPITests {
             #expect((listed.json["meta"] as? [String: Any])?["total"] as? Int == 1)
             #expect(try await http.admin("GET", "/mappings/\(id)").json["id"] as? String == id)
 
-            let replaced = try await http.admin("PUT", "/mappings/\(id)", #"{"request": {"urlPath": "/greeting"}, "response": {"status": 202, "body": "changed"}}"#)
+            let replaced = try await http.admin(
+                "PUT", "/mappings/\(id)",
+                #"{"request": {"urlPath": "/greeting"}, "response": {"status": 202, "body": "changed"}}"#)
             #expect(replaced.status == 200)
             #expect(replaced.json["id"] as? String == id)
             let changed = try await http.send("GET", "/greeting")
@@ -44,21 +50,29 @@ struct AdminAPITests {
     @Test func badInputIsRefusedByNameAndChangesNothing() async throws {
         try await withServer { http, registry in
             try registry.register(StubResponse(text: "kept"), for: .get("/kept"))
-            let malformed = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/x"}, "response": {"status": 200"#)
+            let malformed = try await http.admin(
+                "POST", "/mappings", #"{"request": {"urlPath": "/x"}, "response": {"status": 200"#)
             #expect(malformed.status == 422)
             #expect(malformed.errorTitle?.hasPrefix("not valid JSON") == true)
 
-            let invalid = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/x"}, "response": {"status": "teapot"}}"#)
+            let invalid = try await http.admin(
+                "POST", "/mappings", #"{"request": {"urlPath": "/x"}, "response": {"status": "teapot"}}"#)
             #expect(invalid.status == 422)
             #expect(invalid.json["errors"].flatMap { ($0 as? [[String: Any]])?.first?["code"] as? Int } == 10)
             let error = try #require((invalid.json["errors"] as? [[String: Any]])?.first)
             #expect(error["title"] as? String == #"expected an integer 100…599, found "teapot""#)
             #expect((error["source"] as? [String: Any])?["pointer"] as? String == "/response/status")
-            #expect(error["detail"] as? String == #"request body:1:55: response.status: expected an integer 100…599, found "teapot""#)
+            #expect(
+                error["detail"] as? String
+                    == #"request body:1:55: response.status: expected an integer 100…599, found "teapot""#)
 
-            let escaping = try await http.admin("POST", "/mappings", #"{"response": {"bodyFileName": "../secret.txt"}}"#)
+            let escaping = try await http.admin(
+                "POST", "/mappings", #"{"response": {"bodyFileName": "../secret.txt"}}"#)
             #expect(escaping.status == 422)
-            #expect(escaping.errorTitle == #"there is no stubs folder to find "../secret.txt" in; send the body inline, or load a stubs folder"#)
+            #expect(
+                escaping.errorTitle
+                    == #"there is no stubs folder to find "../secret.txt" in; send the body inline, or load a stubs folder"#
+            )
 
             let unknown = try await http.admin("GET", "/mappings/no-such-id")
             #expect((unknown.status, unknown.errorTitle) == (404, #"No stub mapping has the id "no-such-id"."#))
@@ -85,19 +99,27 @@ struct AdminAPITests {
 
             let all = try await http.admin("GET", "/requests")
             let requests = try #require(all.json["requests"] as? [[String: Any]])
-            #expect(requests.map { ($0["request"] as? [String: Any])?["url"] as? String } == ["/missing", "/orders/2?rush=yes", "/orders/1"])
+            #expect(
+                requests.map { ($0["request"] as? [String: Any])?["url"] as? String } == [
+                    "/missing", "/orders/2?rush=yes", "/orders/1",
+                ])
             #expect(requests.map { $0["wasMatched"] as? Bool } == [false, true, true])
             #expect((all.json["meta"] as? [String: Any])?["total"] as? Int == 3, "admin requests are not journaled")
             let post = try #require(requests[1]["request"] as? [String: Any])
             #expect(post["method"] as? String == "POST")
             #expect(post["body"] as? String == #"{"sku":"A-1"}"#)
-            #expect(((post["queryParameters"] as? [String: Any])?["rush"] as? [String: Any])?["values"] as? [String] == ["yes"])
+            #expect(
+                ((post["queryParameters"] as? [String: Any])?["rush"] as? [String: Any])?["values"] as? [String] == [
+                    "yes"
+                ])
 
             #expect((try await http.admin("GET", "/requests?limit=1").json["requests"] as? [Any])?.count == 1)
             let future = Date(timeIntervalSinceNow: 60).formatted(.iso8601)
             #expect((try await http.admin("GET", "/requests?since=\(future)").json["requests"] as? [Any])?.count == 0)
 
-            let count = try await http.admin("POST", "/requests/count", #"{"method": "POST", "urlPathPattern": "/orders/.*", "bodyPatterns": [{"matchesJsonPath": "$.sku"}]}"#)
+            let count = try await http.admin(
+                "POST", "/requests/count",
+                #"{"method": "POST", "urlPathPattern": "/orders/.*", "bodyPatterns": [{"matchesJsonPath": "$.sku"}]}"#)
             #expect(count.json["count"] as? Int == 1)
             #expect(try await http.admin("POST", "/requests/count", "{}").json["count"] as? Int == 3)
             let found = try await http.admin("POST", "/requests/find", #"{"urlPath": "/orders/1"}"#)
@@ -115,17 +137,20 @@ struct AdminAPITests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-admin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(#"""
-        [{"id": "from-file", "request": {"urlPath": "/file"}, "response": {"body": "from the file"}},
-         {"request": {"urlPath": "/cart"}, "scenarioName": "cart", "newScenarioState": "filled", "response": {"body": "added"}}]
-        """#.utf8).write(to: folder.appending(path: "stubs.json"))
+        try Data(
+            #"""
+            [{"id": "from-file", "request": {"urlPath": "/file"}, "response": {"body": "from the file"}},
+             {"request": {"urlPath": "/cart"}, "scenarioName": "cart", "newScenarioState": "filled", "response": {"body": "added"}}]
+            """#.utf8
+        ).write(to: folder.appending(path: "stubs.json"))
         let registry = StubRegistry()
         try registry.load(folder: folder)
         try registry.register(StubResponse(text: "from code"), for: .get("/code"))
 
         try await withServer(registry) { http, registry in
             _ = try await http.admin("POST", "/mappings", Self.greeting)
-            _ = try await http.admin("PUT", "/mappings/from-file", #"{"request": {"urlPath": "/file"}, "response": {"body": "edited"}}"#)
+            _ = try await http.admin(
+                "PUT", "/mappings/from-file", #"{"request": {"urlPath": "/file"}, "response": {"body": "edited"}}"#)
             #expect(try await http.send("GET", "/file").text == "edited")
             _ = try await http.send("GET", "/cart")
             let scenarios = try await http.admin("GET", "/scenarios")
@@ -154,7 +179,8 @@ struct AdminAPITests {
             let refused = try await http.admin("GET", "/health")
             #expect(refused.status == 401)
             #expect(refused.errorTitle == "The admin API needs the header Authorization: Bearer <token>.")
-            let allowed = try await AdminConnection(http.server, headers: ["Authorization": "Bearer s3cret"]).admin("GET", "/health")
+            let allowed = try await AdminConnection(http.server, headers: ["Authorization": "Bearer s3cret"]).admin(
+                "GET", "/health")
             #expect(allowed.status == 200)
             #expect(allowed.json["status"] as? String == "healthy")
         }
@@ -170,41 +196,58 @@ struct AdminAPITests {
 
     @Test func aCustomProviderHasAJournalButNoMappings() async throws {
         struct Fixed: StubProvider {
-            func lookup(_ request: StubRequest) -> StubLookup { .matched(StubMatch(stub: StubResponse(text: "fixed"), route: nil)) }
+            func lookup(_ request: StubRequest) -> StubLookup {
+                .matched(StubMatch(stub: StubResponse(text: "fixed"), route: nil))
+            }
         }
         let server = MockServer(provider: Fixed())
         try server.start()
         defer { server.stop() }
         let http = AdminConnection(server)
         _ = try await http.send("GET", "/anything")
-        for (method, path) in [("GET", "/mappings"), ("POST", "/mappings"), ("GET", "/scenarios"), ("GET", "/settings"), ("POST", "/reset")] {
+        for (method, path) in [
+            ("GET", "/mappings"), ("POST", "/mappings"), ("GET", "/scenarios"), ("GET", "/settings"),
+            ("POST", "/reset"),
+        ] {
             let refused = try await http.admin(method, path, method == "POST" ? "{}" : nil)
             #expect(refused.status == 501)
-            #expect(refused.errorTitle?.hasPrefix("Decoy cannot serve \(method) /__admin\(path) here: this server serves a custom StubProvider (Fixed)") == true, "\(refused.errorTitle ?? "")")
+            #expect(
+                refused.errorTitle?.hasPrefix(
+                    "Decoy cannot serve \(method) /__admin\(path) here: this server serves a custom StubProvider (Fixed)"
+                ) == true, "\(refused.errorTitle ?? "")")
         }
-        #expect(try await http.admin("POST", "/requests/count", #"{"urlPath": "/anything"}"#).json["count"] as? Int == 1)
+        #expect(
+            try await http.admin("POST", "/requests/count", #"{"urlPath": "/anything"}"#).json["count"] as? Int == 1)
         #expect(try await http.admin("GET", "/requests").json["requests"] as? [[String: Any]] != nil)
     }
 
     @Test func bodyFilesOfAddedStubsStayInsideTheStubsFolder() async throws {
         let root = FileManager.default.temporaryDirectory.appending(path: "decoy-admin-files-\(UUID().uuidString)")
         let folder = root.appending(path: "stubs")
-        try FileManager.default.createDirectory(at: folder.appending(path: "__files"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appending(path: "__files"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         try Data("top secret".utf8).write(to: root.appending(path: "secret.txt"))
         try Data(#"{"ok": true}"#.utf8).write(to: folder.appending(path: "__files/ok.json"))
-        try FileManager.default.createSymbolicLink(atPath: folder.appending(path: "__files/link.txt").path, withDestinationPath: root.appending(path: "secret.txt").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appending(path: "__files/link.txt").path,
+            withDestinationPath: root.appending(path: "secret.txt").path)
         let registry = StubRegistry()
         try registry.load(folder: folder)
 
         try await withServer(registry) { http, registry in
             for name in ["../secret.txt", "__files/../../secret.txt", "link.txt"] {
-                let refused = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/leak"}, "response": {"bodyFileName": "\#(name)"}}"#)
+                let refused = try await http.admin(
+                    "POST", "/mappings", #"{"request": {"urlPath": "/leak"}, "response": {"bodyFileName": "\#(name)"}}"#
+                )
                 #expect(refused.status == 422)
-                #expect(refused.errorTitle == "\"\(name)\" resolves outside the stubs folder; a body file must be inside it")
+                #expect(
+                    refused.errorTitle == "\"\(name)\" resolves outside the stubs folder; a body file must be inside it"
+                )
             }
             #expect(registry.mappings.isEmpty)
-            let added = try await http.admin("POST", "/mappings", #"{"request": {"urlPath": "/ok"}, "response": {"bodyFileName": "ok.json"}}"#)
+            let added = try await http.admin(
+                "POST", "/mappings", #"{"request": {"urlPath": "/ok"}, "response": {"bodyFileName": "ok.json"}}"#)
             #expect(added.status == 201)
             #expect(try await http.send("GET", "/ok").text == #"{"ok": true}"#)
         }

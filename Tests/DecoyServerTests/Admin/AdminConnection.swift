@@ -1,8 +1,9 @@
 import DecoyServer
 import DecoyTesting
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Plain HTTP to a server's admin API and its stubs, as a script in any language would send it.

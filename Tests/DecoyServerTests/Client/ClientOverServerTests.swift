@@ -23,7 +23,9 @@ struct ClientOverServerTests {
             #expect(registry.journal.totalCount == 1)
             task.cancel()
             let error = await #expect(throws: APIError.self) { try await task.value }
-            guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
+            guard case .transport(let failure) = error else {
+                Issue.record("expected a transport failure, got \(String(describing: error))"); return
+            }
             #expect(failure.category == .cancelled)
             #expect(ContinuousClock.now - started < endlessWait, "the 30 s delay was not waited out")
         }
@@ -46,7 +48,8 @@ struct ClientOverServerTests {
     @Test(arguments: ServingMode.allCases)
     func cachedResponsesKeepStatusAndHeaders(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(headerFields: [.eTag: "\"v1\""], json: #"{"name": "Ada"}"#), for: .get("/people/1"))
+        try registry.register(
+            StubResponse(headerFields: [.eTag: "\"v1\""], json: #"{"name": "Ada"}"#), for: .get("/people/1"))
         let configuration = APIClient.Configuration(cache: MemoryCache(), cachePolicy: .cacheElseNetwork)
         try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ in
             let network = try await client.response(for: Resource<Person>.get("/people/1"))
@@ -71,7 +74,8 @@ struct ClientOverServerTests {
 
     @Test func endpointLoadsThroughURLSessionFromAServer() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(json: #"{"status": "up"}"#), for: Route.get("/health").query("verbose", .equalTo("true")))
+        try registry.register(
+            StubResponse(json: #"{"status": "up"}"#), for: Route.get("/health").query("verbose", .equalTo("true")))
         let server = MockServer(registry: registry)
         try server.start()
         defer { server.stop() }

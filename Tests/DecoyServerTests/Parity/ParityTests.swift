@@ -5,8 +5,9 @@ import DecoyServer
 import DecoyTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The same stubs must give the same client-visible outcome through `StubTransport`,
@@ -22,79 +23,180 @@ struct ParityTests {
         var testDescription: String { name }
     }
 
-    static let scenarios: [Scenario] = [
-        Scenario(name: "static response", register: { try $0.register(StubResponse(status: .created, headerFields: [.init("X-Request-Id")!: "r-1"], json: #"{"id": 1}"#), for: .post("/users")) },
-                 requests: [.post("/users", body: ["name": "Ada"])], headers: ["X-Request-Id", "Content-Type"],
-                 expected: [.response(status: 201, headers: ["X-Request-Id": "r-1", "Content-Type": "application/json"], body: #"{"id": 1}"#)]),
-        Scenario(name: "alternating", register: { try $0.register(AlternatingStub([StubResponse(text: "a"), StubResponse(status: .serviceUnavailable, text: "b")]), for: .get("/alt")) },
-                 requests: Array(repeating: .get("/alt"), count: 3), headers: [],
-                 expected: [.response(status: 200, headers: [:], body: "a"), .response(status: 503, headers: [:], body: "b"), .response(status: 200, headers: [:], body: "a")]),
-        Scenario(name: "random with a seed", register: { try $0.register(RandomStub((0..<6).map { StubResponse(text: "\($0)") }, seed: 99), for: .get("/dice")) },
-                 requests: Array(repeating: .get("/dice"), count: 6), headers: [],
-                 expected: Self.seededDraws(seed: 99, faces: 6, count: 6).map { .response(status: 200, headers: [:], body: $0) }),
-        Scenario(name: "conditional on the request", register: { try $0.register(ConditionalStub(when: { $0.headerFields[.authorization] != nil }, then: StubResponse(text: "in"), else: StubResponse(status: .unauthorized, text: "out")), for: .get("/me")) },
-                 requests: [.get("/me"), .get("/me", headerFields: [.authorization: "Bearer x"])], headers: [],
-                 expected: [.response(status: 401, headers: [:], body: "out"), .response(status: 200, headers: [:], body: "in")]),
-        Scenario(name: "closure sees the body", register: { try $0.register(ClosureStub { StubResponse(status: .accepted, text: "got \($0.bodyText)") }, for: .put("/echo")) },
-                 requests: [Resource(method: .put, path: "/echo", body: .data(Data("hello".utf8), contentType: "text/plain"))], headers: [],
-                 expected: [.response(status: 202, headers: [:], body: "got hello")]),
-        Scenario(name: "sequence", register: { try $0.register(SequenceStub(first: [StubResponse.fault(.connectionReset), StubResponse(status: .badGateway)], then: StubResponse(text: "ok")), for: .get("/seq")) },
-                 requests: Array(repeating: .get("/seq"), count: 4), headers: [],
-                 expected: [.failure(.connectionLost), .response(status: 502, headers: [:], body: ""), .response(status: 200, headers: [:], body: "ok"), .response(status: 200, headers: [:], body: "ok")]),
-        Scenario(name: "failure rate with a seed", register: { try $0.register(Self.flaky(), for: .get("/flaky")) },
-                 requests: Array(repeating: .get("/flaky"), count: 10), headers: [],
-                 expected: Self.seededFailures(count: 10)),
-        Scenario(name: "HEAD", register: { try $0.register(StubResponse(headerFields: [.init("X-Size")!: "4"], text: "body"), for: .any("/thing")) },
-                 requests: [Resource(method: .head, path: "/thing")], headers: ["X-Size"],
-                 expected: [.response(status: 200, headers: ["X-Size": "4"], body: "")]),
-        Scenario(name: "unmatched 404 with diagnostics", register: { try $0.register(StubResponse(), for: .get("/users/{id}/orders")) },
-                 requests: [.get("/users/1/order")], headers: ["X-Decoy-Unmatched"],
-                 expected: [.response(status: 404, headers: ["X-Decoy-Unmatched": "true"], body: """
-                     No stub matches GET /users/1/order.
-                     Closest routes:
-                       - GET /users/{id}/orders: path segment 3 is "order", the route expects "orders"
+    static let scenarios: [Scenario] =
+        [
+            Scenario(
+                name: "static response",
+                register: {
+                    try $0.register(
+                        StubResponse(
+                            status: .created, headerFields: [.init("X-Request-Id")!: "r-1"], json: #"{"id": 1}"#),
+                        for: .post("/users"))
+                },
+                requests: [.post("/users", body: ["name": "Ada"])], headers: ["X-Request-Id", "Content-Type"],
+                expected: [
+                    .response(
+                        status: 201, headers: ["X-Request-Id": "r-1", "Content-Type": "application/json"],
+                        body: #"{"id": 1}"#)
+                ]),
+            Scenario(
+                name: "alternating",
+                register: {
+                    try $0.register(
+                        AlternatingStub([StubResponse(text: "a"), StubResponse(status: .serviceUnavailable, text: "b")]
+                        ), for: .get("/alt"))
+                },
+                requests: Array(repeating: .get("/alt"), count: 3), headers: [],
+                expected: [
+                    .response(status: 200, headers: [:], body: "a"), .response(status: 503, headers: [:], body: "b"),
+                    .response(status: 200, headers: [:], body: "a"),
+                ]),
+            Scenario(
+                name: "random with a seed",
+                register: {
+                    try $0.register(
+                        RandomStub((0..<6).map { StubResponse(text: "\($0)") }, seed: 99), for: .get("/dice"))
+                },
+                requests: Array(repeating: .get("/dice"), count: 6), headers: [],
+                expected: Self.seededDraws(seed: 99, faces: 6, count: 6).map {
+                    .response(status: 200, headers: [:], body: $0)
+                }),
+            Scenario(
+                name: "conditional on the request",
+                register: {
+                    try $0.register(
+                        ConditionalStub(
+                            when: { $0.headerFields[.authorization] != nil }, then: StubResponse(text: "in"),
+                            else: StubResponse(status: .unauthorized, text: "out")), for: .get("/me"))
+                },
+                requests: [.get("/me"), .get("/me", headerFields: [.authorization: "Bearer x"])], headers: [],
+                expected: [
+                    .response(status: 401, headers: [:], body: "out"), .response(status: 200, headers: [:], body: "in"),
+                ]),
+            Scenario(
+                name: "closure sees the body",
+                register: {
+                    try $0.register(
+                        ClosureStub { StubResponse(status: .accepted, text: "got \($0.bodyText)") }, for: .put("/echo"))
+                },
+                requests: [
+                    Resource(method: .put, path: "/echo", body: .data(Data("hello".utf8), contentType: "text/plain"))
+                ], headers: [],
+                expected: [.response(status: 202, headers: [:], body: "got hello")]),
+            Scenario(
+                name: "sequence",
+                register: {
+                    try $0.register(
+                        SequenceStub(
+                            first: [StubResponse.fault(.connectionReset), StubResponse(status: .badGateway)],
+                            then: StubResponse(text: "ok")), for: .get("/seq"))
+                },
+                requests: Array(repeating: .get("/seq"), count: 4), headers: [],
+                expected: [
+                    .failure(.connectionLost), .response(status: 502, headers: [:], body: ""),
+                    .response(status: 200, headers: [:], body: "ok"), .response(status: 200, headers: [:], body: "ok"),
+                ]),
+            Scenario(
+                name: "failure rate with a seed", register: { try $0.register(Self.flaky(), for: .get("/flaky")) },
+                requests: Array(repeating: .get("/flaky"), count: 10), headers: [],
+                expected: Self.seededFailures(count: 10)),
+            Scenario(
+                name: "HEAD",
+                register: {
+                    try $0.register(
+                        StubResponse(headerFields: [.init("X-Size")!: "4"], text: "body"), for: .any("/thing"))
+                },
+                requests: [Resource(method: .head, path: "/thing")], headers: ["X-Size"],
+                expected: [.response(status: 200, headers: ["X-Size": "4"], body: "")]),
+            Scenario(
+                name: "unmatched 404 with diagnostics",
+                register: { try $0.register(StubResponse(), for: .get("/users/{id}/orders")) },
+                requests: [.get("/users/1/order")], headers: ["X-Decoy-Unmatched"],
+                expected: [
+                    .response(
+                        status: 404, headers: ["X-Decoy-Unmatched": "true"],
+                        body: """
+                            No stub matches GET /users/1/order.
+                            Closest routes:
+                              - GET /users/{id}/orders: path segment 3 is "order", the route expects "orders"
 
-                     """)]),
-        Scenario(name: "unmatched 404 lists the route a typo missed", register: { registry in
-                     for path in ["/status", "/feed", "/me", "/users/{id}"] { try registry.register(StubResponse(), for: .get(path)) }
-                 },
-                 requests: [.get("/user/42")], headers: ["X-Decoy-Unmatched"],
-                 expected: [.response(status: 404, headers: ["X-Decoy-Unmatched": "true"], body: """
-                     No stub matches GET /user/42.
-                     Closest routes:
-                       - GET /users/{id}: path segment 1 is "user", the route expects "users"
-                       - GET /status: path segment 1 is "user", the route expects "status"; the route expects 1 path segments, the request has 2
-                       - GET /feed: path segment 1 is "user", the route expects "feed"; the route expects 1 path segments, the request has 2
+                            """)
+                ]),
+            Scenario(
+                name: "unmatched 404 lists the route a typo missed",
+                register: { registry in
+                    for path in ["/status", "/feed", "/me", "/users/{id}"] {
+                        try registry.register(StubResponse(), for: .get(path))
+                    }
+                },
+                requests: [.get("/user/42")], headers: ["X-Decoy-Unmatched"],
+                expected: [
+                    .response(
+                        status: 404, headers: ["X-Decoy-Unmatched": "true"],
+                        body: """
+                            No stub matches GET /user/42.
+                            Closest routes:
+                              - GET /users/{id}: path segment 1 is "user", the route expects "users"
+                              - GET /status: path segment 1 is "user", the route expects "status"; the route expects 1 path segments, the request has 2
+                              - GET /feed: path segment 1 is "user", the route expects "feed"; the route expects 1 path segments, the request has 2
 
-                     """)]),
-        Scenario(name: "redirect followed", register: { registry in
-                    try registry.register(StubResponse(status: .found, headerFields: [.location: "/new"], text: "moved"), for: .get("/old"))
-                    try registry.register(StubResponse(headerFields: [.init("X-Hop")!: "new"], text: "here"), for: .get("/new"))
-                 },
-                 requests: [.get("/old")], headers: ["X-Hop"],
-                 expected: [.response(status: 200, headers: ["X-Hop": "new"], body: "here")]),
-        Scenario(name: "cookies kept and sent back", register: { registry in
-                    try registry.register(ClosureStub { StubResponse(text: "cookie: \($0.headerFields[.cookie] ?? "none")") }, for: .get("/me"))
-                    try registry.register(StubResponse(status: .seeOther, headerFields: [.setCookie: "session=abc; Path=/", .location: "/me"]), for: .post("/login"))
-                    try registry.register(StubResponse(headerFields: [.setCookie: "theme=dark; Path=/"]), for: .get("/theme"))
-                 },
-                 requests: [.get("/me"), .post("/login", body: ["user": "ada"]), .get("/theme"), .get("/me")], headers: [],
-                 expected: [.response(status: 200, headers: [:], body: "cookie: none"), .response(status: 200, headers: [:], body: "cookie: session=abc"),
-                            .response(status: 200, headers: [:], body: ""), .response(status: 200, headers: [:], body: "cookie: session=abc; theme=dark")]),
-        Scenario(name: "repeated response fields", register: { try $0.register(StubResponse(headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], text: "two"), for: .get("/multi")) },
-                 requests: [.get("/multi")], headers: ["X-Multi"],
-                 expected: [.response(status: 200, headers: ["X-Multi": "a, b"], body: "two")]),
-        Scenario(name: "encoded body is deterministic", register: { registry in
+                            """)
+                ]),
+            Scenario(
+                name: "redirect followed",
+                register: { registry in
+                    try registry.register(
+                        StubResponse(status: .found, headerFields: [.location: "/new"], text: "moved"),
+                        for: .get("/old"))
+                    try registry.register(
+                        StubResponse(headerFields: [.init("X-Hop")!: "new"], text: "here"), for: .get("/new"))
+                },
+                requests: [.get("/old")], headers: ["X-Hop"],
+                expected: [.response(status: 200, headers: ["X-Hop": "new"], body: "here")]),
+            Scenario(
+                name: "cookies kept and sent back",
+                register: { registry in
+                    try registry.register(
+                        ClosureStub { StubResponse(text: "cookie: \($0.headerFields[.cookie] ?? "none")") },
+                        for: .get("/me"))
+                    try registry.register(
+                        StubResponse(
+                            status: .seeOther, headerFields: [.setCookie: "session=abc; Path=/", .location: "/me"]),
+                        for: .post("/login"))
+                    try registry.register(
+                        StubResponse(headerFields: [.setCookie: "theme=dark; Path=/"]), for: .get("/theme"))
+                },
+                requests: [.get("/me"), .post("/login", body: ["user": "ada"]), .get("/theme"), .get("/me")],
+                headers: [],
+                expected: [
+                    .response(status: 200, headers: [:], body: "cookie: none"),
+                    .response(status: 200, headers: [:], body: "cookie: session=abc"),
+                    .response(status: 200, headers: [:], body: ""),
+                    .response(status: 200, headers: [:], body: "cookie: session=abc; theme=dark"),
+                ]),
+            Scenario(
+                name: "repeated response fields",
+                register: {
+                    try $0.register(
+                        StubResponse(headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], text: "two"),
+                        for: .get("/multi"))
+                },
+                requests: [.get("/multi")], headers: ["X-Multi"],
+                expected: [.response(status: 200, headers: ["X-Multi": "a, b"], body: "two")]),
+            Scenario(
+                name: "encoded body is deterministic",
+                register: { registry in
                     try registry.register(StubResponse(encoding: Self.manyKeys), for: .get("/one"))
                     try registry.register(StubResponse(encoding: Self.manyKeys), for: .get("/two"))
-                 },
-                 requests: [.get("/one"), .get("/two")], headers: [],
-                 expected: Array(repeating: .response(status: 200, headers: [:], body: Self.manyKeysSorted), count: 2)),
-    ] + Self.faultScenarios
+                },
+                requests: [.get("/one"), .get("/two")], headers: [],
+                expected: Array(repeating: .response(status: 200, headers: [:], body: Self.manyKeysSorted), count: 2)),
+        ] + Self.faultScenarios
 
     /// Enough keys that two dictionaries of them seldom iterate in the same order.
     static let manyKeys = Dictionary(uniqueKeysWithValues: (0..<16).map { ("key\($0)", $0) })
-    static let manyKeysSorted = "{" + (0..<16).map { "key\($0)" }.sorted().map { #""\#($0)":\#($0.dropFirst(3))"# }.joined(separator: ",") + "}"
+    static let manyKeysSorted =
+        "{" + (0..<16).map { "key\($0)" }.sorted().map { #""\#($0)":\#($0.dropFirst(3))"# }.joined(separator: ",") + "}"
 
     static let faults: [(Fault, TransportFailure.Category)] = [
         (.connectionReset, .connectionLost),
@@ -104,8 +206,9 @@ struct ParityTests {
     ]
 
     static let faultScenarios: [Scenario] = faults.map { fault, category in
-        Scenario(name: "fault \(fault)", register: { try $0.register(StubResponse.fault(fault), for: .get("/fault")) },
-                 requests: [.get("/fault")], headers: [], expected: [.failure(category)])
+        Scenario(
+            name: "fault \(fault)", register: { try $0.register(StubResponse.fault(fault), for: .get("/fault")) },
+            requests: [.get("/fault")], headers: [], expected: [.failure(category)])
     }
 
     @Test(arguments: scenarios)
@@ -131,7 +234,9 @@ struct ParityTests {
         let registry = StubRegistry(seed: 1, defaultDelay: .lognormal(median: .milliseconds(100), sigma: 0.1))
         try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(300))), for: .get("/slow"))
         try registry.register(StubResponse(text: "default"), for: .get("/default"))
-        try registry.register(StubResponse(text: "soon", delay: .uniform(.milliseconds(100)...(.milliseconds(150)))), for: .get("/jitter"))
+        try registry.register(
+            StubResponse(text: "soon", delay: .uniform(.milliseconds(100)...(.milliseconds(150)))), for: .get("/jitter")
+        )
         try await withStubbedClient(mode, registry: registry) { client, _ in
             let clock = ContinuousClock()
             let start = clock.now
@@ -155,7 +260,9 @@ struct ParityTests {
     /// retry never happens; an empty response cannot, so its stub is reached twice (documented on
     /// `Fault.emptyResponse`), though the client still sees the fault.
     @Test(arguments: ServingMode.allCases, faults)
-    func faultOnAReusedConnectionReachesTheClient(_ mode: ServingMode, _ fault: (Fault, TransportFailure.Category)) async throws {
+    func faultOnAReusedConnectionReachesTheClient(_ mode: ServingMode, _ fault: (Fault, TransportFailure.Category))
+        async throws
+    {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .get("/fine"))
         try registry.register(StubResponse.fault(fault.0), for: .get("/fault"))
@@ -167,13 +274,14 @@ struct ParityTests {
         let count = registry.journal.entries.count { $0.request.target == "/fault" }
         let mayBeRetried = mode == .server && fault.0 == .emptyResponse
         #if canImport(FoundationNetworking)
-        #expect(count == (mayBeRetried ? 2 : 1))
+            #expect(count == (mayBeRetried ? 2 : 1))
         #else
-        #expect(count == 1 || mayBeRetried)
+            #expect(count == 1 || mayBeRetried)
         #endif
     }
 
-    @Test(arguments: ServingMode.allCases, [Throttle.chunks(count: 4, over: .milliseconds(400)), .bytesPerSecond(1_000)])
+    @Test(
+        arguments: ServingMode.allCases, [Throttle.chunks(count: 4, over: .milliseconds(400)), .bytesPerSecond(1_000)])
     func throttledBodyTakesItsTimeAndArrivesWhole(_ mode: ServingMode, _ throttle: Throttle) async throws {
         let registry = StubRegistry()
         let body = String(repeating: "0123456789", count: 40)
@@ -191,7 +299,9 @@ struct ParityTests {
     func timeoutFaultEndsInTheClientsTimeout(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse.fault(.timeout), for: .get("/hang"))
-        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(timeout: .milliseconds(300))) { client, _ in
+        let outcome = try await withStubbedClient(
+            mode, registry: registry, configuration: .init(timeout: .milliseconds(300))
+        ) { client, _ in
             await Outcome.of(.get("/hang"), on: client, keeping: [])
         }
         #expect(outcome == .failure(.timedOut))
@@ -216,7 +326,9 @@ struct ParityTests {
             #expect(!finished.withLock { $0 })
             let start = ContinuousClock.now
             await clock.advance(by: Delivery.untilTheClientGivesUp)
-            guard case .failure(let category) = await request.value else { Issue.record("the held request got a response"); return }
+            guard case .failure(let category) = await request.value else {
+                Issue.record("the held request got a response"); return
+            }
             #expect(ContinuousClock.now - start < endlessWait)
             // In-process the hold ends in the timeout the client would have seen; the server
             // closes the connection at the end of its hold.
@@ -230,13 +342,16 @@ struct ParityTests {
     func headHasNoBody(_ mode: ServingMode) async throws {
         let registry = StubRegistry(clock: TestClock())
         let body = String(repeating: "0123456789", count: 40)
-        try registry.register(StubResponse(text: body).throttled(.chunks(count: 4, over: .seconds(3600))), for: .any("/paced"))
+        try registry.register(
+            StubResponse(text: body).throttled(.chunks(count: 4, over: .seconds(3600))), for: .any("/paced"))
         try registry.register(StubResponse(text: body), for: .any("/whole"))
         for target in ["/paced", "/whole", "/missing"] {
             let outcome = try await mode.exchange(registry, .head, target)
             #expect(outcome.status == (target == "/missing" ? 404 : 200), "\(target)")
             #expect(outcome.body.isEmpty, "\(target)")
-            if mode == .server, target != "/missing" { #expect(outcome.headerFields[.contentLength] == "\(body.utf8.count)", "\(target)") }
+            if mode == .server, target != "/missing" {
+                #expect(outcome.headerFields[.contentLength] == "\(body.utf8.count)", "\(target)")
+            }
         }
         #expect(registry.journal.entries.map(\.request.method) == [.head, .head, .head])
     }
@@ -262,7 +377,9 @@ struct ParityTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created), for: .post("/orders"))
         try await withStubbedClient(mode, registry: registry) { client, _ in
-            try await client.send(Resource<Void>.post("/orders", body: ["sku": "A-1"], headerFields: [.init("X-Trace")!: "t-9"]).header(.accept, "application/json"))
+            try await client.send(
+                Resource<Void>.post("/orders", body: ["sku": "A-1"], headerFields: [.init("X-Trace")!: "t-9"]).header(
+                    .accept, "application/json"))
         }
         let entry = try #require(registry.journal.entries.last)
         #expect(entry.request.method == .post)
@@ -280,9 +397,13 @@ struct ParityTests {
         let registry = StubRegistry()
         let statuses = [301, 302, 303, 307, 308]
         for status in statuses {
-            try registry.register(StubResponse(status: .init(code: status), headerFields: [.location: "/landed"]), for: .post("/\(status)"))
+            try registry.register(
+                StubResponse(status: .init(code: status), headerFields: [.location: "/landed"]),
+                for: .post("/\(status)"))
         }
-        try registry.register(ClosureStub { StubResponse(text: "\($0.method) \($0.headerFields[.contentType] ?? "-") \($0.bodyText)") }, for: .any("/landed"))
+        try registry.register(
+            ClosureStub { StubResponse(text: "\($0.method) \($0.headerFields[.contentType] ?? "-") \($0.bodyText)") },
+            for: .any("/landed"))
         let answers = try await withStubbedClient(mode, registry: registry) { client, _ in
             var answers: [String] = []
             for status in statuses {
@@ -290,7 +411,10 @@ struct ParityTests {
             }
             return answers
         }
-        #expect(answers == ["GET - ", "GET - ", "GET - ", #"POST application/json {"n":1}"#, #"POST application/json {"n":1}"#])
+        #expect(
+            answers == [
+                "GET - ", "GET - ", "GET - ", #"POST application/json {"n":1}"#, #"POST application/json {"n":1}"#,
+            ])
         let hops = registry.journal.entries.map { "\($0.request.method) \($0.request.target)" }
         #expect(hops == statuses.flatMap { ["POST /\($0)", $0 < 307 ? "GET /landed" : "POST /landed"] })
     }
@@ -298,17 +422,19 @@ struct ParityTests {
     @Test(arguments: ServingMode.allCases)
     func redirectsLeftAloneWhenTheClientSaysSo(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(status: .found, headerFields: [.location: "/new"], text: "moved"), for: .get("/old"))
+        try registry.register(
+            StubResponse(status: .found, headerFields: [.location: "/new"], text: "moved"), for: .get("/old"))
         try registry.register(StubResponse(text: "here"), for: .get("/new"))
-        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(redirects: .never)) { client, _ in
+        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(redirects: .never)) {
+            client, _ in
             await Outcome.of(.get("/old"), on: client, keeping: ["Location"])
         }
         #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation hands a completion handler an empty body for a redirect its
-        // delegate refused, whatever the server sent.
-        let body = mode == .server ? "" : "moved"
+            // swift-corelibs-foundation hands a completion handler an empty body for a redirect its
+            // delegate refused, whatever the server sent.
+            let body = mode == .server ? "" : "moved"
         #else
-        let body = "moved"
+            let body = "moved"
         #endif
         #expect(outcome == .response(status: 302, headers: ["Location": "/new"], body: body))
         #expect(registry.journal.entries.map(\.request.target) == ["/old"])
@@ -317,8 +443,11 @@ struct ParityTests {
     @Test(arguments: ServingMode.allCases)
     func redirectsPastTheLimitFail(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(status: .temporaryRedirect, headerFields: [.location: "/loop"]), for: .get("/loop"))
-        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(redirects: .follow(limit: 3))) { client, _ in
+        try registry.register(
+            StubResponse(status: .temporaryRedirect, headerFields: [.location: "/loop"]), for: .get("/loop"))
+        let outcome = try await withStubbedClient(
+            mode, registry: registry, configuration: .init(redirects: .follow(limit: 3))
+        ) { client, _ in
             await Outcome.of(.get("/loop"), on: client, keeping: [])
         }
         #expect(outcome == .failure(.tooManyRedirects))
@@ -346,7 +475,8 @@ struct ParityTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(headerFields: [.setCookie: "session=abc; Path=/"]), for: .get("/login"))
         try registry.register(ClosureStub { StubResponse(text: $0.headerFields[.cookie] ?? "none") }, for: .get("/me"))
-        let seen = try await withStubbedClient(mode, registry: registry, configuration: .init(handlesCookies: false)) { client, _ in
+        let seen = try await withStubbedClient(mode, registry: registry, configuration: .init(handlesCookies: false)) {
+            client, _ in
             try await client.send(Resource<Void>.get("/login"))
             #expect(client.cookieStorage == nil)
             return try await client.send(Resource<String>.get("/me"))
@@ -356,14 +486,17 @@ struct ParityTests {
 
     /// Half of its calls reset, the seed deciding which.
     static func flaky() -> FailingStub {
-        FailingStub(failing: 0.5, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(text: "ok"), seed: 5)
+        FailingStub(
+            failing: 0.5, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(text: "ok"), seed: 5)
     }
 
     /// What a fresh ``flaky()`` answers to `count` calls, worked out without any serving.
     static func seededFailures(count: Int) -> [Outcome] {
         let stub = flaky()
         return (0..<count).map { _ in
-            guard case .response(let response) = stub.resolve(for: StubRequest(method: .get, target: "/")) else { return .failure(.other) }
+            guard case .response(let response) = stub.resolve(for: StubRequest(method: .get, target: "/")) else {
+                return .failure(.other)
+            }
             return response.fault == nil ? .response(status: 200, headers: [:], body: "ok") : .failure(.connectionLost)
         }
     }
@@ -372,7 +505,9 @@ struct ParityTests {
     static func seededDraws(seed: UInt64, faces: Int, count: Int) -> [String] {
         let stub = RandomStub((0..<faces).map { StubResponse(text: "\($0)") }, seed: seed)
         return (0..<count).map { _ in
-            guard case .response(let response) = stub.resolve(for: StubRequest(method: .get, target: "/")) else { return "" }
+            guard case .response(let response) = stub.resolve(for: StubRequest(method: .get, target: "/")) else {
+                return ""
+            }
             return String(decoding: response.body, as: UTF8.self)
         }
     }

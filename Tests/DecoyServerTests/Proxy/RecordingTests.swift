@@ -1,7 +1,7 @@
 import Decoy
-import DecoyStubFiles
 import DecoyClient
 import DecoyServer
+import DecoyStubFiles
 import Foundation
 import HTTPTypes
 import Testing
@@ -12,13 +12,22 @@ struct RecordingTests {
     /// A real server on loopback: users, a counter that answers differently each time, a login.
     static func upstream() throws -> MockServer {
         let registry = StubRegistry()
-        try registry.register(StubResponse(headerFields: [.setCookie: "session=abc", .init("X-Upstream")!: "yes"], json: #"{"id":1,"name":"Ada"}"#), for: .get("/users/1"))
-        try registry.register(SequenceStub(first: [StubResponse(text: "one"), StubResponse(text: "two")], then: StubResponse(status: .gone, text: "done")), for: .get("/counter"))
+        try registry.register(
+            StubResponse(
+                headerFields: [.setCookie: "session=abc", .init("X-Upstream")!: "yes"], json: #"{"id":1,"name":"Ada"}"#),
+            for: .get("/users/1"))
+        try registry.register(
+            SequenceStub(
+                first: [StubResponse(text: "one"), StubResponse(text: "two")],
+                then: StubResponse(status: .gone, text: "done")), for: .get("/counter"))
         try registry.register(StubResponse(text: "same"), for: .get("/same"))
-        try registry.register(ClosureStub { request in
-            // Keys sorted, as a body with a masked secret is written anew.
-            StubResponse(status: .created, json: #"{"token":"t-123","user":"\#(request.bodyText.contains("ada") ? "ada" : "other")"}"#)
-        }, for: .post("/login"))
+        try registry.register(
+            ClosureStub { request in
+                // Keys sorted, as a body with a masked secret is written anew.
+                StubResponse(
+                    status: .created,
+                    json: #"{"token":"t-123","user":"\#(request.bodyText.contains("ada") ? "ada" : "other")"}"#)
+            }, for: .post("/login"))
         let server = MockServer(registry: registry)
         try server.start()
         return server
@@ -35,8 +44,10 @@ struct RecordingTests {
         let client = APIClient(baseURL: baseURL)
         var seen: [String] = []
         let resources: [Resource<Void>] = [
-            .get("/users/1", query: ["page": "2"]), .get("/counter"), .get("/counter"), .get("/counter"), .get("/counter"), .get("/same"), .get("/same"),
-            .post("/login", body: ["user": "ada", "password": "s3cret"]), .post("/login", body: ["user": "bob", "password": "hunter2"]),
+            .get("/users/1", query: ["page": "2"]), .get("/counter"), .get("/counter"), .get("/counter"),
+            .get("/counter"), .get("/same"), .get("/same"),
+            .post("/login", body: ["user": "ada", "password": "s3cret"]),
+            .post("/login", body: ["user": "bob", "password": "hunter2"]),
         ]
         for resource in resources {
             let (status, fields, body): (HTTPResponse.Status, HTTPFields, Data)
@@ -46,13 +57,17 @@ struct RecordingTests {
             } catch .unacceptableStatus(let failure) {
                 (status, fields, body) = (failure.status, failure.headerFields, Data(failure.bodyText.utf8))
             }
-            seen.append("\(status.code) \(fields[.init("X-Upstream")!] ?? "-") \(String(decoding: body, as: UTF8.self))")
+            seen.append(
+                "\(status.code) \(fields[.init("X-Upstream")!] ?? "-") \(String(decoding: body, as: UTF8.self))")
         }
         return seen
     }
 
     /// Runs `body` with the upstream, a server that loaded an empty stubs folder, and its admin API.
-    static func withRecordingServer(_ body: (_ upstream: MockServer, _ folder: URL, _ recorder: MockServer, _ admin: AdminConnection) async throws -> Void) async throws {
+    static func withRecordingServer(
+        _ body: (_ upstream: MockServer, _ folder: URL, _ recorder: MockServer, _ admin: AdminConnection) async throws
+            -> Void
+    ) async throws {
         let upstream = try Self.upstream()
         defer { upstream.stop() }
         let folder = try Self.temporaryFolder()
@@ -71,14 +86,19 @@ struct RecordingTests {
             let notRecording = try await admin.admin("POST", "/recordings/stop")
             #expect(notRecording.status == 400)
             #expect((notRecording.json["errors"] as? [[String: Any]])?.first?["code"] as? Int == 30)
-            #expect(try await admin.admin("POST", "/recordings/start", #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)"}"#).status == 200)
+            #expect(
+                try await admin.admin(
+                    "POST", "/recordings/start", #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)"}"#
+                ).status == 200)
             #expect(try await admin.admin("GET", "/recordings/status").json["status"] as? String == "Recording")
 
             let live = try await Self.visit(recorder.baseURL)
-            #expect(live == [
-                #"200 yes {"id":1,"name":"Ada"}"#, "200 - one", "200 - two", "410 - done", "410 - done", "200 - same", "200 - same",
-                #"201 - {"token":"t-123","user":"ada"}"#, #"201 - {"token":"t-123","user":"other"}"#,
-            ])
+            #expect(
+                live == [
+                    #"200 yes {"id":1,"name":"Ada"}"#, "200 - one", "200 - two", "410 - done", "410 - done",
+                    "200 - same", "200 - same",
+                    #"201 - {"token":"t-123","user":"ada"}"#, #"201 - {"token":"t-123","user":"other"}"#,
+                ])
 
             let stopped = try await admin.admin("POST", "/recordings/stop")
             #expect(stopped.status == 200)
@@ -87,7 +107,8 @@ struct RecordingTests {
             #expect(mappings.count == 8)
             #expect(try await admin.admin("GET", "/recordings/status").json["status"] as? String == "Stopped")
 
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path).sorted()
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path)
+                .sorted()
             #expect(files.count == 8)
             #expect(files.contains("get-users-1.json"))
 
@@ -105,16 +126,24 @@ struct RecordingTests {
 
     @Test func aSnapshotWhileRecordingWritesWhatCameSoFarAndTheStopTheRest() async throws {
         try await Self.withRecordingServer { upstream, folder, _, admin in
-            #expect(try await admin.admin("POST", "/recordings/start", #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)", "extractBodyCriteria": {"textSizeThreshold": "0"}}"#).status == 200)
+            #expect(
+                try await admin.admin(
+                    "POST", "/recordings/start",
+                    #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)", "extractBodyCriteria": {"textSizeThreshold": "0"}}"#
+                ).status == 200)
             #expect(try await admin.send("GET", "/users/1").status == 200)
             let snapshot = try await admin.admin("POST", "/recordings/snapshot")
             #expect((snapshot.json["mappings"] as? [[String: Any]])?.count == 1)
             #expect(try await admin.send("GET", "/same").text == "same")
-            #expect((try await admin.admin("POST", "/recordings/stop").json["mappings"] as? [[String: Any]])?.count == 1)
-            let written = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path).sorted()
+            #expect(
+                (try await admin.admin("POST", "/recordings/stop").json["mappings"] as? [[String: Any]])?.count == 1)
+            let written = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path)
+                .sorted()
             #expect(written == ["get-same.json", "get-users-1.json"])
             // The snapshot asked for no body files, so its body stayed in the mapping; the recording's criteria hold for the rest.
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "__files").path).sorted() == ["get-same.txt"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "__files").path).sorted()
+                    == ["get-same.txt"])
         }
     }
 
@@ -124,27 +153,42 @@ struct RecordingTests {
                 request: StubRequest(method: .get, target: "/search?q=cats&api_key=k-1&page=1"),
                 response: StubResponse(headerFields: [.setCookie: "session=abc"], json: #"{"hits": 1, "token": "t-9"}"#)
             ),
-            StubRecording.Exchange(request: StubRequest(method: .post, target: "/notes", body: Data("plain text".utf8)), response: StubResponse(status: .created)),
-            StubRecording.Exchange(request: StubRequest(method: .put, target: "/me", body: Data(#"{"name": "Ada", "password": "p"}"#.utf8)), response: StubResponse(status: .noContent)),
+            StubRecording.Exchange(
+                request: StubRequest(method: .post, target: "/notes", body: Data("plain text".utf8)),
+                response: StubResponse(status: .created)),
+            StubRecording.Exchange(
+                request: StubRequest(
+                    method: .put, target: "/me", body: Data(#"{"name": "Ada", "password": "p"}"#.utf8)),
+                response: StubResponse(status: .noContent)),
         ]
         let mappings = StubRecording().mappings(from: exchanges)
         #expect(mappings.map(\.fileStem) == ["get-search", "post-notes", "put-me"])
-        guard case .object(let search)? = mappings[0].document["request"], case .object(let answer)? = mappings[0].document["response"] else {
+        guard case .object(let search)? = mappings[0].document["request"],
+            case .object(let answer)? = mappings[0].document["response"]
+        else {
             Issue.record("no request or response")
             return
         }
         #expect(search["url"] == nil)
         #expect(search["urlPath"] == .string("/search"))
         let parameters: [String: JSONValue] = [
-            "q": .object(["equalTo": .string("cats")]), "api_key": .object(["absent": .bool(false)]), "page": .object(["equalTo": .string("1")]),
+            "q": .object(["equalTo": .string("cats")]), "api_key": .object(["absent": .bool(false)]),
+            "page": .object(["equalTo": .string("1")]),
         ]
         #expect(search["queryParameters"] == .object(parameters))
-        #expect(answer["headers"] == .object(["Set-Cookie": .string("<redacted>"), "Content-Type": .string("application/json")]))
+        #expect(
+            answer["headers"]
+                == .object(["Set-Cookie": .string("<redacted>"), "Content-Type": .string("application/json")]))
         #expect(answer["body"] == .string(#"{"hits":1,"token":"<redacted>"}"#))
-        guard case .object(let note)? = mappings[1].document["request"], case .object(let me)? = mappings[2].document["request"] else { return }
+        guard case .object(let note)? = mappings[1].document["request"],
+            case .object(let me)? = mappings[2].document["request"]
+        else { return }
         #expect(note["url"] == .string("/notes"))
         #expect(note["bodyPatterns"] == .array([.object(["equalTo": .string("plain text")])]))
-        let equalToJSON: [String: JSONValue] = ["equalToJson": .string(#"{"name":"Ada"}"#), "ignoreArrayOrder": .bool(true), "ignoreExtraElements": .bool(true)]
+        let equalToJSON: [String: JSONValue] = [
+            "equalToJson": .string(#"{"name":"Ada"}"#), "ignoreArrayOrder": .bool(true),
+            "ignoreExtraElements": .bool(true),
+        ]
         #expect(me["bodyPatterns"] == .array([.object(equalToJSON)]))
     }
 
@@ -164,7 +208,8 @@ struct RecordingTests {
         let refused = try await admin.admin("POST", "/recordings/snapshot", #"{"filters": {"urlPattern": "/c.*"}}"#)
         #expect(refused.status == 422)
         #expect(refused.errorTitle?.hasPrefix("Decoy does not filter recordings") == true)
-        let snapshot = try await admin.admin("POST", "/recordings/snapshot", #"{"outputFormat": "IDS", "persist": false}"#)
+        let snapshot = try await admin.admin(
+            "POST", "/recordings/snapshot", #"{"outputFormat": "IDS", "persist": false}"#)
         let ids = try #require(snapshot.json["ids"] as? [String])
         #expect(ids.count == 1)
         // The snapshot's stub now answers ahead of the proxy, with the answer recorded.

@@ -26,7 +26,9 @@ struct HostileClientTests {
         ("G(T /ok HTTP/1.1\r\nHost: x\r\n\r\n", "400"),
     ]
 
-    private static func started(_ configuration: MockServer.Configuration = .init()) throws -> (MockServer, StubRegistry) {
+    private static func started(_ configuration: MockServer.Configuration = .init()) throws -> (
+        MockServer, StubRegistry
+    ) {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .any("/ok"))
         try registry.register(StubResponse(text: "smuggled"), for: .get("/smuggled"))
@@ -69,9 +71,11 @@ struct HostileClientTests {
         let (server, registry) = try Self.started()
         defer { server.stop() }
         let levels = (0...9).map { level in
-            "&a\(level) [" + Array(repeating: level == 0 ? "\"x\"" : "*a\(level - 1)", count: 9).joined(separator: ", ") + "]"
+            "&a\(level) [" + Array(repeating: level == 0 ? "\"x\"" : "*a\(level - 1)", count: 9).joined(separator: ", ")
+                + "]"
         }
-        let bomb = #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ") + "]}}"
+        let bomb =
+            #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ") + "]}}"
         let http = AdminConnection(server)
         let refused = try await http.admin("POST", "/mappings", bomb)
         #expect(refused.status == 422)
@@ -84,7 +88,8 @@ struct HostileClientTests {
         let (server, registry) = try Self.started()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("GET http://api.example.com/ok?x=1 HTTP/1.1\r\nHost: api.example.com\r\nConnection: close\r\n\r\n")
+        connection.send(
+            "GET http://api.example.com/ok?x=1 HTTP/1.1\r\nHost: api.example.com\r\nConnection: close\r\n\r\n")
         let reply = await connection.read()
         #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.hasSuffix("fine"), "\(reply)")
         #expect(registry.journal.entries.last?.request.target == "/ok?x=1")
@@ -96,7 +101,9 @@ struct HostileClientTests {
         defer { server.stop() }
         let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
         let dribble = Task {
-            for byte in Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200) {
+            for byte in Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8)
+                + Array(repeating: UInt8(ascii: "a"), count: 200)
+            {
                 connection.send([byte])
                 try await Task.sleep(for: .milliseconds(200))
             }
@@ -135,7 +142,10 @@ struct HostileClientTests {
             }
             return (answered, ContinuousClock.now - start, longestPause)
         }
-        #expect(elapsed >= .seconds(4), "cut off after \(answered) answers; the client paused \(longestPause) at most between an answer and its next request")
+        #expect(
+            elapsed >= .seconds(4),
+            "cut off after \(answered) answers; the client paused \(longestPause) at most between an answer and its next request"
+        )
     }
 
     /// `(a+)+$` against 30 a's and a b takes seconds of backtracking; matched under the
@@ -143,13 +153,16 @@ struct HostileClientTests {
     @Test func aCatastrophicPatternHoldsNoOtherRequest() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
-        try registry.register(StubResponse(text: "matched"), for: Route(method: .get, path: "/search", matchers: [.query("q", .matches("(a+)+$"))]))
+        try registry.register(
+            StubResponse(text: "matched"),
+            for: Route(method: .get, path: "/search", matchers: [.query("q", .matches("(a+)+$"))]))
         let server = MockServer(registry: registry)
         try server.start()
         defer { server.stop() }
         let client = APIClient(baseURL: server.baseURL)
         let started = ContinuousClock.now
-        async let hostile = RawConnection(port: server.port).sendingThenReading("GET /search?q=\(String(repeating: "a", count: 30))b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        async let hostile = RawConnection(port: server.port).sendingThenReading(
+            "GET /search?q=\(String(repeating: "a", count: 30))b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         for _ in 0..<20 {
             #expect(try await client.send(Resource<String>.get("/ok")) == "fine")
         }
@@ -157,8 +170,11 @@ struct HostileClientTests {
         #expect(ContinuousClock.now - started < endlessWait)
         #expect(try await client.send(Resource<String>.get("/search", query: ["q": "aaa"])) == "matched")
         // A match given up is a miss for doesNotMatch too, not a pass.
-        try registry.register(StubResponse(text: "excluded"), for: Route(method: .get, path: "/exclude", matchers: [.query("q", .doesNotMatch("(a+)+$"))]))
-        let excluded = try await registry.engine.answer(StubRequest(method: .get, target: "/exclude?q=\(String(repeating: "a", count: 30))b"))
+        try registry.register(
+            StubResponse(text: "excluded"),
+            for: Route(method: .get, path: "/exclude", matchers: [.query("q", .doesNotMatch("(a+)+$"))]))
+        let excluded = try await registry.engine.answer(
+            StubRequest(method: .get, target: "/exclude?q=\(String(repeating: "a", count: 30))b"))
         #expect(excluded.status == .notFound)
     }
 }

@@ -2,14 +2,17 @@ import Decoy
 import DecoyClient
 import DecoyServer
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("MockServer")
 struct MockServerTests {
-    static func started(_ registry: StubRegistry = StubRegistry(), _ configuration: MockServer.Configuration = .init()) throws -> MockServer {
+    static func started(_ registry: StubRegistry = StubRegistry(), _ configuration: MockServer.Configuration = .init())
+        throws -> MockServer
+    {
         let server = MockServer(registry: registry, configuration: configuration)
         try server.start()
         return server
@@ -32,10 +35,13 @@ struct MockServerTests {
             try registry.register(StubResponse(text: "server \(index)"), for: .get("/who"))
             return try Self.started(registry)
         }
-        defer { servers.forEach { $0.stop() } }
+        defer {
+            for server in servers { server.stop() }
+        }
         #expect(Set(servers.map(\.port)).count == 8)
         for (index, server) in servers.enumerated() {
-            #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/who")) == "server \(index)")
+            #expect(
+                try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/who")) == "server \(index)")
         }
         servers[0].stop()
         try servers[0].start()
@@ -50,7 +56,9 @@ struct MockServerTests {
         #expect(error?.description == "cannot listen on 127.0.0.1 port \(first.port): is the port in use?")
         #expect(!second.isRunning)
         second.stop()
-        #expect(throws: MockServerError.invalidHost("localhost")) { try MockServer(registry: StubRegistry(), configuration: .init(host: "localhost")).start() }
+        #expect(throws: MockServerError.invalidHost("localhost")) {
+            try MockServer(registry: StubRegistry(), configuration: .init(host: "localhost")).start()
+        }
     }
 
     /// The daemon lets libmicrohttpd's reference go only once its threads are joined; stopping
@@ -102,7 +110,9 @@ struct MockServerTests {
     /// URLSession that joins them (see the parity suite), as it does for any server.
     @Test func writesRepeatedResponseFieldsOneLineEach() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], text: "two"), for: .get("/multi"))
+        try registry.register(
+            StubResponse(headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], text: "two"),
+            for: .get("/multi"))
         let server = try Self.started(registry)
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
@@ -113,17 +123,22 @@ struct MockServerTests {
 
     @Test func readsAChunkedUploadWhole() async throws {
         let registry = StubRegistry()
-        try registry.register(ClosureStub { StubResponse(text: "\($0.body.count) bytes: \($0.bodyText)") }, for: .post("/upload"))
+        try registry.register(
+            ClosureStub { StubResponse(text: "\($0.body.count) bytes: \($0.bodyText)") }, for: .post("/upload"))
         let server = try Self.started(registry)
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+        connection.send(
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+        )
         #expect(await connection.read(until: "world").hasSuffix("11 bytes: hello world"))
     }
 
     @Test func rawQueryAndEncodedPathArriveAsSent() async throws {
         let registry = StubRegistry()
-        try registry.register(ClosureStub { StubResponse(text: "\($0.path)|\($0.query ?? "")|\($0.queryValues("q"))") }, for: .get("/people/{name}"))
+        try registry.register(
+            ClosureStub { StubResponse(text: "\($0.path)|\($0.query ?? "")|\($0.queryValues("q"))") },
+            for: .get("/people/{name}"))
         let server = try Self.started(registry)
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
@@ -142,10 +157,13 @@ struct MockServerTests {
         #expect(await declared.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
         let chunked = try RawConnection(port: server.port)
         let chunk = String(repeating: "x", count: 600)
-        chunked.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        chunked.send(
+            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n"
+        )
         #expect(await chunked.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
         let client = APIClient(baseURL: server.baseURL)
-        try await client.send(Resource<Void>(method: .post, path: "/upload", body: .data(Data(count: 999), contentType: nil)))
+        try await client.send(
+            Resource<Void>(method: .post, path: "/upload", body: .data(Data(count: 999), contentType: nil)))
         #expect(registry.journal.totalCount == 1, "refused bodies never reach the engine")
     }
 
@@ -213,7 +231,10 @@ struct MockServerTests {
         let server = try Self.started(registry)
         // A session per request: URLSession opens at most 6 connections to one host.
         let requests = (0..<20).map { index in
-            Task { try await APIClient(baseURL: server.baseURL).send(Resource<Void>.get(index.isMultiple(of: 2) ? "/slow" : "/hang")) }
+            Task {
+                try await APIClient(baseURL: server.baseURL).send(
+                    Resource<Void>.get(index.isMultiple(of: 2) ? "/slow" : "/hang"))
+            }
         }
         for _ in 0..<1_000 where server.heldConnectionCount < 20 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(server.heldConnectionCount == 20)
@@ -225,10 +246,13 @@ struct MockServerTests {
 
     @Test func curlGetsTheSameAnswerAsAnyClient() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(status: .created, headerFields: [.init("X-From")!: "decoy"], json: #"{"ok":true}"#), for: .post("/things"))
+        try registry.register(
+            StubResponse(status: .created, headerFields: [.init("X-From")!: "decoy"], json: #"{"ok":true}"#),
+            for: .post("/things"))
         let server = try Self.started(registry)
         defer { server.stop() }
-        guard let text = try await curl(["-i", "-X", "POST", "-d", "a=1", server.baseURL.absoluteString + "/things"]) else { return }
+        guard let text = try await curl(["-i", "-X", "POST", "-d", "a=1", server.baseURL.absoluteString + "/things"])
+        else { return }
         #expect(text.hasPrefix("HTTP/1.1 201 Created"))
         #expect(text.contains("X-From: decoy"))
         #expect(text.hasSuffix(#"{"ok":true}"#))

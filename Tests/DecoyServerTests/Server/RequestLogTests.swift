@@ -29,7 +29,9 @@ struct RequestLogTests {
             }
 
             func log(event: LogEvent) {
-                lines.lines.withLock { $0.append((event.level, event.message.description, ObjectIdentifier(Thread.current))) }
+                lines.lines.withLock {
+                    $0.append((event.level, event.message.description, ObjectIdentifier(Thread.current)))
+                }
             }
         }
     }
@@ -39,10 +41,12 @@ struct RequestLogTests {
         let registry = StubRegistry()
         let lines = Lines()
         let answered = StubResponse(text: "hi")
-        try registry.register(ConditionalStub(when: { _ in
-            lines.serverThreads.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
-            return true
-        }, then: answered, else: answered), for: .get("/hello"))
+        try registry.register(
+            ConditionalStub(
+                when: { _ in
+                    lines.serverThreads.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
+                    return true
+                }, then: answered, else: answered), for: .get("/hello"))
         let server = MockServer(registry: registry, configuration: .init(logger: lines.logger))
         try server.start()
         let client = APIClient(baseURL: server.baseURL)
@@ -55,9 +59,15 @@ struct RequestLogTests {
         let logged = lines.lines.withLock { $0 }
         let requests = logged.filter { $0.level == .info }
         #expect(requests.count == count + 1)
-        #expect(requests.prefix(count).allSatisfy { $0.text.wholeMatch(of: #/GET /hello → 200 \(GET /hello\) \d+\.\d ms/#) != nil })
+        #expect(
+            requests.prefix(count).allSatisfy {
+                $0.text.wholeMatch(of: #/GET /hello → 200 \(GET /hello\) \d+\.\d ms/#) != nil
+            })
         #expect(requests.last?.text.wholeMatch(of: #/GET /nope → 404 \(unmatched\) \d+\.\d ms/#) != nil)
-        #expect(logged.filter { $0.level == .debug }.map(\.text) == ["No stub matches GET /nope.\nClosest routes:\n  - GET /hello: path segment 1 is \"nope\", the route expects \"hello\"\n"])
+        #expect(
+            logged.filter { $0.level == .debug }.map(\.text) == [
+                "No stub matches GET /nope.\nClosest routes:\n  - GET /hello: path segment 1 is \"nope\", the route expects \"hello\"\n"
+            ])
         let serverThreads = lines.serverThreads.withLock { $0 }
         #expect(!serverThreads.isEmpty)
         #expect(Set(logged.map(\.thread)).isDisjoint(with: serverThreads))

@@ -10,7 +10,8 @@ struct ThrottleOnTheWireTests {
     @Test func theBodyArrivesInSeveralPiecesOverTime() async throws {
         let registry = StubRegistry()
         let body = String(repeating: "0123456789", count: 40)
-        try registry.register(StubResponse(text: body).throttled(.chunks(count: 4, over: .milliseconds(400))), for: .get("/slow"))
+        try registry.register(
+            StubResponse(text: body).throttled(.chunks(count: 4, over: .milliseconds(400))), for: .get("/slow"))
         let server = try MockServerTests.started(registry)
         defer { server.stop() }
         let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
@@ -42,7 +43,8 @@ struct ThrottleOnTheWireTests {
     /// A dribbling connection is suspended between pieces, so stopping must close it like any held one.
     @Test func stoppingClosesADribblingConnection() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(text: "forever").throttled(.chunks(count: 2, over: .seconds(60))), for: .get("/slow"))
+        try registry.register(
+            StubResponse(text: "forever").throttled(.chunks(count: 2, over: .seconds(60))), for: .get("/slow"))
         let server = try MockServerTests.started(registry)
         let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
         connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")

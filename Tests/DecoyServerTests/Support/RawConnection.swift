@@ -1,5 +1,5 @@
-import Foundation
 import DecoyClient
+import Foundation
 
 /// A bare TCP client for sending what no HTTP library would: partial requests, garbage, repeats.
 ///
@@ -18,7 +18,9 @@ final class RawConnection: @unchecked Sendable {
         var timeout = timeval(tv_sec: Int(receiveTimeout.components.seconds), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { Foundation.close(socket); throw POSIXError(.ECONNREFUSED) }
     }
@@ -27,7 +29,11 @@ final class RawConnection: @unchecked Sendable {
 
     /// Closes the connection now rather than when it is released; closing twice does nothing.
     func close() {
-        guard !isClosed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+        guard
+            !isClosed.withLock({ closed in
+                defer { closed = true }; return closed
+            })
+        else { return }
         Foundation.close(socket)
     }
 

@@ -79,10 +79,11 @@ struct BodyExpectationTests {
             recorded.append(issue)
             return true
         }
-        #expect(recorded.all.map(\.message) == [
-            "The body of request 2, POST /users → 201, does not decode as NewUser: it is not valid JSON.\nBody: (empty)",
-            "The body of request 3, POST /users → 201, does not decode as NewUser: it is not valid JSON.\nBody: \(long.prefix(200))…",
-        ])
+        #expect(
+            recorded.all.map(\.message) == [
+                "The body of request 2, POST /users → 201, does not decode as NewUser: it is not valid JSON.\nBody: (empty)",
+                "The body of request 3, POST /users → 201, does not decode as NewUser: it is not valid JSON.\nBody: \(long.prefix(200))…",
+            ])
         #expect(bodies == [NewUser(name: "Ada", age: 36)])
     }
 }

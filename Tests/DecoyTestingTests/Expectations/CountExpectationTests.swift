@@ -14,7 +14,9 @@ struct CountExpectationTests {
     ]
 
     @Test func passesForEachKindOfCount() throws {
-        let registry = try StubRegistry.having(received: [StubRequest(method: .post, target: "/users"), StubRequest(method: .post, target: "/users")])
+        let registry = try StubRegistry.having(received: [
+            StubRequest(method: .post, target: "/users"), StubRequest(method: .post, target: "/users"),
+        ])
         #expect(registry.expect(.post("/users"), count: .exactly(2)).map(\.sequence) == [1, 2])
         registry.expect(.post("/users"), count: .atLeast(2))
         registry.expect(.post("/users"), count: .atMost(2))
@@ -48,7 +50,10 @@ struct CountExpectationTests {
     }
 
     @Test func tooManyListsTheMatchingRequests() throws {
-        let registry = try StubRegistry.having(received: [StubRequest(method: .post, target: "/users")] + Self.mixed + [StubRequest(method: .post, target: "/users")])
+        let registry = try StubRegistry.having(
+            received: [StubRequest(method: .post, target: "/users")] + Self.mixed + [
+                StubRequest(method: .post, target: "/users")
+            ])
         let message = """
             Expected at most 1 request matching POST /users, but received 2.
             Matching requests:
@@ -68,7 +73,8 @@ struct CountExpectationTests {
     }
 
     @Test func noRequestsToARouteListsThoseThatCame() throws {
-        let registry = try StubRegistry.having(received: Self.mixed + [StubRequest(method: .delete, target: "/users/7")])
+        let registry = try StubRegistry.having(
+            received: Self.mixed + [StubRequest(method: .delete, target: "/users/7")])
         let message = """
             Expected no requests matching DELETE /users/{id}, but received 1.
             Matching requests:
@@ -93,7 +99,8 @@ struct CountExpectationTests {
     }
 
     @Test func saysWhenTheJournalDroppedRequests() throws {
-        let registry = try StubRegistry.having(received: [StubRequest(method: .post, target: "/users")] + Self.mixed.prefix(2), journalLimit: 2)
+        let registry = try StubRegistry.having(
+            received: [StubRequest(method: .post, target: "/users")] + Self.mixed.prefix(2), journalLimit: 2)
         let message = """
             Expected at least 1 request matching POST /users, but received 0.
             Near misses (closest first):
@@ -106,7 +113,9 @@ struct CountExpectationTests {
 
     @Test func anInvalidRouteIsReportedNotThrown() throws {
         let registry = try StubRegistry.having(received: [])
-        expectFailure(#"Cannot check requests against GET ~(: invalid route path "(": "(" is not a valid regular expression"#) { registry.expect(.get(matching: "(")) }
+        let message =
+            #"Cannot check requests against GET ~(: invalid route path "(": "(" is not a valid regular expression"#
+        expectFailure(message) { registry.expect(.get(matching: "(")) }
     }
 
     @Test func journalsEnginesAndServersAnswerTheSameAssertions() async throws {
@@ -115,6 +124,8 @@ struct CountExpectationTests {
         registry.engine.expect(.post("/users"), count: .once)
         let server = MockServer(registry: registry)
         server.expect(.post("/users"), count: .once)
-        expectFailure("Expected no requests matching POST /users, but received 1.\nMatching requests:\n  1. POST /users → 201") { server.expectNoRequests(to: .post("/users")) }
+        let message =
+            "Expected no requests matching POST /users, but received 1.\nMatching requests:\n  1. POST /users → 201"
+        expectFailure(message) { server.expectNoRequests(to: .post("/users")) }
     }
 }

@@ -5,8 +5,10 @@ import Testing
 @Suite("expectNoUnmatchedRequests")
 struct UnmatchedExpectationTests {
     @Test func passesWhenEveryRequestMatched() throws {
-        try StubRegistry.having(received: [StubRequest(method: .get, target: "/users/1"), StubRequest(method: .post, target: "/users")])
-            .expectNoUnmatchedRequests()
+        try StubRegistry.having(received: [
+            StubRequest(method: .get, target: "/users/1"), StubRequest(method: .post, target: "/users"),
+        ])
+        .expectNoUnmatchedRequests()
         StubRegistry().expectNoUnmatchedRequests()
     }
 

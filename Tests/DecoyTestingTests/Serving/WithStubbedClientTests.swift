@@ -16,9 +16,12 @@ struct WithStubbedClientTests {
     @Test(arguments: ServingMode.allCases)
     func servesTheRegistryAndReturnsTheBodysResult(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(json: #"{"id": 42, "name": "Ada"}"#), for: .get("/users/{id}").header(.init("X-App")!, .equalTo("tests")))
+        try registry.register(
+            StubResponse(json: #"{"id": 42, "name": "Ada"}"#),
+            for: .get("/users/{id}").header(.init("X-App")!, .equalTo("tests")))
         let configuration = APIClient.Configuration(headerFields: [.init("X-App")!: "tests"])
-        let (user, baseURL) = try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, baseURL in
+        let (user, baseURL) = try await withStubbedClient(mode, registry: registry, configuration: configuration) {
+            client, baseURL in
             #expect(client.baseURL == baseURL)
             return (try await client.send(Resource<User>.get("/users/42")), baseURL)
         }
@@ -50,7 +53,9 @@ struct WithStubbedClientTests {
     @Test func everyModeRunsOnceEachWithAFreshRegistry() async throws {
         let runs = Mutex<[(ServingMode, StubRegistry)]>([])
         try await withStubbedClientInEveryMode { registry in
-            try registry.register(SequenceStub(first: [StubResponse(text: "first")], then: StubResponse(text: "later")), for: .get("/step"))
+            try registry.register(
+                SequenceStub(first: [StubResponse(text: "first")], then: StubResponse(text: "later")),
+                for: .get("/step"))
         } body: { client, registry, mode in
             let response = try await client.response(for: Resource<Void>.get("/step"))
             #expect(String(decoding: response.body, as: UTF8.self) == "first", "\(mode)")

@@ -5,7 +5,9 @@ import Testing
 ///
 /// Write the assertion under test on the same line as the call, so that a failure reported at
 /// the wrong place (inside the library, say) is caught too.
-func expectFailure(_ message: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) rethrows {
+func expectFailure(_ message: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void)
+    rethrows
+{
     let recorded = RecordedIssues()
     try withKnownIssue {
         try body()

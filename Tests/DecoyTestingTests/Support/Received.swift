@@ -18,6 +18,7 @@ extension StubRegistry {
 extension StubRequest {
     /// A request with a JSON body, as a client sends one.
     static func json(_ method: HTTPRequest.Method, _ target: String, _ body: String) -> StubRequest {
-        StubRequest(method: method, target: target, headerFields: [.contentType: "application/json"], body: Data(body.utf8))
+        StubRequest(
+            method: method, target: target, headerFields: [.contentType: "application/json"], body: Data(body.utf8))
     }
 }

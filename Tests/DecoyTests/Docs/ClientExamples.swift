@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The examples of docs/client.md, verbatim; DocumentationSyncTests keeps them so.
 import Decoy
 import DecoyClient

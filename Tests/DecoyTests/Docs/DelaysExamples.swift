@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The "Delays without waiting" example of docs/getting-started.md: a whole file, as shown.
 import Clocks
 import Decoy

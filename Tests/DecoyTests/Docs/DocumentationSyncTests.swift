@@ -33,19 +33,30 @@ struct DocumentationSyncTests {
 
     /// Swift blocks, minus those preceded by `<!-- not a test: … -->`, as trimmed non-empty lines.
     static func swiftBlocks(in markdown: String) -> [[String]] {
-        enum State { case prose(skipNextBlock: Bool), checked([String]), unchecked }
+        enum State {
+            case prose(skipNextBlock: Bool)
+            case checked([String])
+            case unchecked
+        }
         var state = State.prose(skipNextBlock: false)
         var blocks: [[String]] = []
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             switch state {
             case .prose(let skip):
-                if trimmed.hasPrefix("<!-- not a test") { state = .prose(skipNextBlock: true) }
-                else if trimmed == "```swift" { state = skip ? .unchecked : .checked([]) }
-                else if trimmed.hasPrefix("```") { state = .unchecked }
+                if trimmed.hasPrefix("<!-- not a test") {
+                    state = .prose(skipNextBlock: true)
+                } else if trimmed == "```swift" {
+                    state = skip ? .unchecked : .checked([])
+                } else if trimmed.hasPrefix("```") {
+                    state = .unchecked
+                }
             case .checked(let lines):
-                if trimmed == "```" { blocks.append(lines); state = .prose(skipNextBlock: false) }
-                else if !trimmed.isEmpty { state = .checked(lines + [trimmed]) }
+                if trimmed == "```" {
+                    blocks.append(lines); state = .prose(skipNextBlock: false)
+                } else if !trimmed.isEmpty {
+                    state = .checked(lines + [trimmed])
+                }
             case .unchecked:
                 if trimmed == "```" { state = .prose(skipNextBlock: false) }
             }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The examples of docs/getting-started.md, verbatim; DocumentationSyncTests keeps them so.
 import Clocks
 import Decoy

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The examples of docs/network-conditions.md, verbatim; DocumentationSyncTests keeps them so.
 import Clocks
 import Decoy

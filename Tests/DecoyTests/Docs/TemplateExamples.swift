@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // The examples of docs/templates.md, verbatim; DocumentationSyncTests keeps the Swift ones so,
 // and the stub-file examples are loaded from the page itself.
 import Decoy

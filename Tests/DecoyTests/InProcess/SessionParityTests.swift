@@ -5,8 +5,9 @@ import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What URLSession does around an exchange (redirects, cookies, one value per field name) must
@@ -15,11 +16,19 @@ import FoundationNetworking
 struct SessionParityTests {
     static func stubs() throws -> StubRegistry {
         let registry = StubRegistry()
-        try registry.register(StubResponse(status: .found, headerFields: [.location: "/new", .setCookie: "moved=yes; Path=/"]), for: .get("/old"))
-        try registry.register(ClosureStub { StubResponse(text: "new, cookie: \($0.headerFields[.cookie] ?? "none")") }, for: .get("/new"))
-        try registry.register(StubResponse(headerFields: [.setCookie: "session=abc; Path=/", .setCookie: "theme=dark; Path=/"]), for: .post("/login"))
+        try registry.register(
+            StubResponse(status: .found, headerFields: [.location: "/new", .setCookie: "moved=yes; Path=/"]),
+            for: .get("/old"))
+        try registry.register(
+            ClosureStub { StubResponse(text: "new, cookie: \($0.headerFields[.cookie] ?? "none")") }, for: .get("/new"))
+        try registry.register(
+            StubResponse(headerFields: [.setCookie: "session=abc; Path=/", .setCookie: "theme=dark; Path=/"]),
+            for: .post("/login"))
         try registry.register(ClosureStub { StubResponse(text: $0.headerFields[.cookie] ?? "none") }, for: .get("/me"))
-        try registry.register(StubResponse(headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], encoding: ["b": 2, "a": 1, "c": 3]), for: .get("/multi"))
+        try registry.register(
+            StubResponse(
+                headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], encoding: ["b": 2, "a": 1, "c": 3]),
+            for: .get("/multi"))
         return registry
     }
 
@@ -79,7 +88,8 @@ struct SessionParityTests {
 
     @Test func aStubbedSessionStopsAfterTwentyRedirects() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(status: .movedPermanently, headerFields: [.location: "/loop"]), for: .get("/loop"))
+        try registry.register(
+            StubResponse(status: .movedPermanently, headerFields: [.location: "/loop"]), for: .get("/loop"))
         let error = await #expect(throws: URLError.self) {
             _ = try await URLSession.stubbed(by: registry).data(from: URL(string: "https://api.test/loop")!)
         }

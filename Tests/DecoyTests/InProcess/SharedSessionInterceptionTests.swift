@@ -1,8 +1,9 @@
 import Decoy
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The interception is global, so these tests run one at a time, and no other test in this

@@ -10,7 +10,9 @@ struct JournalTests {
     func recordsEveryRequestWithItsOutcome(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created), for: .post("/users"))
-        _ = try await serving.exchange(registry, .post, "/users?notify=true", headerFields: [.init("X-Trace")!: "t1"], body: Data(#"{"name":"Ada"}"#.utf8))
+        _ = try await serving.exchange(
+            registry, .post, "/users?notify=true", headerFields: [.init("X-Trace")!: "t1"],
+            body: Data(#"{"name":"Ada"}"#.utf8))
         _ = try await serving.exchange(registry, .get, "/nowhere")
         let entries = registry.journal.entries
         #expect(entries.map(\.sequence) == [1, 2])
@@ -22,7 +24,9 @@ struct JournalTests {
         #expect(entries[0].status == .created)
         #expect(entries[1].isMatched == false)
         #expect(entries[1].status == .notFound)
-        #expect(entries[0].request.headerFields[.init("X-Decoy-Session")!] == nil, "the session token never reaches the journal")
+        #expect(
+            entries[0].request.headerFields[.init("X-Decoy-Session")!] == nil,
+            "the session token never reaches the journal")
     }
 
     @Test func verifyPassesForEachKindOfCount() async throws {
@@ -43,18 +47,21 @@ struct JournalTests {
     func verifyFailsWithWhatWasReceivedInstead(_ count: CallCount, _ headline: String) async throws {
         let registry = try registryAfterTwoPosts()
         let error = #expect(throws: VerificationError.self) { try registry.verify(.post("/users"), count: count) }
-        #expect(error?.description == """
-            \(headline)
-            Requests received (3):
-              1. POST /users → 201
-              2. GET /users/7 → 404 (unmatched)
-              3. POST /users → 201
-            """)
+        #expect(
+            error?.description == """
+                \(headline)
+                Requests received (3):
+                  1. POST /users → 201
+                  2. GET /users/7 → 404 (unmatched)
+                  3. POST /users → 201
+                """)
     }
 
     @Test func verifyOnAnEmptyJournalSaysNothingArrived() throws {
         let error = #expect(throws: VerificationError.self) { try StubRegistry().verify(.get("/users")) }
-        #expect(error?.description == "Expected at least 1 request matching GET /users, but received 0.\nNo requests were received.")
+        #expect(
+            error?.description
+                == "Expected at least 1 request matching GET /users, but received 0.\nNo requests were received.")
     }
 
     @Test func journalIsBoundedButKeepsCounting() async throws {
@@ -74,7 +81,10 @@ struct JournalTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created), for: .post("/users"))
         let engine = registry.engine
-        for request in [StubRequest(method: .post, target: "/users"), StubRequest(method: .get, target: "/users/7"), StubRequest(method: .post, target: "/users")] {
+        for request in [
+            StubRequest(method: .post, target: "/users"), StubRequest(method: .get, target: "/users/7"),
+            StubRequest(method: .post, target: "/users"),
+        ] {
             _ = engine.prepare(request)
         }
         return registry

@@ -7,12 +7,14 @@ import Testing
 @Suite("JSON paths")
 struct JSONPathTests {
     private static let order = #"""
-    {"id": 7, "customer": {"id": 3, "name": "Ada"},
-     "items": [{"sku": "A-1", "price": 12.5, "inStock": true}, {"sku": "B-2", "price": 4, "tags": ["gift"]}],
-     "limit": 10}
-    """#
+        {"id": 7, "customer": {"id": 3, "name": "Ada"},
+         "items": [{"sku": "A-1", "price": 12.5, "inStock": true}, {"sku": "B-2", "price": 4, "tags": ["gift"]}],
+         "limit": 10}
+        """#
 
-    private static func selects(_ path: String, _ matcher: ValueMatcher = .present, in body: String = order) throws -> Bool {
+    private static func selects(_ path: String, _ matcher: ValueMatcher = .present, in body: String = order) throws
+        -> Bool
+    {
         let pattern = try RequestPattern(Route.post("/orders").body(.matchesJSONPath(path, matcher)))
         return pattern.matches(StubRequest(method: .post, target: "/orders", body: Data(body.utf8)))
     }
@@ -48,7 +50,9 @@ struct JSONPathTests {
         ("items", #"a JSON path starts with "$""#),
     ])
     func whatTheDialectHasBeyondThatIsRefusedByName(path: String, reason: String) {
-        let error = #expect(throws: RouteError.self) { try RequestPattern(Route.post("/x").body(.matchesJSONPath(path))) }
+        let error = #expect(throws: RouteError.self) {
+            try RequestPattern(Route.post("/x").body(.matchesJSONPath(path)))
+        }
         #expect(error?.reason == #"body with JSON path \#(path): JSON path "\#(path)": \#(reason)"#)
     }
 }

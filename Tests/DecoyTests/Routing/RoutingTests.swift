@@ -43,13 +43,24 @@ struct RoutingTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "anonymous"), for: Route.get("/list").header(.authorization, .absent))
         try registry.register(StubResponse(text: "page 2"), for: Route.get("/list").query("page", .equalTo("2")))
-        try registry.register(StubResponse(text: "json"), for: Route.post("/list").header(.contentType, .contains("json")).body(.matches(#"\{.*"sku".*\}"#)))
+        try registry.register(
+            StubResponse(text: "json"),
+            for: Route.post("/list").header(.contentType, .contains("json")).body(.matches(#"\{.*"sku".*\}"#)))
         let serving = ServingMode.inProcess
         #expect(try await serving.exchange(registry, .get, "/list?page=2").text == "page 2")
         #expect(try await serving.exchange(registry, .get, "/list?page=3").text == "anonymous")
-        #expect(try await serving.exchange(registry, .get, "/list?page=3", headerFields: [.authorization: "x"]).status == 404)
-        #expect(try await serving.exchange(registry, .post, "/list", headerFields: [.contentType: "application/json"], body: Data(#"{"sku": 1}"#.utf8)).text == "json")
-        #expect(try await serving.exchange(registry, .post, "/list", headerFields: [.contentType: "text/plain"], body: Data(#"{"sku": 1}"#.utf8)).status == 404)
+        #expect(
+            try await serving.exchange(registry, .get, "/list?page=3", headerFields: [.authorization: "x"]).status
+                == 404)
+        #expect(
+            try await serving.exchange(
+                registry, .post, "/list", headerFields: [.contentType: "application/json"],
+                body: Data(#"{"sku": 1}"#.utf8)
+            ).text == "json")
+        #expect(
+            try await serving.exchange(
+                registry, .post, "/list", headerFields: [.contentType: "text/plain"], body: Data(#"{"sku": 1}"#.utf8)
+            ).status == 404)
     }
 
     @Test func registeringForAResourceUsesItsMethodPathAndQuery() async throws {
@@ -57,7 +68,9 @@ struct RoutingTests {
         try registry.register(StubResponse(json: "[]"), for: Resource<[Int]>.get("/search", query: ["q": "swift"]))
         let client = ServingMode.inProcess.client(registry)
         #expect(try await client.send(Resource<[Int]>.get("/search", query: ["q": "swift"])) == [])
-        await #expect(throws: APIError.self) { try await client.send(Resource<[Int]>.get("/search", query: ["q": "rust"])) }
+        await #expect(throws: APIError.self) {
+            try await client.send(Resource<[Int]>.get("/search", query: ["q": "rust"]))
+        }
     }
 
     @Test func removingByHandle() async throws {
@@ -80,8 +93,14 @@ struct RoutingTests {
         ("users", #"invalid route path "users": a path must start with "/""#),
         ("/users/{id", #"invalid route path "/users/{id": unbalanced braces in segment "{id""#),
         ("/users/id}", #"invalid route path "/users/id}": unbalanced braces in segment "id}""#),
-        ("/users/x{id}", #"invalid route path "/users/x{id}": a template parameter must be a whole segment, as in "{id}", not "x{id}""#),
-        ("/users/{}", #"invalid route path "/users/{}": a template parameter needs a name of letters, digits and "_", not "{}""#),
+        (
+            "/users/x{id}",
+            #"invalid route path "/users/x{id}": a template parameter must be a whole segment, as in "{id}", not "x{id}""#
+        ),
+        (
+            "/users/{}",
+            #"invalid route path "/users/{}": a template parameter needs a name of letters, digits and "_", not "{}""#
+        ),
         ("/files/**/x", #"invalid route path "/files/**/x": "**" may only be the last segment"#),
     ])
     func invalidRoutesAreRefusedWithAClearError(_ path: String, _ message: String) throws {
@@ -90,7 +109,9 @@ struct RoutingTests {
     }
 
     @Test func invalidExpressionIsRefused() throws {
-        let error = #expect(throws: RouteError.self) { try StubRegistry().register(StubResponse(), for: .get(matching: "/(")) }
+        let error = #expect(throws: RouteError.self) {
+            try StubRegistry().register(StubResponse(), for: .get(matching: "/("))
+        }
         #expect(error?.description == #"invalid route path "/(": "/(" is not a valid regular expression"#)
     }
 
@@ -104,14 +125,15 @@ struct RoutingTests {
         let exchange = try await serving.exchange(registry, .get, "/users/7/order?page=2")
         #expect(exchange.status == 404)
         #expect(exchange.headerFields[.decoyUnmatched] == "true")
-        #expect(exchange.text == """
-            No stub matches GET /users/7/order?page=2.
-            Closest routes:
-              - GET /users/{id}/orders: path segment 3 is "order", the route expects "orders"
-              - POST /users/{id}/order: the method is GET, the route expects POST
-              - GET /users/{id}/order where query "page" equal to "1": query "page": expected equal to "1", got "2"
+        #expect(
+            exchange.text == """
+                No stub matches GET /users/7/order?page=2.
+                Closest routes:
+                  - GET /users/{id}/orders: path segment 3 is "order", the route expects "orders"
+                  - POST /users/{id}/order: the method is GET, the route expects POST
+                  - GET /users/{id}/order where query "page" equal to "1": query "page": expected equal to "1", got "2"
 
-            """)
+                """)
         #expect(registry.journal.unmatchedEntries.map(\.request.target) == ["/users/7/order?page=2"])
     }
 
@@ -126,14 +148,15 @@ struct RoutingTests {
         }
         try registry.register(StubResponse(), for: .post("/user/{id}"))
         let exchange = try await serving.exchange(registry, .get, "/user/42")
-        #expect(exchange.text == """
-            No stub matches GET /user/42.
-            Closest routes:
-              - GET /users/{id}: path segment 1 is "user", the route expects "users"
-              - POST /user/{id}: the method is GET, the route expects POST
-              - GET /status: path segment 1 is "user", the route expects "status"; the route expects 1 path segments, the request has 2
+        #expect(
+            exchange.text == """
+                No stub matches GET /user/42.
+                Closest routes:
+                  - GET /users/{id}: path segment 1 is "user", the route expects "users"
+                  - POST /user/{id}: the method is GET, the route expects POST
+                  - GET /status: path segment 1 is "user", the route expects "status"; the route expects 1 path segments, the request has 2
 
-            """)
+                """)
     }
 
     /// Registries with the same stubs in the same order answer an unmatched request with the same
@@ -142,7 +165,8 @@ struct RoutingTests {
         func registry() throws -> StubRegistry {
             let registry = StubRegistry()
             for index in 0..<200 {
-                try registry.register(StubResponse(), for: .get("/\(["items", "users", "orders", "carts"][index % 4])/\(index)"))
+                try registry.register(
+                    StubResponse(), for: .get("/\(["items", "users", "orders", "carts"][index % 4])/\(index)"))
                 try registry.register(StubResponse(), for: .post("/\(["a", "b", "c"][index % 3])/{id}/part\(index)"))
             }
             return registry
@@ -163,14 +187,15 @@ struct RoutingTests {
             try registry.register(StubResponse(), for: .get("/stub/\(index)"))
         }
         let exchange = try await ServingMode.inProcess.exchange(registry, .get, "/stub/x/y")
-        #expect(exchange.text == """
-            No stub matches GET /stub/x/y.
-            Closest routes:
-              - GET /stub/0: path segment 2 is "x", the route expects "0"; the route expects 2 path segments, the request has 3
-              - GET /stub/1: path segment 2 is "x", the route expects "1"; the route expects 2 path segments, the request has 3
-              - GET /stub/2: path segment 2 is "x", the route expects "2"; the route expects 2 path segments, the request has 3
+        #expect(
+            exchange.text == """
+                No stub matches GET /stub/x/y.
+                Closest routes:
+                  - GET /stub/0: path segment 2 is "x", the route expects "0"; the route expects 2 path segments, the request has 3
+                  - GET /stub/1: path segment 2 is "x", the route expects "1"; the route expects 2 path segments, the request has 3
+                  - GET /stub/2: path segment 2 is "x", the route expects "2"; the route expects 2 path segments, the request has 3
 
-            """)
+                """)
     }
 
     /// A repeated unmatched request may get the 404 made for it before, but never a stale one:
@@ -181,13 +206,20 @@ struct RoutingTests {
         let before = try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text == before)
         let handle = try registry.register(StubResponse(), for: .get("/users/{id}"))
-        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text.contains("  - GET /users/{id}: path segment 1"))
+        #expect(
+            try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text.contains(
+                "  - GET /users/{id}: path segment 1"))
         registry.remove(handle)
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/user/42").text == before)
 
-        try registry.register(StubResponse(), for: Route.get("/user/{id}").header(.accept, .equalTo("application/json")))
-        let plain = try await ServingMode.inProcess.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/plain"]).text
-        let html = try await ServingMode.inProcess.exchange(registry, .get, "/user/42", headerFields: [.accept: "text/html"]).text
+        try registry.register(
+            StubResponse(), for: Route.get("/user/{id}").header(.accept, .equalTo("application/json")))
+        let plain = try await ServingMode.inProcess.exchange(
+            registry, .get, "/user/42", headerFields: [.accept: "text/plain"]
+        ).text
+        let html = try await ServingMode.inProcess.exchange(
+            registry, .get, "/user/42", headerFields: [.accept: "text/html"]
+        ).text
         #expect(plain.contains(#"got "text/plain""#))
         #expect(html.contains(#"got "text/html""#))
     }
@@ -200,7 +232,9 @@ struct RoutingTests {
     @Test func lookupAmongTenThousandRoutesFindsEachKind() async throws {
         let registry = StubRegistry()
         for index in 0..<10_000 {
-            try registry.register(StubResponse(text: "\(index)"), for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/{part}"))
+            try registry.register(
+                StubResponse(text: "\(index)"),
+                for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/{part}"))
         }
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/items/0").text == "0")
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/items/9999/x").text == "9999")

@@ -1,18 +1,20 @@
-@testable import Decoy
 import HTTPTypes
 import Testing
 
+@testable import Decoy
+
 @Suite("A request's target, split")
 struct StubRequestTests {
-    @Test(arguments: [
-        ("/plain", "/plain", nil),
-        ("/", "/", nil),
-        ("/users?page=2&sort=name", "/users", "page=2&sort=name"),
-        ("/empty?", "/empty", ""),
-        ("/people/Ada%20Lovelace", "/people/Ada Lovelace", nil),
-        ("/a%3Fb?q=%3F", "/a?b", "q=%3F"),
-        ("/bad%zzescape", "/bad%zzescape", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("/plain", "/plain", nil),
+            ("/", "/", nil),
+            ("/users?page=2&sort=name", "/users", "page=2&sort=name"),
+            ("/empty?", "/empty", ""),
+            ("/people/Ada%20Lovelace", "/people/Ada Lovelace", nil),
+            ("/a%3Fb?q=%3F", "/a?b", "q=%3F"),
+            ("/bad%zzescape", "/bad%zzescape", nil),
+        ] as [(String, String, String?)])
     func pathAndQuery(_ target: String, _ path: String, _ query: String?) {
         let request = StubRequest(method: .get, target: target)
         #expect(request.target == target)
@@ -22,13 +24,14 @@ struct StubRequestTests {
 
     /// ASCII paths are split by bytes; the rest by characters, where a `/` followed by a
     /// combining mark is one character and no separator, as it always was.
-    @Test(arguments: [
-        ("/", []),
-        ("/a", ["a"]),
-        ("/a//b/", ["a", "", "b", ""]),
-        ("/stüb/9", ["stüb", "9"]),
-        ("/a/\u{301}b/c", ["a/\u{301}b", "c"]),
-    ] as [(String, [String])])
+    @Test(
+        arguments: [
+            ("/", []),
+            ("/a", ["a"]),
+            ("/a//b/", ["a", "", "b", ""]),
+            ("/stüb/9", ["stüb", "9"]),
+            ("/a/\u{301}b/c", ["a/\u{301}b", "c"]),
+        ] as [(String, [String])])
     func pathSegments(_ path: String, _ segments: [String]) {
         #expect(StubRequest(method: .get, target: path).pathSegments == segments.map { Substring($0) })
     }

@@ -12,7 +12,9 @@ struct XPathTests {
         <note><![CDATA[fragile & heavy]]></note></order>
         """
 
-    private static func selects(_ path: String, _ matcher: ValueMatcher = .present, in body: String = order) throws -> Bool {
+    private static func selects(_ path: String, _ matcher: ValueMatcher = .present, in body: String = order) throws
+        -> Bool
+    {
         let pattern = try RequestPattern(Route.post("/orders").body(.matchesXPath(path, matcher)))
         return pattern.matches(StubRequest(method: .post, target: "/orders", body: Data(body.utf8)))
     }
@@ -20,11 +22,15 @@ struct XPathTests {
     @Test(arguments: [
         ("/order", true), ("/invoice", false), ("/order/customer", true), ("/order/item/quantity", true),
         ("//quantity", true), ("//price", false), ("/order/*", true), ("/order/@id", true), ("/order/@total", false),
-        ("/order[@id='7']", true), ("/order[@id='8']", false), (#"/order[@status="open"]"#, true), ("/order[@id!='7']", false),
-        ("/order/item[@sku='B-2']/quantity", true), ("/order/item[quantity=2]", true), ("/order/item[quantity=5]", false),
+        ("/order[@id='7']", true), ("/order[@id='8']", false), (#"/order[@status="open"]"#, true),
+        ("/order[@id!='7']", false),
+        ("/order/item[@sku='B-2']/quantity", true), ("/order/item[quantity=2]", true),
+        ("/order/item[quantity=5]", false),
         ("/order/item[2]", true), ("/order/item[3]", false), ("/order/item[last()]", true),
-        ("/order[@id='7' and @status='open']", true), ("/order[@id='8' or @status='open']", true), ("/order[@id='8' or @status='shut']", false),
-        ("/order/item[@sku]", true), ("/order/customer[@vip]", false), ("/order/customer/text()", true), ("/order/note[.='fragile & heavy']", true),
+        ("/order[@id='7' and @status='open']", true), ("/order[@id='8' or @status='open']", true),
+        ("/order[@id='8' or @status='shut']", false),
+        ("/order/item[@sku]", true), ("/order/customer[@vip]", false), ("/order/customer/text()", true),
+        ("/order/note[.='fragile & heavy']", true),
     ])
     func pathsSelectAsWireMocksDo(path: String, selects expected: Bool) throws {
         #expect(try Self.selects(path) == expected, "\(path)")

@@ -12,7 +12,8 @@ struct HostileStubFileTests {
     static let aliasBomb: String = {
         var lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
         for level in 1...9 {
-            lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]")
+            lines.append(
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]")
         }
         return lines.joined(separator: "\n") + "\nrequest: {urlPath: /bomb}\nresponse: {jsonBody: *a9}\n"
     }()
@@ -22,41 +23,55 @@ struct HostileStubFileTests {
         let started = ContinuousClock.now
         let report = StubFolder(url: folder.url).check()
         #expect(ContinuousClock.now - started < .seconds(5))
-        #expect(report.errors.map(\.description) == ["bomb.yaml: aliases repeat more than 100000 values in this file; write them out, or repeat fewer"])
+        #expect(
+            report.errors.map(\.description) == [
+                "bomb.yaml: aliases repeat more than 100000 values in this file; write them out, or repeat fewer"
+            ])
     }
 
     /// Yams expands an alias used as a mapping key while it composes (to compare keys), so the
     /// count has to come before it does.
     @Test func anAliasBombAsAMappingKeyIsRefusedBeforeYamsExpandsIt() throws {
-        let keys = Self.aliasBomb.replacingOccurrences(of: "response: {jsonBody: *a9}", with: "response: {jsonBody: {? *a9 : 1, ? *a8 : 2}}")
+        let keys = Self.aliasBomb.replacingOccurrences(
+            of: "response: {jsonBody: *a9}", with: "response: {jsonBody: {? *a9 : 1, ? *a8 : 2}}")
         let folder = try ScratchFolder(["keys.yaml": keys])
         let started = ContinuousClock.now
         let report = StubFolder(url: folder.url).check()
         #expect(ContinuousClock.now - started < .seconds(5))
-        #expect(report.errors.map(\.description) == ["keys.yaml: aliases repeat more than 100000 values in this file; write them out, or repeat fewer"])
+        #expect(
+            report.errors.map(\.description) == [
+                "keys.yaml: aliases repeat more than 100000 values in this file; write them out, or repeat fewer"
+            ])
     }
 
     @Test func anAliasBombInAnAdminBodyIsRefused() {
         // The admin API reads JSON with the YAML parser, so anchors reach it too.
         let levels = (0...9).map { level in
-            "&a\(level) [" + Array(repeating: level == 0 ? "\"x\"" : "*a\(level - 1)", count: 9).joined(separator: ", ") + "]"
+            "&a\(level) [" + Array(repeating: level == 0 ? "\"x\"" : "*a\(level - 1)", count: 9).joined(separator: ", ")
+                + "]"
         }
-        let body = #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ") + "]}}"
+        let body =
+            #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ") + "]}}"
         let registry = StubRegistry()
         let started = ContinuousClock.now
         let error = #expect(throws: StubFileError.self) { try registry.addMapping(Data(body.utf8)) }
         #expect(ContinuousClock.now - started < .seconds(5))
-        #expect(error?.errors.map(\.message) == ["aliases repeat more than 100000 values in this file; write them out, or repeat fewer"])
+        #expect(
+            error?.errors.map(\.message) == [
+                "aliases repeat more than 100000 values in this file; write them out, or repeat fewer"
+            ])
         #expect(registry.mappings.isEmpty)
     }
 
     @Test func aliasesWithinTheBoundStillLoad() throws {
-        let folder = try ScratchFolder(["shared.yaml": """
+        let folder = try ScratchFolder([
+            "shared.yaml": """
             - request: &get {method: GET, urlPath: /a}
               response: &ok {status: 200, body: ok}
             - request: {method: GET, urlPath: /b}
               response: *ok
-            """])
+            """
+        ])
         let report = StubFolder(url: folder.url).check()
         #expect(report.errors.isEmpty)
         #expect(report.stubs.count == 2)
@@ -64,32 +79,54 @@ struct HostileStubFileTests {
 
     @Test func tooManyHeaderValuesAreRefusedNamingTheField() throws {
         let values = Array(repeating: "\"v\"", count: 65_535).joined(separator: ",")
-        let folder = try ScratchFolder(["many.json": #"{"request": {"urlPath": "/h"}, "response": {"headers": {"X-Many": [\#(values)]}}}"#])
+        let folder = try ScratchFolder([
+            "many.json": #"{"request": {"urlPath": "/h"}, "response": {"headers": {"X-Many": [\#(values)]}}}"#
+        ])
         let report = StubFolder(url: folder.url).check()
-        #expect(report.errors.map(\.description) == ["many.json:1:56: response.headers: a response has at most 1000 header values and 64 KiB of header fields"])
+        #expect(
+            report.errors.map(\.description) == [
+                "many.json:1:56: response.headers: a response has at most 1000 header values and 64 KiB of header fields"
+            ])
     }
 
     @Test(arguments: [
-        (#"{"type": "lognormal", "median": 80, "sigma": 1000}"#, #"response.delayDistribution: "sigma" is a number from 0 to 4"#),
-        (#"{"type": "lognormal", "median": 80, "sigma": -1}"#, #"response.delayDistribution: "sigma" is a number from 0 to 4"#),
-        (#"{"type": "lognormal", "median": 300001, "sigma": 1}"#, #"response.delayDistribution: "median" is at most 300000 ms"#),
-        (#"{"type": "uniform", "lower": 1, "upper": 9223372036854775807}"#, #"response.delayDistribution: "upper" is at most 300000 ms"#),
+        (
+            #"{"type": "lognormal", "median": 80, "sigma": 1000}"#,
+            #"response.delayDistribution: "sigma" is a number from 0 to 4"#
+        ),
+        (
+            #"{"type": "lognormal", "median": 80, "sigma": -1}"#,
+            #"response.delayDistribution: "sigma" is a number from 0 to 4"#
+        ),
+        (
+            #"{"type": "lognormal", "median": 300001, "sigma": 1}"#,
+            #"response.delayDistribution: "median" is at most 300000 ms"#
+        ),
+        (
+            #"{"type": "uniform", "lower": 1, "upper": 9223372036854775807}"#,
+            #"response.delayDistribution: "upper" is at most 300000 ms"#
+        ),
     ])
     func delayDistributionsAreValidatedAtLoad(_ distribution: String, _ error: String) throws {
-        let folder = try ScratchFolder(["delay.json": #"{"request": {"urlPath": "/d"}, "response": {"delayDistribution": \#(distribution)}}"#])
+        let folder = try ScratchFolder([
+            "delay.json": #"{"request": {"urlPath": "/d"}, "response": {"delayDistribution": \#(distribution)}}"#
+        ])
         let report = StubFolder(url: folder.url).check()
         #expect(report.errors.map { "\($0.field): \($0.message)" } == [error])
     }
 
     @Test func aFixedDelayIsValidatedAtLoad() throws {
-        let folder = try ScratchFolder(["delay.json": #"{"request": {"urlPath": "/d"}, "response": {"fixedDelayMilliseconds": 300001}}"#])
+        let folder = try ScratchFolder([
+            "delay.json": #"{"request": {"urlPath": "/d"}, "response": {"fixedDelayMilliseconds": 300001}}"#
+        ])
         #expect(StubFolder(url: folder.url).check().errors.map(\.message) == ["a delay is at most 300000 ms"])
     }
 
     /// Delays made in code are not validated, so every draw is clamped instead of trapping.
     @Test(arguments: [
         Delay.lognormal(median: .milliseconds(80), sigma: 1_000), .lognormal(median: .seconds(1), sigma: .nan),
-        .lognormal(median: .seconds(1), sigma: .infinity), .fixed(.seconds(1_000_000)), .uniform(.seconds(-10)...(.seconds(1_000_000))),
+        .lognormal(median: .seconds(1), sigma: .infinity), .fixed(.seconds(1_000_000)),
+        .uniform(.seconds(-10)...(.seconds(1_000_000))),
     ])
     func everyDrawIsClampedToTheMaximum(_ delay: Delay) async throws {
         let registry = StubRegistry(clock: ImmediateClock(), seed: 1)

@@ -10,14 +10,19 @@ import Testing
 @Suite("Stub files: fuzzing the decoders")
 struct StubDecoderFuzzTests {
     static let seeds: [(name: String, text: String)] = [
-        ("stub.json", #"""
+        (
+            "stub.json",
+            #"""
             {"request": {"method": "POST", "urlPathPattern": "/users/[0-9]+", "queryParameters": {"q": {"matches": "a+"}},
               "headers": {"Accept": {"contains": "json"}}, "bodyPatterns": [{"equalToJson": {"a": [1, 2]}}, {"matchesJsonPath": "$.a"}]},
              "response": {"status": 201, "headers": {"X-A": ["1", "2"]}, "jsonBody": {"id": 7, "tags": ["x"]},
               "delayDistribution": {"type": "lognormal", "median": 80, "sigma": 0.4}, "chunkedDribbleDelay": {"numberOfChunks": 2, "totalDuration": 10}},
              "priority": 2, "scenarioName": "s", "requiredScenarioState": "Started", "newScenarioState": "next"}
-            """#),
-        ("stubs.yaml", """
+            """#
+        ),
+        (
+            "stubs.yaml",
+            """
             - request: &get {method: GET, urlPath: /a}
               response: &ok {status: 200, body: ok, fixedDelayMilliseconds: 5}
             - request: {method: GET, url: "/b?x=1", cookies: {s: {equalTo: "1"}}}
@@ -26,11 +31,15 @@ struct StubDecoderFuzzTests {
                 - {status: 500, fault: CONNECTION_RESET_BY_PEER}
             - request: {method: ANY, urlPath: /c}
               response: {status: 200, base64Body: aGk=, delayDistribution: {type: uniform, lower: 1, upper: 5}}
-            """),
+            """
+        ),
     ]
 
     /// Pieces that mean something to a JSON or YAML parser, to splice in at random.
-    static let tokens = ["&a ", "*a", "[", "]", "{", "}", ": ", "- ", "\n", "\n  ", "'", "\"", "!!binary ", "<<: *a\n", "? ", "|\n", ",", "#", "\\u0000", "1e999", "-1", "\t", "%YAML 1.1\n", "---\n", "..."]
+    static let tokens = [
+        "&a ", "*a", "[", "]", "{", "}", ": ", "- ", "\n", "\n  ", "'", "\"", "!!binary ", "<<: *a\n", "? ", "|\n", ",",
+        "#", "\\u0000", "1e999", "-1", "\t", "%YAML 1.1\n", "---\n", "...",
+    ]
 
     static func mutate(_ text: String, using random: inout some RandomNumberGenerator) -> Data {
         var bytes = Array(text.utf8)
@@ -64,7 +73,10 @@ struct StubDecoderFuzzTests {
             try folder.write(name, String(decoding: data, as: UTF8.self))
             let report = StubFolder(url: folder.url).check()
             try FileManager.default.removeItem(at: folder.url.appending(path: name))
-            #expect(report.isValid ? !report.stubs.isEmpty : report.errors.allSatisfy { $0.file == name && !$0.message.isEmpty }, "run \(runs): \(String(decoding: data, as: UTF8.self))")
+            #expect(
+                report.isValid
+                    ? !report.stubs.isEmpty : report.errors.allSatisfy { $0.file == name && !$0.message.isEmpty },
+                "run \(runs): \(String(decoding: data, as: UTF8.self))")
             do {
                 let mapping = try registry.addMapping(data)
                 #expect(registry.mapping(id: mapping.id) != nil)

@@ -1,8 +1,9 @@
-@testable import Decoy
-@testable import DecoyStubFiles
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import Decoy
+@testable import DecoyStubFiles
 
 /// The stub-file encoder against the decoders it inverts: a stub file read and written back is
 /// the same document, and a stub written and read back answers as the stub did.
@@ -49,15 +50,53 @@ struct StubEncoderTests {
 
     /// Stubs made in code, each with requests that tell its answers apart.
     static let stubs: [(name: String, stub: any Stub, route: Route)] = [
-        ("response", StubResponse(status: .created, headerFields: [.contentType: "text/plain", .setCookie: "a=1", HTTPField.Name("Set-Cookie")!: "b=2"], text: "hi", delay: .fixed(.milliseconds(20))).throttled(.chunks(count: 2, over: .milliseconds(10))), .get("/users/{id}")),
+        (
+            "response",
+            StubResponse(
+                status: .created,
+                headerFields: [.contentType: "text/plain", .setCookie: "a=1", HTTPField.Name("Set-Cookie")!: "b=2"],
+                text: "hi", delay: .fixed(.milliseconds(20))
+            ).throttled(.chunks(count: 2, over: .milliseconds(10))), .get("/users/{id}")
+        ),
         ("binary body", StubResponse(body: Data([0xEF, 0xBB, 0xBF, 0x41])), .any("/bom")),
-        ("fault", StubResponse.fault(.randomDataThenClose), Route(method: .get, path: "/users", pathSyntax: .exact).target(.equalTo("/users?page=2"))),
-        ("alternating", AlternatingStub([StubResponse(status: .ok), StubResponse(status: .accepted)]), Route.post("/orders").priority(2).scenario("s", requiredState: "Started")),
-        ("random", RandomStub([StubResponse(status: .ok), StubResponse(status: .accepted), StubResponse(status: .noContent)], seed: 42), .get("/random")),
-        ("sequence", SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(status: .ok)), .get("/retry")),
-        ("failing", FailingStub(failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: StubResponse(status: .ok), seed: 3), .get("/flaky")),
-        ("failing random", FailingStub(failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: RandomStub([StubResponse(status: .ok), StubResponse(status: .accepted)], seed: 9), seed: 9 ^ StubFileFormat.failureSeedMix), .get("/flaky-random")),
-        ("conditional", try! ConditionalStub(when: [.query("v", .equalTo("2"))], then: StubResponse(status: .ok), else: StubResponse(status: .badRequest)), Route.get("/c").header(.accept, .contains("json"))),
+        (
+            "fault", StubResponse.fault(.randomDataThenClose),
+            Route(method: .get, path: "/users", pathSyntax: .exact).target(.equalTo("/users?page=2"))
+        ),
+        (
+            "alternating", AlternatingStub([StubResponse(status: .ok), StubResponse(status: .accepted)]),
+            Route.post("/orders").priority(2).scenario("s", requiredState: "Started")
+        ),
+        (
+            "random",
+            RandomStub(
+                [StubResponse(status: .ok), StubResponse(status: .accepted), StubResponse(status: .noContent)], seed: 42
+            ), .get("/random")
+        ),
+        (
+            "sequence",
+            SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(status: .ok)),
+            .get("/retry")
+        ),
+        (
+            "failing",
+            FailingStub(
+                failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: StubResponse(status: .ok),
+                seed: 3), .get("/flaky")
+        ),
+        (
+            "failing random",
+            FailingStub(
+                failing: 0.5, with: StubResponse(status: .internalServerError),
+                otherwise: RandomStub([StubResponse(status: .ok), StubResponse(status: .accepted)], seed: 9),
+                seed: 9 ^ StubFileFormat.failureSeedMix), .get("/flaky-random")
+        ),
+        (
+            "conditional",
+            try! ConditionalStub(
+                when: [.query("v", .equalTo("2"))], then: StubResponse(status: .ok),
+                else: StubResponse(status: .badRequest)), Route.get("/c").header(.accept, .contains("json"))
+        ),
     ]
 
     static let requests = (1...12).map { StubRequest(method: .get, target: $0.isMultiple(of: 2) ? "/c?v=2" : "/c?v=1") }
@@ -78,8 +117,11 @@ struct StubEncoderTests {
     private static func answer(_ stub: any Stub, _ request: StubRequest) -> String {
         guard case .response(let response) = stub.resolve(for: request) else { return "deferred" }
         // A stub file has each header name once, so fields of different names may come back in another order.
-        let fields = response.headerFields.enumerated().sorted { ($0.element.name.canonicalName, $0.offset) < ($1.element.name.canonicalName, $1.offset) }
-        return "\(response.status.code) \(fields.map { "\($0.element)" }) \(response.body.base64EncodedString()) \(response.delay) \(response.throttle) \(String(describing: response.fault))"
+        let fields = response.headerFields.enumerated().sorted {
+            ($0.element.name.canonicalName, $0.offset) < ($1.element.name.canonicalName, $1.offset)
+        }
+        return
+            "\(response.status.code) \(fields.map { "\($0.element)" }) \(response.body.base64EncodedString()) \(response.delay) \(response.throttle) \(String(describing: response.fault))"
     }
 
     struct Custom: Stub {
@@ -88,17 +130,40 @@ struct StubEncoderTests {
 
     static let refused: [(stub: any Stub, route: Route, named: String)] = [
         (ClosureStub { _ in StubResponse() }, .get("/"), "ClosureStub"),
-        (ConditionalStub(when: { _ in true }, then: StubResponse(), else: StubResponse()), .get("/"), "ConditionalStub"),
+        (
+            ConditionalStub(when: { _ in true }, then: StubResponse(), else: StubResponse()), .get("/"),
+            "ConditionalStub"
+        ),
         (Custom(), .get("/"), "Custom"),
-        (AlternatingStub([StubResponse(), SequenceStub(first: [], then: StubResponse())]), .get("/"), "AlternatingStub › responses[1] › SequenceStub"),
-        (FailingStub(failing: 0.1, with: StubResponse(), otherwise: ClosureStub { _ in StubResponse() }), .get("/"), "FailingStub › otherwise › ClosureStub"),
-        (FailingStub(failing: 0.1, with: StubResponse(), otherwise: FailingStub(failing: 0.1, with: StubResponse(), otherwise: StubResponse())), .get("/"), "FailingStub › otherwise › FailingStub"),
-        (FailingStub(failing: 0.1, with: StubResponse(), otherwise: RandomStub([StubResponse()], seed: 1), seed: 1), .get("/"), "FailingStub"),
+        (
+            AlternatingStub([StubResponse(), SequenceStub(first: [], then: StubResponse())]), .get("/"),
+            "AlternatingStub › responses[1] › SequenceStub"
+        ),
+        (
+            FailingStub(failing: 0.1, with: StubResponse(), otherwise: ClosureStub { _ in StubResponse() }), .get("/"),
+            "FailingStub › otherwise › ClosureStub"
+        ),
+        (
+            FailingStub(
+                failing: 0.1, with: StubResponse(),
+                otherwise: FailingStub(failing: 0.1, with: StubResponse(), otherwise: StubResponse())), .get("/"),
+            "FailingStub › otherwise › FailingStub"
+        ),
+        (
+            FailingStub(failing: 0.1, with: StubResponse(), otherwise: RandomStub([StubResponse()], seed: 1), seed: 1),
+            .get("/"), "FailingStub"
+        ),
         (StubResponse.fault(.transportError(.notConnectedToInternet)), .get("/"), "StubResponse › its fault"),
         (StubResponse(delay: .fixed(.microseconds(1500))), .get("/"), "StubResponse › its delay"),
         (RandomStub([StubResponse()], seed: UInt64.max), .get("/"), "RandomStub"),
-        (StubResponse(), Route.get("/users/{id}").target(.equalTo("/users/1")), "the route GET /users/{id} where target equal to \"/users/1\""),
-        (StubResponse(), Route.get("/").query("a", .present).query("a", .absent), "the route GET / where query \"a\" present, query \"a\" absent"),
+        (
+            StubResponse(), Route.get("/users/{id}").target(.equalTo("/users/1")),
+            "the route GET /users/{id} where target equal to \"/users/1\""
+        ),
+        (
+            StubResponse(), Route.get("/").query("a", .present).query("a", .absent),
+            "the route GET / where query \"a\" present, query \"a\" absent"
+        ),
         (StubResponse(), Route.get("/").body(.or([])), "the matcher or"),
     ]
 
@@ -114,19 +179,36 @@ struct StubEncoderTests {
 
     @Test("a closure's refusal says why and what to do instead")
     func closureMessage() {
-        let error = #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(ClosureStub { _ in StubResponse() }, for: .get("/")) }
-        #expect(error?.description == "ClosureStub cannot be sent to a server: its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values")
+        let error = #expect(throws: StubEncodingError.self) {
+            try StubEncoder.mapping(ClosureStub { _ in StubResponse() }, for: .get("/"))
+        }
+        #expect(
+            error?.description
+                == "ClosureStub cannot be sent to a server: its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values"
+        )
     }
 
     @Test("a stub registered in code lists its response when a stub file can hold it")
     func codeMappings() throws {
         let registry = StubRegistry()
-        let data = try registry.register(StubResponse(status: .accepted, text: "queued"), for: .post("/jobs").query("now", .equalTo("1")))
+        let data = try registry.register(
+            StubResponse(status: .accepted, text: "queued"), for: .post("/jobs").query("now", .equalTo("1")))
         let closure = try registry.register(ClosureStub { _ in StubResponse() }, for: .get("/live"))
         let listed = try #require(registry.mappings.first { $0.handle == data }?.document)
         guard case .object(let members) = listed else { Issue.record("not an object"); return }
-        #expect(members["response"] == .object(["status": .number(202), "statusMessage": .string("Accepted"), "headers": .object(["Content-Type": .string("text/plain; charset=utf-8")]), "body": .string("queued")]))
-        #expect(members["request"] == .object(["method": .string("POST"), "urlPathTemplate": .string("/jobs"), "queryParameters": .object(["now": .object(["equalTo": .string("1")])])]))
+        #expect(
+            members["response"]
+                == .object([
+                    "status": .number(202), "statusMessage": .string("Accepted"),
+                    "headers": .object(["Content-Type": .string("text/plain; charset=utf-8")]),
+                    "body": .string("queued"),
+                ]))
+        #expect(
+            members["request"]
+                == .object([
+                    "method": .string("POST"), "urlPathTemplate": .string("/jobs"),
+                    "queryParameters": .object(["now": .object(["equalTo": .string("1")])]),
+                ]))
         let closureListed = try #require(registry.mappings.first { $0.handle == closure }?.document)
         guard case .object(let closureMembers) = closureListed else { Issue.record("not an object"); return }
         #expect(closureMembers["response"] == nil)
@@ -138,7 +220,8 @@ struct StubEncoderTests {
 
     @Test("a mapping's route reads back from its JSON")
     func routeFromMapping() throws {
-        let route = Route.post("/orders").header(.contentType, .contains("json")).priority(3).scenario("s", newState: "done")
+        let route = Route.post("/orders").header(.contentType, .contains("json")).priority(3).scenario(
+            "s", newState: "done")
         let mapping = JSONValue.object(try StubEncoder.mapping(StubResponse(), for: route))
         #expect(Route(mapping: mapping) == route)
         #expect(Route(mapping: .string("no")) == nil)

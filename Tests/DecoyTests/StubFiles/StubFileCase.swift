@@ -34,8 +34,13 @@ struct StubFileCase: Sendable, CustomTestStringConvertible {
     }
 
     /// A case of one request.
-    init(_ name: String, fixture: String?, _ method: HTTPRequest.Method, _ target: String, headerFields: HTTPFields = [:], body: String? = nil, status: Int = 200, text: String?) {
-        self.init(name, fixture: fixture, [Step(method: method, target: target, headerFields: headerFields, body: body, status: status, text: text)])
+    init(
+        _ name: String, fixture: String?, _ method: HTTPRequest.Method, _ target: String,
+        headerFields: HTTPFields = [:], body: String? = nil, status: Int = 200, text: String?
+    ) {
+        self.init(
+            name, fixture: fixture,
+            [Step(method: method, target: target, headerFields: headerFields, body: body, status: status, text: text)])
     }
 
     /// Loads the fixture into a fresh registry and makes each exchange through `serving`.
@@ -43,9 +48,14 @@ struct StubFileCase: Sendable, CustomTestStringConvertible {
         let registry = StubRegistry()
         try registry.load(folder: fixture.map(StubFileFixtures.folder) ?? StubFileFixtures.examples)
         for (index, step) in steps.enumerated() {
-            let exchange = try await serving.exchange(registry, step.method, step.target, headerFields: step.headerFields, body: step.body.map { Data($0.utf8) })
-            #expect(exchange.status == step.status, "step \(index + 1), \(step.method) \(step.target): \(exchange.text)")
-            if let text = step.text { #expect(exchange.text == text, "step \(index + 1), \(step.method) \(step.target)") }
+            let exchange = try await serving.exchange(
+                registry, step.method, step.target, headerFields: step.headerFields,
+                body: step.body.map { Data($0.utf8) })
+            #expect(
+                exchange.status == step.status, "step \(index + 1), \(step.method) \(step.target): \(exchange.text)")
+            if let text = step.text {
+                #expect(exchange.text == text, "step \(index + 1), \(step.method) \(step.target)")
+            }
         }
     }
 }

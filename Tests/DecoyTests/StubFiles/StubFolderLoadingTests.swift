@@ -11,7 +11,9 @@ import Testing
 @Suite("Stub files: loading")
 struct StubFolderLoadingTests {
     static let good = ["ok.yaml": "request: { urlPath: /ok }\nresponse: { body: from files }\n"]
-    static let broken = ["ok.yaml": good["ok.yaml"]!, "bad.json": #"{"request": {"urlPath": "/bad"}, "response": {"status": "x"}}"#]
+    static let broken = [
+        "ok.yaml": good["ok.yaml"]!, "bad.json": #"{"request": {"urlPath": "/bad"}, "response": {"status": "x"}}"#,
+    ]
     static let newFile = "request: { urlPath: /new }\nresponse: { body: new }\n"
 
     /// A registry with a stub registered in code, then the stubs of `folder` loaded.
@@ -31,8 +33,10 @@ struct StubFolderLoadingTests {
 
     @Test func theReportHasALinePerStub() throws {
         let report = try StubRegistry().load(folder: StubFileFixtures.folder("wiremock"))
-        #expect(report.stubs.first { $0.id != nil }?.description
-            == #"mappings/scenario.json:1: GET /todo/items where target equal to "/todo/items" in scenario "To do list" at "Started" "To-do list, before an item is added""#)
+        #expect(
+            report.stubs.first { $0.id != nil }?.description
+                == #"mappings/scenario.json:1: GET /todo/items where target equal to "/todo/items" in scenario "To do list" at "Started" "To-do list, before an item is added""#
+        )
         #expect(report.stubs.map(\.file).filter { $0 == "mappings/requests.json" }.count == 28)
     }
 
@@ -98,7 +102,10 @@ struct StubFolderLoadingTests {
             "a.json": #"{"id": "one", "request": {"urlPath": "/a"}, "response": {}}"#,
             "b.yaml": "uuid: one\nrequest: { urlPath: /b }\nresponse: {}\n",
         ])
-        #expect(StubFolder(url: folder.url).check().errors.map(\.description) == [#"b.yaml:1: id: "one" is already the id of the stub at a.json:1"#])
+        #expect(
+            StubFolder(url: folder.url).check().errors.map(\.description) == [
+                #"b.yaml:1: id: "one" is already the id of the stub at a.json:1"#
+            ])
     }
 
     @Test(arguments: [
@@ -108,8 +115,12 @@ struct StubFolderLoadingTests {
     func faultsMapOntoDecoysFaults(_ target: String, _ category: TransportFailure.Category) async throws {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("wiremock"))
-        let error = await #expect(throws: APIError.self) { try await ServingMode.inProcess.client(registry).send(Resource<Void>.get(target)) }
-        guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
+        let error = await #expect(throws: APIError.self) {
+            try await ServingMode.inProcess.client(registry).send(Resource<Void>.get(target))
+        }
+        guard case .transport(let failure) = error else {
+            Issue.record("expected a transport failure, got \(String(describing: error))"); return
+        }
         #expect(failure.category == category)
     }
 
@@ -118,11 +129,15 @@ struct StubFolderLoadingTests {
             let registry = StubRegistry(clock: ImmediateClock(), seed: seed)
             try registry.load(folder: StubFileFixtures.folder("wiremock"))
             var delays: [Duration] = []
-            for _ in 0..<20 { delays.append(try await registry.engine.deliver(StubRequest(method: .get, target: target)).delay) }
+            for _ in 0..<20 {
+                delays.append(try await registry.engine.deliver(StubRequest(method: .get, target: target)).delay)
+            }
             return delays
         }
         #expect(try await delays("/delay/fixed") == Array(repeating: .milliseconds(250), count: 20))
-        #expect(try await delays("/delay/uniform").allSatisfy((Duration.milliseconds(100)...Duration.milliseconds(200)).contains))
+        #expect(
+            try await delays("/delay/uniform").allSatisfy(
+                (Duration.milliseconds(100)...Duration.milliseconds(200)).contains))
         let lognormal = try await delays("/delay/lognormal")
         #expect(try await delays("/delay/lognormal") == lognormal)
         #expect(Set(lognormal).count > 1 && lognormal.allSatisfy { $0 > .zero })
@@ -130,9 +145,12 @@ struct StubFolderLoadingTests {
 
     @Test func lognormalDelaysCentreOnTheMedian() async throws {
         let registry = StubRegistry(clock: ImmediateClock(), seed: 3)
-        try registry.register(StubResponse(delay: .lognormal(median: .milliseconds(80), sigma: 0.5)), for: .get("/slow"))
+        try registry.register(
+            StubResponse(delay: .lognormal(median: .milliseconds(80), sigma: 0.5)), for: .get("/slow"))
         var samples: [Duration] = []
-        for _ in 0..<2_000 { samples.append(try await registry.engine.deliver(StubRequest(method: .get, target: "/slow")).delay) }
+        for _ in 0..<2_000 {
+            samples.append(try await registry.engine.deliver(StubRequest(method: .get, target: "/slow")).delay)
+        }
         #expect((Duration.milliseconds(72)...Duration.milliseconds(88)).contains(samples.sorted()[1_000]))
     }
 
@@ -140,7 +158,8 @@ struct StubFolderLoadingTests {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("decoy"))
         let reference = StubRegistry()
-        try reference.register(RandomStub(["a", "b", "c"].map { StubResponse(body: Data($0.utf8)) }, seed: 42), for: .get("/random"))
+        try reference.register(
+            RandomStub(["a", "b", "c"].map { StubResponse(body: Data($0.utf8)) }, seed: 42), for: .get("/random"))
         for _ in 0..<10 {
             let fromFile = try await ServingMode.inProcess.exchange(registry, .get, "/random").text
             #expect(try await ServingMode.inProcess.exchange(reference, .get, "/random").text == fromFile)
@@ -161,9 +180,12 @@ struct StubFolderLoadingTests {
     @Test func aFailureRateFromAFileIsFailingStubWithItsSeed() async throws {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("decoy"))
-        let reference = FailingStub(failing: 0.3, with: StubResponse(status: .serviceUnavailable, text: "flaked"), otherwise: StubResponse(text: "fine"), seed: 7)
+        let reference = FailingStub(
+            failing: 0.3, with: StubResponse(status: .serviceUnavailable, text: "flaked"),
+            otherwise: StubResponse(text: "fine"), seed: 7)
         for _ in 0..<20 {
-            guard case .response(let expected) = reference.resolve(for: StubRequest(method: .get, target: "/flaky")) else { return }
+            guard case .response(let expected) = reference.resolve(for: StubRequest(method: .get, target: "/flaky"))
+            else { return }
             #expect(try await ServingMode.inProcess.exchange(registry, .get, "/flaky").status == expected.status.code)
         }
     }
@@ -171,12 +193,18 @@ struct StubFolderLoadingTests {
     @Test func scenarioStateIsANearMissAndCanBeReset() async throws {
         let registry = StubRegistry()
         try registry.load(folder: StubFileFixtures.folder("wiremock"))
-        try await _ = ServingMode.inProcess.exchange(registry, .post, "/todo/items", body: Data("Cancel newspaper subscription".utf8))
+        try await _ = ServingMode.inProcess.exchange(
+            registry, .post, "/todo/items", body: Data("Cancel newspaper subscription".utf8))
         #expect(registry.scenarioState("To do list") == "Cancel newspaper item added")
-        let miss = try await ServingMode.inProcess.exchange(registry, .post, "/todo/items", body: Data("Cancel newspaper subscription".utf8))
-        #expect(miss.text.contains(#"scenario "To do list" is in state "Cancel newspaper item added", the route expects "Started""#))
+        let miss = try await ServingMode.inProcess.exchange(
+            registry, .post, "/todo/items", body: Data("Cancel newspaper subscription".utf8))
+        #expect(
+            miss.text.contains(
+                #"scenario "To do list" is in state "Cancel newspaper item added", the route expects "Started""#))
         registry.resetScenarios()
         #expect(registry.scenarioState("To do list") == Scenario.started)
-        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/todo/items").text == "<items><item>Buy milk</item></items>")
+        #expect(
+            try await ServingMode.inProcess.exchange(registry, .get, "/todo/items").text
+                == "<items><item>Buy milk</item></items>")
     }
 }

@@ -12,7 +12,8 @@ struct DelayTests {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(500))), for: .get("/slow"))
-        let answer = try await exchange(serving, registry, "/slow", advancing: clock, by: [.milliseconds(499), .milliseconds(1)])
+        let answer = try await exchange(
+            serving, registry, "/slow", advancing: clock, by: [.milliseconds(499), .milliseconds(1)])
         #expect(answer.text == "late")
     }
 
@@ -24,13 +25,15 @@ struct DelayTests {
         try registry.register(StubResponse(text: "own", delay: .fixed(.zero)), for: .get("/own"))
         #expect(try await serving.exchange(registry, .get, "/own").text == "own")
         #expect(try await serving.exchange(registry, .get, "/unmatched").status == 404)
-        let answer = try await exchange(serving, registry, "/default", advancing: clock, by: [.milliseconds(999), .milliseconds(1)])
+        let answer = try await exchange(
+            serving, registry, "/default", advancing: clock, by: [.milliseconds(999), .milliseconds(1)])
         #expect(answer.text == "default")
     }
 
     @Test func aRandomDefaultDelayReplaysWithTheSeed() async throws {
         func draws() async throws -> [Duration] {
-            let registry = StubRegistry(clock: ImmediateClock(), seed: 7, defaultDelay: .lognormal(median: .milliseconds(80), sigma: 0.5))
+            let registry = StubRegistry(
+                clock: ImmediateClock(), seed: 7, defaultDelay: .lognormal(median: .milliseconds(80), sigma: 0.5))
             try registry.register(StubResponse(), for: .get("/any"))
             var delays: [Duration] = []
             for _ in 0..<20 {
@@ -84,14 +87,19 @@ struct DelayTests {
         await waitUntilSleeping(clock)
         await clock.advance(by: .seconds(2))
         let error = await #expect(throws: APIError.self) { try await request.value }
-        guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
+        guard case .transport(let failure) = error else {
+            Issue.record("expected a transport failure, got \(String(describing: error))"); return
+        }
         #expect(failure.category == .timedOut)
     }
 }
 
 /// Requests `target` through `serving`, then advances `clock` by each of `steps` in turn once
 /// something sleeps on it, expecting no answer before the last step; returns the answer.
-func exchange(_ serving: ServingMode, _ registry: StubRegistry, _ target: String, advancing clock: TestClock<Duration>, by steps: [Duration]) async throws -> Outcome {
+func exchange(
+    _ serving: ServingMode, _ registry: StubRegistry, _ target: String, advancing clock: TestClock<Duration>,
+    by steps: [Duration]
+) async throws -> Outcome {
     let finished = Mutex(false)
     let request = Task {
         let exchange = try await serving.exchange(registry, .get, target)

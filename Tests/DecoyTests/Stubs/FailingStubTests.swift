@@ -8,9 +8,13 @@ import Testing
 struct FailingStubTests {
     /// The statuses a 30% failure rate with seed 42 gives, worked out without any serving.
     static func expectedStatuses(count: Int) -> [Int] {
-        let reference = FailingStub(failing: 0.3, with: StubResponse(status: .serviceUnavailable), otherwise: StubResponse(text: "ok"), seed: 42)
+        let reference = FailingStub(
+            failing: 0.3, with: StubResponse(status: .serviceUnavailable), otherwise: StubResponse(text: "ok"), seed: 42
+        )
         return (0..<count).map { _ in
-            guard case .response(let response) = reference.resolve(for: StubRequest(method: .get, target: "/")) else { return 0 }
+            guard case .response(let response) = reference.resolve(for: StubRequest(method: .get, target: "/")) else {
+                return 0
+            }
             return response.status.code
         }
     }
@@ -24,7 +28,10 @@ struct FailingStubTests {
     @Test(arguments: ServingMode.allCases)
     func everyServingFailsTheSameCalls(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(FailingStub(failing: 0.3, with: StubResponse(status: .serviceUnavailable), otherwise: StubResponse(text: "ok"), seed: 42), for: .get("/flaky"))
+        try registry.register(
+            FailingStub(
+                failing: 0.3, with: StubResponse(status: .serviceUnavailable), otherwise: StubResponse(text: "ok"),
+                seed: 42), for: .get("/flaky"))
         var statuses: [Int] = []
         for _ in 0..<20 { statuses.append(try await serving.exchange(registry, .get, "/flaky").status) }
         #expect(statuses == Self.expectedStatuses(count: 20))
@@ -34,7 +41,10 @@ struct FailingStubTests {
     @Test(arguments: ServingMode.allCases)
     func aRetryPolicyRidesOutTheFailures(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(FailingStub(failing: 0.5, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(text: "ok"), seed: 3), for: .get("/flaky"))
+        try registry.register(
+            FailingStub(
+                failing: 0.5, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(text: "ok"), seed: 3),
+            for: .get("/flaky"))
         let retry = RetryPolicy(maxAttempts: 8, backoff: .constant(.milliseconds(1)), jitter: 0)
         let client = serving.client(registry, configuration: .init(retry: retry))
         for _ in 0..<10 {

@@ -2,20 +2,25 @@ import Decoy
 import DecoyClient
 import DecoyTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Faults")
 struct FaultTests {
-    @Test(arguments: ServingMode.allCases, [
-        (Fault.connectionReset, TransportFailure.Category.connectionLost),
-        (.emptyResponse, .badResponse),
-        (.malformedResponse, .badResponse),
-        (.randomDataThenClose, .badResponse),
-    ])
-    func faultSurfacesAsTheSameTransportCategory(_ serving: ServingMode, _ fault: (Fault, TransportFailure.Category)) async throws {
+    @Test(
+        arguments: ServingMode.allCases,
+        [
+            (Fault.connectionReset, TransportFailure.Category.connectionLost),
+            (.emptyResponse, .badResponse),
+            (.malformedResponse, .badResponse),
+            (.randomDataThenClose, .badResponse),
+        ])
+    func faultSurfacesAsTheSameTransportCategory(_ serving: ServingMode, _ fault: (Fault, TransportFailure.Category))
+        async throws
+    {
         try await expect(fault.0, in: serving, toFailAs: fault.1)
     }
 
@@ -25,13 +30,17 @@ struct FaultTests {
         try await expect(.transportError(.cannotConnectToHost), in: serving, toFailAs: .cannotConnect)
     }
 
-    private func expect(_ fault: Fault, in serving: ServingMode, toFailAs category: TransportFailure.Category) async throws {
+    private func expect(_ fault: Fault, in serving: ServingMode, toFailAs category: TransportFailure.Category)
+        async throws
+    {
         let registry = StubRegistry()
         try registry.register(StubResponse.fault(fault), for: .get("/broken"))
         let error = await #expect(throws: APIError.self) {
             try await serving.client(registry).send(Resource<Void>.get("/broken"))
         }
-        guard case .transport(let failure) = error else { Issue.record("expected a transport failure, got \(String(describing: error))"); return }
+        guard case .transport(let failure) = error else {
+            Issue.record("expected a transport failure, got \(String(describing: error))"); return
+        }
         #expect(failure.category == category)
         #expect(registry.journal.entries.last?.fault == fault)
     }

@@ -35,9 +35,10 @@ struct StubKindsTests {
     @Test(arguments: ServingMode.allCases)
     func alternatingCyclesInOrder(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(AlternatingStub([
-            StubResponse(text: "a"), StubResponse(text: "b"), StubResponse(status: .serviceUnavailable, text: "c"),
-        ]), for: .get("/ping"))
+        try registry.register(
+            AlternatingStub([
+                StubResponse(text: "a"), StubResponse(text: "b"), StubResponse(status: .serviceUnavailable, text: "c"),
+            ]), for: .get("/ping"))
         var seen: [String] = []
         for _ in 0..<7 { seen.append(try await serving.exchange(registry, .get, "/ping").text) }
         #expect(seen == ["a", "b", "c", "a", "b", "c", "a"])
@@ -47,7 +48,8 @@ struct StubKindsTests {
     func randomWithASeedIsReproducible(_ serving: ServingMode) async throws {
         func draws(seed: UInt64) async throws -> [String] {
             let registry = StubRegistry()
-            try registry.register(RandomStub((0..<10).map { StubResponse(text: "\($0)") }, seed: seed), for: .get("/dice"))
+            try registry.register(
+                RandomStub((0..<10).map { StubResponse(text: "\($0)") }, seed: seed), for: .get("/dice"))
             var drawn: [String] = []
             for _ in 0..<20 { drawn.append(try await serving.exchange(registry, .get, "/dice").text) }
             return drawn
@@ -62,11 +64,12 @@ struct StubKindsTests {
     func conditionalFlipsWithAppState(_ serving: ServingMode) async throws {
         let signedIn = Mutex(false)
         let registry = StubRegistry()
-        try registry.register(ConditionalStub(
-            when: { _ in signedIn.withLock { $0 } },
-            then: StubResponse(json: #"{"name": "Ada"}"#),
-            else: StubResponse(status: .unauthorized)
-        ), for: .get("/me"))
+        try registry.register(
+            ConditionalStub(
+                when: { _ in signedIn.withLock { $0 } },
+                then: StubResponse(json: #"{"name": "Ada"}"#),
+                else: StubResponse(status: .unauthorized)
+            ), for: .get("/me"))
         #expect(try await serving.exchange(registry, .get, "/me").status == 401)
         signedIn.withLock { $0 = true }
         #expect(try await serving.exchange(registry, .get, "/me").status == 200)
@@ -77,24 +80,32 @@ struct StubKindsTests {
     @Test(arguments: ServingMode.allCases)
     func conditionalCanLookAtTheRequest(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(ConditionalStub(
-            when: { $0.headerFields[.authorization] == "Bearer good" },
-            then: StubResponse(status: .ok),
-            else: StubResponse(status: .forbidden)
-        ), for: .get("/secret"))
-        #expect(try await serving.exchange(registry, .get, "/secret", headerFields: [.authorization: "Bearer good"]).status == 200)
-        #expect(try await serving.exchange(registry, .get, "/secret", headerFields: [.authorization: "Bearer bad"]).status == 403)
+        try registry.register(
+            ConditionalStub(
+                when: { $0.headerFields[.authorization] == "Bearer good" },
+                then: StubResponse(status: .ok),
+                else: StubResponse(status: .forbidden)
+            ), for: .get("/secret"))
+        #expect(
+            try await serving.exchange(registry, .get, "/secret", headerFields: [.authorization: "Bearer good"]).status
+                == 200)
+        #expect(
+            try await serving.exchange(registry, .get, "/secret", headerFields: [.authorization: "Bearer bad"]).status
+                == 403)
     }
 
     @Test(arguments: ServingMode.allCases)
     func closureSeesTheRequestBody(_ serving: ServingMode) async throws {
         struct Order: Codable { let sku: String; let quantity: Int }
         let registry = StubRegistry()
-        try registry.register(ClosureStub { request in
-            let order = try request.decodeBody(as: Order.self)
-            return StubResponse(status: .created, json: #"{"sku": "\#(order.sku)", "total": \#(order.quantity * 3)}"#)
-        }, for: .post("/orders"))
-        let exchange = try await serving.exchange(registry, .post, "/orders", body: Data(#"{"sku": "A-1", "quantity": 4}"#.utf8))
+        try registry.register(
+            ClosureStub { request in
+                let order = try request.decodeBody(as: Order.self)
+                return StubResponse(
+                    status: .created, json: #"{"sku": "\#(order.sku)", "total": \#(order.quantity * 3)}"#)
+            }, for: .post("/orders"))
+        let exchange = try await serving.exchange(
+            registry, .post, "/orders", body: Data(#"{"sku": "A-1", "quantity": 4}"#.utf8))
         #expect(exchange.status == 201)
         #expect(exchange.text == #"{"sku": "A-1", "total": 12}"#)
     }
@@ -102,10 +113,11 @@ struct StubKindsTests {
     @Test(arguments: ServingMode.allCases)
     func closureThatThrowsAnswers500NamingTheError(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(ClosureStub { request in
-            _ = try request.decodeBody(as: [String: Int].self)
-            return StubResponse(status: .ok)
-        }, for: .post("/strict"))
+        try registry.register(
+            ClosureStub { request in
+                _ = try request.decodeBody(as: [String: Int].self)
+                return StubResponse(status: .ok)
+            }, for: .post("/strict"))
         let exchange = try await serving.exchange(registry, .post, "/strict", body: Data("not json".utf8))
         #expect(exchange.status == 500)
         #expect(exchange.text.hasPrefix("The stub for POST /strict threw an error: "))
@@ -123,10 +135,11 @@ struct StubKindsTests {
     @Test(arguments: ServingMode.allCases)
     func sequenceFailsThenSucceeds(_ serving: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(SequenceStub(
-            first: [StubResponse(status: .serviceUnavailable), StubResponse(status: .badGateway)],
-            then: StubResponse(text: "ok")
-        ), for: .get("/flaky"))
+        try registry.register(
+            SequenceStub(
+                first: [StubResponse(status: .serviceUnavailable), StubResponse(status: .badGateway)],
+                then: StubResponse(text: "ok")
+            ), for: .get("/flaky"))
         var statuses: [Int] = []
         for _ in 0..<4 { statuses.append(try await serving.exchange(registry, .get, "/flaky").status) }
         #expect(statuses == [503, 502, 200, 200])

@@ -11,8 +11,10 @@ struct ThrottleTests {
         let clock = TestClock()
         let registry = StubRegistry(clock: clock)
         let body = String(repeating: "abcdefghij", count: 10)
-        try registry.register(StubResponse(text: body).throttled(.chunks(count: 4, over: .seconds(2))), for: .get("/slow"))
-        let answer = try await exchange(serving, registry, "/slow", advancing: clock, by: Array(repeating: .milliseconds(500), count: 4))
+        try registry.register(
+            StubResponse(text: body).throttled(.chunks(count: 4, over: .seconds(2))), for: .get("/slow"))
+        let answer = try await exchange(
+            serving, registry, "/slow", advancing: clock, by: Array(repeating: .milliseconds(500), count: 4))
         #expect(answer.text == body)
     }
 

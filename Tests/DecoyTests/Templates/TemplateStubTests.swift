@@ -1,9 +1,10 @@
-@testable import Decoy
-@testable import DecoyStubFiles
 import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import Decoy
+@testable import DecoyStubFiles
 
 /// Template stubs, from code and from stub files, give the same answers in every serving.
 @Suite("Response templates: stubs")
@@ -15,10 +16,13 @@ struct TemplateStubTests {
         let registry = StubRegistry()
         let response = StubResponse(
             status: .created, headerFields: [HTTPField.Name("X-Echo")!: "{{request.headers.X-Id}}"],
-            json: #"{"id": "{{request.pathSegments.[1]}}", "page": {{request.query.page}}, "name": "{{jsonPath request.body '$.name'}}", "at": "{{now}}"}"#
+            json:
+                #"{"id": "{{request.pathSegments.[1]}}", "page": {{request.query.page}}, "name": "{{jsonPath request.body '$.name'}}", "at": "{{now}}"}"#
         )
         try registry.register(try TemplateStub(response, seed: 1, now: { Self.instant }), for: .post("/users/{id}"))
-        let exchange = try await serving.exchange(registry, .post, "/users/42?page=3", headerFields: [HTTPField.Name("X-Id")!: "abc"], body: Data(#"{"name": "Ada"}"#.utf8))
+        let exchange = try await serving.exchange(
+            registry, .post, "/users/42?page=3", headerFields: [HTTPField.Name("X-Id")!: "abc"],
+            body: Data(#"{"name": "Ada"}"#.utf8))
         #expect(exchange.status == 201)
         #expect(exchange.text == #"{"id": "42", "page": 3, "name": "Ada", "at": "2026-11-25T01:43:14Z"}"#)
         #expect(exchange.headerFields[HTTPField.Name("X-Echo")!] == "abc")
@@ -29,7 +33,8 @@ struct TemplateStubTests {
     func aSeededTemplateRepeatsItsRandomValues(_ serving: ServingMode) async throws {
         func run() async throws -> [String] {
             let registry = StubRegistry()
-            try registry.register(try StubResponse(text: "{{uuid}} {{randomValue length=6}}").templated(seed: 9), for: .get("/id"))
+            try registry.register(
+                try StubResponse(text: "{{uuid}} {{randomValue length=6}}").templated(seed: 9), for: .get("/id"))
             var answers: [String] = []
             for _ in 0..<2 { answers.append(try await serving.exchange(registry, .get, "/id").text) }
             return answers
@@ -40,28 +45,38 @@ struct TemplateStubTests {
     }
 
     @Test func aMalformedTemplateFailsWhenTheStubIsMade() {
-        let error = #expect(throws: TemplateSyntaxError.self) { try TemplateStub(StubResponse(text: "{{#each request.query.ids}}")) }
+        let error = #expect(throws: TemplateSyntaxError.self) {
+            try TemplateStub(StubResponse(text: "{{#each request.query.ids}}"))
+        }
         #expect(error?.helper == "each")
-        let header = #expect(throws: TemplateSyntaxError.self) { try TemplateStub(StubResponse(headerFields: [HTTPField.Name("X-A")!: "{{shout}}"])) }
-        #expect(header?.description == #"line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request"#)
+        let header = #expect(throws: TemplateSyntaxError.self) {
+            try TemplateStub(StubResponse(headerFields: [HTTPField.Name("X-A")!: "{{shout}}"]))
+        }
+        #expect(
+            header?.description
+                == #"line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request"#
+        )
     }
 
     static let folder: [String: String] = [
         "mappings/echo.json": #"""
-            {
-              "request": { "method": "POST", "urlPathPattern": "/things/.*" },
-              "response": {
-                "status": 200,
-                "headers": { "X-Path": "{{request.path.[1]}}" },
-                "jsonBody": { "thing": "{{request.path.[1]}}", "name": "{{jsonPath request.body '$.name'}}" },
-                "transformers": ["response-template"]
-              }
-            }
-            """#,
+        {
+          "request": { "method": "POST", "urlPathPattern": "/things/.*" },
+          "response": {
+            "status": 200,
+            "headers": { "X-Path": "{{request.path.[1]}}" },
+            "jsonBody": { "thing": "{{request.path.[1]}}", "name": "{{jsonPath request.body '$.name'}}" },
+            "transformers": ["response-template"]
+          }
+        }
+        """#,
         "mappings/plain.json": #"{ "request": { "urlPath": "/plain" }, "response": { "body": "{{request.path}}" } }"#,
-        "mappings/file.json": #"{ "request": { "urlPath": "/file" }, "response": { "bodyFileName": "hello.txt", "transformers": ["response-template"] } }"#,
-        "mappings/named.json": #"{ "request": { "urlPathPattern": "/named/.*" }, "response": { "bodyFileName": "{{request.pathSegments.[1]}}.json", "transformers": ["response-template"] } }"#,
-        "mappings/by-query.json": #"{ "request": { "urlPath": "/by-query" }, "response": { "bodyFileName": "{{request.query.f}}", "transformers": ["response-template"] } }"#,
+        "mappings/file.json":
+            #"{ "request": { "urlPath": "/file" }, "response": { "bodyFileName": "hello.txt", "transformers": ["response-template"] } }"#,
+        "mappings/named.json":
+            #"{ "request": { "urlPathPattern": "/named/.*" }, "response": { "bodyFileName": "{{request.pathSegments.[1]}}.json", "transformers": ["response-template"] } }"#,
+        "mappings/by-query.json":
+            #"{ "request": { "urlPath": "/by-query" }, "response": { "bodyFileName": "{{request.query.f}}", "transformers": ["response-template"] } }"#,
         "__files/hello.txt": "Hello {{request.query.name}}!",
         "__files/abc.json": #"{"name": "{{request.path.[1]}}"}"#,
     ]
@@ -81,17 +96,23 @@ struct TemplateStubTests {
         #expect(named.headerFields[.contentType] == "application/json")
         let outside = try await serving.exchange(registry, .get, "/by-query?f=../../etc/passwd")
         #expect(outside.status == 500)
-        #expect(outside.text == #"Decoy could not render this stub's template: "../../etc/passwd" resolves outside the stubs folder; a body file must be inside it"#)
-        #expect(try await serving.exchange(registry, .get, "/named/nope").text == #"Decoy could not render this stub's template: no file "nope.json" in __files/ or next to the stub file"#)
+        #expect(
+            outside.text
+                == #"Decoy could not render this stub's template: "../../etc/passwd" resolves outside the stubs folder; a body file must be inside it"#
+        )
+        #expect(
+            try await serving.exchange(registry, .get, "/named/nope").text
+                == #"Decoy could not render this stub's template: no file "nope.json" in __files/ or next to the stub file"#
+        )
     }
 
     @Test func aStubFilesSeedRepeatsItsTemplatesRandomValues() async throws {
         let files = [
             "seeded.yaml": """
-                request: { urlPath: /id }
-                response: { body: "{{uuid}} {{randomValue length=4}}", transformers: [response-template] }
-                seed: 3
-                """,
+            request: { urlPath: /id }
+            response: { body: "{{uuid}} {{randomValue length=4}}", transformers: [response-template] }
+            seed: 3
+            """
         ]
         func answers() async throws -> [String] {
             let scratch = try ScratchFolder(files)
@@ -104,8 +125,14 @@ struct TemplateStubTests {
         let first = try await answers()
         #expect(first[0] != first[1])
         #expect(try await answers() == first)
-        let bad = try ScratchFolder(["bad.yaml": "request: { urlPath: /id }\nresponse: { body: \"{{uuid}}\", transformers: [response-template] }\nseed: soon\n"])
-        #expect(StubFolder(url: bad.url).check().errors.map(\.description) == [#"bad.yaml:3:7: seed: expected a whole number, found "soon""#])
+        let bad = try ScratchFolder([
+            "bad.yaml":
+                "request: { urlPath: /id }\nresponse: { body: \"{{uuid}}\", transformers: [response-template] }\nseed: soon\n"
+        ])
+        #expect(
+            StubFolder(url: bad.url).check().errors.map(\.description) == [
+                #"bad.yaml:3:7: seed: expected a whole number, found "soon""#
+            ])
     }
 
     @Test func globalTemplatingTemplatesEveryResponse() async throws {
@@ -120,24 +147,25 @@ struct TemplateStubTests {
     @Test func malformedTemplatesInStubFilesFailTheCheckWithFilePlaceAndHelper() throws {
         let scratch = try ScratchFolder([
             "bad.yaml": """
-                - request: { urlPath: /a }
-                  response:
-                    body: "ok {{#if request.query.a}} never closed"
-                    transformers: [response-template]
-                - request: { urlPath: /b }
-                  response:
-                    headers: { X-A: "{{shout request.path}}" }
-                    transformers: [response-template]
-                - request: { urlPath: /c }
-                  response: { body: x, transformers: [gzip] }
-                """,
+            - request: { urlPath: /a }
+              response:
+                body: "ok {{#if request.query.a}} never closed"
+                transformers: [response-template]
+            - request: { urlPath: /b }
+              response:
+                headers: { X-A: "{{shout request.path}}" }
+                transformers: [response-template]
+            - request: { urlPath: /c }
+              response: { body: x, transformers: [gzip] }
+            """
         ])
         let report = StubFolder(url: scratch.url).check()
-        #expect(report.errors.map(\.description) == [
-            #"bad.yaml:3:11: [0].response.body: malformed template at line 1, column 7: {{#if}} is never closed with {{/if}} (helper if)"#,
-            #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request (helper shout)"#,
-            #"bad.yaml:10:39: [2].response.transformers[0]: expected response-template, the one transformer Decoy has, found "gzip""#,
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                #"bad.yaml:3:11: [0].response.body: malformed template at line 1, column 7: {{#if}} is never closed with {{/if}} (helper if)"#,
+                #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request (helper shout)"#,
+                #"bad.yaml:10:39: [2].response.transformers[0]: expected response-template, the one transformer Decoy has, found "gzip""#,
+            ])
     }
 }
 
@@ -145,11 +173,20 @@ struct TemplateStubTests {
 @Suite("Response templates: encoding")
 struct TemplateEncodingTests {
     @Test func aTemplateIsWrittenWithItsTransformerAndReadBackAsOne() throws {
-        let stub = try TemplateStub(StubResponse(headerFields: [HTTPField.Name("X-Id")!: "{{request.headers.X-Id}}"], text: "{{request.path}}"))
+        let stub = try TemplateStub(
+            StubResponse(headerFields: [HTTPField.Name("X-Id")!: "{{request.headers.X-Id}}"], text: "{{request.path}}"))
         let mapping = try StubEncoder.mapping(stub, for: .get("/t"))
-        #expect(mapping["response"]?.json == #"{"body":"{{request.path}}","headers":{"Content-Type":"text/plain; charset=utf-8","X-Id":"{{request.headers.X-Id}}"},"status":200,"statusMessage":"OK","transformers":["response-template"]}"#)
-        let definition = try StubDocument.stub(try JSONEncoder().encode(JSONValue.object(mapping)), source: "test", folder: nil).get()
-        guard case .response(let response) = definition.stub.resolve(for: StubRequest(method: .get, target: "/t", headerFields: [HTTPField.Name("X-Id")!: "7"])) else {
+        #expect(
+            mapping["response"]?.json
+                == #"{"body":"{{request.path}}","headers":{"Content-Type":"text/plain; charset=utf-8","X-Id":"{{request.headers.X-Id}}"},"status":200,"statusMessage":"OK","transformers":["response-template"]}"#
+        )
+        let definition = try StubDocument.stub(
+            try JSONEncoder().encode(JSONValue.object(mapping)), source: "test", folder: nil
+        ).get()
+        guard
+            case .response(let response) = definition.stub.resolve(
+                for: StubRequest(method: .get, target: "/t", headerFields: [HTTPField.Name("X-Id")!: "7"]))
+        else {
             Issue.record("no response")
             return
         }
@@ -163,16 +200,22 @@ struct TemplateEncodingTests {
         let stub = try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 5)
         let mapping = try StubEncoder.mapping(stub, for: .get("/"))
         #expect(mapping["seed"] == .number(5))
-        let definition = try StubDocument.stub(try JSONEncoder().encode(JSONValue.object(mapping)), source: "test", folder: nil).get()
+        let definition = try StubDocument.stub(
+            try JSONEncoder().encode(JSONValue.object(mapping)), source: "test", folder: nil
+        ).get()
         let request = StubRequest(method: .get, target: "/")
         for _ in 0..<3 {
-            guard case .response(let sent) = stub.resolve(for: request), case .response(let read) = definition.stub.resolve(for: request) else {
+            guard case .response(let sent) = stub.resolve(for: request),
+                case .response(let read) = definition.stub.resolve(for: request)
+            else {
                 Issue.record("no response")
                 return
             }
             #expect(sent.body == read.body)
         }
-        let failing = FailingStub(failing: 0.5, with: StubResponse(status: .internalServerError), otherwise: try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 5), seed: 5)
+        let failing = FailingStub(
+            failing: 0.5, with: StubResponse(status: .internalServerError),
+            otherwise: try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 5), seed: 5)
         #expect(try StubEncoder.mapping(failing, for: .get("/"))["seed"] == .number(5))
     }
 
@@ -180,9 +223,13 @@ struct TemplateEncodingTests {
         let listed = AlternatingStub([try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 1)])
         let seeded = #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(listed, for: .get("/")) }
         #expect(seeded?.stub == "AlternatingStub › responses[0] › TemplateStub › its seed")
-        let twoSeeds = FailingStub(failing: 0.5, with: StubResponse(), otherwise: try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 5), seed: 6)
+        let twoSeeds = FailingStub(
+            failing: 0.5, with: StubResponse(), otherwise: try TemplateStub(StubResponse(text: "{{uuid}}"), seed: 5),
+            seed: 6)
         #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(twoSeeds, for: .get("/")) }
-        let clocked = #expect(throws: StubEncodingError.self) { try StubEncoder.mapping(try TemplateStub(StubResponse(text: "{{now}}"), now: { Date() }), for: .get("/")) }
+        let clocked = #expect(throws: StubEncodingError.self) {
+            try StubEncoder.mapping(try TemplateStub(StubResponse(text: "{{now}}"), now: { Date() }), for: .get("/"))
+        }
         #expect(clocked?.stub == "TemplateStub › its clock")
     }
 }

@@ -9,7 +9,8 @@ import Hummingbird
 /// Stops on SIGTERM or SIGINT.
 @main
 struct SwiftPeer {
-    static let body = #"{"id":42,"name":"benchmark-stub","status":"ok","tags":["alpha","beta"],"message":"hello from stub"}"#
+    static let body =
+        #"{"id":42,"name":"benchmark-stub","status":"ok","tags":["alpha","beta"],"message":"hello from stub"}"#
 
     static func main() async throws {
         let arguments = CommandLine.arguments.dropFirst()
@@ -38,7 +39,8 @@ struct SwiftPeer {
 
     static func flyingFox(port: UInt16) async throws {
         let body = Data(Self.body.utf8)
-        let server = FlyingFox.HTTPServer(config: .init(address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled))
+        let server = FlyingFox.HTTPServer(
+            config: .init(address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled))
         await server.appendRoute("GET /stub") { _ in
             FlyingFox.HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body)
         }

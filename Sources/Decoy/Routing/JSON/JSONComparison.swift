@@ -12,7 +12,9 @@ struct JSONComparison: Sendable, Hashable {
             guard ignoreExtraElements || actual.count == expected.count else { return false }
             return expected.allSatisfy { key, value in actual[key].map { matches($0, expected: value) } ?? false }
         case (.array(let actual), .array(let expected)):
-            guard ignoreExtraElements ? actual.count >= expected.count : actual.count == expected.count else { return false }
+            guard ignoreExtraElements ? actual.count >= expected.count : actual.count == expected.count else {
+                return false
+            }
             if ignoreArrayOrder { return matchesUnordered(actual, expected: expected) }
             // With extra elements allowed, the expected elements must still come first, in order.
             return zip(actual, expected).allSatisfy { matches($0, expected: $1) }

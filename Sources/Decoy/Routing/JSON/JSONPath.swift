@@ -36,7 +36,12 @@ struct JSONPath: Sendable, CustomStringConvertible {
 
     enum Comparison: String, Sendable, Hashable, CaseIterable {
         // Two-character operators first, so that `<=` is not read as `<`.
-        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
+        case equal = "=="
+        case notEqual = "!="
+        case lessOrEqual = "<="
+        case greaterOrEqual = ">="
+        case less = "<"
+        case greater = ">"
     }
 
     let steps: [Step]
@@ -71,7 +76,9 @@ struct JSONPath: Sendable, CustomStringConvertible {
         case (.all, .object(let members)):
             return members.sorted { $0.key < $1.key }.map(\.value)
         case (.slice(let start, let end), .array(let elements)):
-            func position(_ index: Int) -> Int { min(max(index < 0 ? elements.count + index : index, 0), elements.count) }
+            func position(_ index: Int) -> Int {
+                min(max(index < 0 ? elements.count + index : index, 0), elements.count)
+            }
             let (from, to) = (position(start ?? 0), position(end ?? elements.count))
             return from < to ? Array(elements[from..<to]) : []
         case (.union(let steps), _):
@@ -91,7 +98,8 @@ struct JSONPath: Sendable, CustomStringConvertible {
     private static func descendantsAndSelf(of value: JSONValue) -> [JSONValue] {
         switch value {
         case .array(let elements): [value] + elements.flatMap(descendantsAndSelf)
-        case .object(let members): [value] + members.sorted { $0.key < $1.key }.flatMap { descendantsAndSelf(of: $0.value) }
+        case .object(let members):
+            [value] + members.sorted { $0.key < $1.key }.flatMap { descendantsAndSelf(of: $0.value) }
         default: [value]
         }
     }
@@ -99,12 +107,16 @@ struct JSONPath: Sendable, CustomStringConvertible {
     private static func holds(_ condition: Condition, for element: JSONValue, root: JSONValue) -> Bool {
         switch condition {
         case .exists(let steps): return !select(steps, from: element, root: root).isEmpty
-        case .and(let first, let second): return holds(first, for: element, root: root) && holds(second, for: element, root: root)
-        case .or(let first, let second): return holds(first, for: element, root: root) || holds(second, for: element, root: root)
+        case .and(let first, let second):
+            return holds(first, for: element, root: root) && holds(second, for: element, root: root)
+        case .or(let first, let second):
+            return holds(first, for: element, root: root) || holds(second, for: element, root: root)
         case .not(let inner): return !holds(inner, for: element, root: root)
         case .comparison(let left, let comparison, let right):
             // A path that selects nothing, or several values, compares with nothing.
-            guard let left = value(of: left, for: element, root: root), let right = value(of: right, for: element, root: root) else { return false }
+            guard let left = value(of: left, for: element, root: root),
+                let right = value(of: right, for: element, root: root)
+            else { return false }
             return compare(left, comparison, right)
         }
     }
@@ -124,11 +136,12 @@ struct JSONPath: Sendable, CustomStringConvertible {
         case .notEqual: return left != right
         default: break
         }
-        let order: Bool? = switch (left, right) {
-        case (.number(let a), .number(let b)): comparison.orders(a, b)
-        case (.string(let a), .string(let b)): comparison.orders(a, b)
-        default: nil
-        }
+        let order: Bool? =
+            switch (left, right) {
+            case (.number(let a), .number(let b)): comparison.orders(a, b)
+            case (.string(let a), .string(let b)): comparison.orders(a, b)
+            default: nil
+            }
         return order ?? false
     }
 }
@@ -181,7 +194,9 @@ private struct JSONPathParser {
             } else if take("[") {
                 steps.append(try bracket())
             } else {
-                throw PathSyntaxError("unexpected \"\(rest.first.map(String.init) ?? "")\"; steps are \".name\", \"['name']\", \"[index]\", \"[*]\" or \"[?(…)]\"")
+                throw PathSyntaxError(
+                    "unexpected \"\(rest.first.map(String.init) ?? "")\"; steps are \".name\", \"['name']\", \"[index]\", \"[*]\" or \"[?(…)]\""
+                )
             }
         }
         return steps
@@ -227,7 +242,9 @@ private struct JSONPathParser {
         if let quote = rest.first, quote == "'" || quote == "\"" { return .member(try quoted()) }
         let start = integer()
         if take(":") { return .slice(start: start, end: integer()) }
-        guard let start else { throw PathSyntaxError("expected \"['name']\", \"[index]\", \"[start:end]\", \"[*]\" or \"[?(…)]\"") }
+        guard let start else {
+            throw PathSyntaxError("expected \"['name']\", \"[index]\", \"[start:end]\", \"[*]\" or \"[?(…)]\"")
+        }
         return .index(start)
     }
 
@@ -292,7 +309,8 @@ private struct JSONPathParser {
             return .path(fromRoot: fromRoot, try steps(until: { $0 == nil || " )=!<>&|".contains($0!) }))
         }
         if let quote = rest.first, quote == "'" || quote == "\"" { return .literal(.string(try quoted())) }
-        for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] where take(word) {
+        for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] where take(word)
+        {
             return .literal(value)
         }
         let number = rest.prefix { $0.isNumber || "-+.eE".contains($0) }

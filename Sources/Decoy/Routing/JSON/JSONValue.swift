@@ -40,7 +40,9 @@ package enum JSONValue: Sendable, Hashable {
         case .string(let value): value.jsonQuoted
         case .array(let values): "[" + values.map(\.json).joined(separator: ",") + "]"
         case .object(let members):
-            "{" + members.sorted { $0.key < $1.key }.map { $0.key.jsonQuoted + ":" + $0.value.json }.joined(separator: ",") + "}"
+            "{"
+                + members.sorted { $0.key < $1.key }.map { $0.key.jsonQuoted + ":" + $0.value.json }.joined(
+                    separator: ",") + "}"
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// An XML document read into a tree for XPath matchers to walk.
@@ -41,7 +41,9 @@ indirect enum XMLTree {
             open.append((elementName, attributes, []))
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
+        ) {
             guard let closed = open.popLast() else { return }
             add(.element(name: closed.name, attributes: closed.attributes, children: closed.children))
         }

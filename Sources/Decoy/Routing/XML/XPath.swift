@@ -75,21 +75,26 @@ struct XPath: Sendable, CustomStringConvertible {
 
     private static func apply(_ step: Step, to item: Item) -> [Item] {
         guard case .node(let node) = item else { return [] }
-        let candidates: [XMLTree] = switch step.axis {
-        case .child: children(of: node)
-        case .descendant: descendantsAndSelf(of: node).flatMap(children)
-        }
-        var selected: [Item] = switch step.test {
-        case .current: [item]
-        case .attribute(let name): attributes(of: node, named: name)
-        case .element(let name):
-            candidates.filter { if case .element(let candidate, _, _) = $0 { name == nil || candidate == name } else { false } }.map(Item.node)
-        case .text:
-            candidates.filter { if case .text = $0 { true } else { false } }.map(Item.node)
-        }
+        let candidates: [XMLTree] =
+            switch step.axis {
+            case .child: children(of: node)
+            case .descendant: descendantsAndSelf(of: node).flatMap(children)
+            }
+        var selected: [Item] =
+            switch step.test {
+            case .current: [item]
+            case .attribute(let name): attributes(of: node, named: name)
+            case .element(let name):
+                candidates.filter {
+                    if case .element(let candidate, _, _) = $0 { name == nil || candidate == name } else { false }
+                }.map(Item.node)
+            case .text:
+                candidates.filter { if case .text = $0 { true } else { false } }.map(Item.node)
+            }
         for predicate in step.predicates {
             let count = selected.count
-            selected = selected.enumerated().filter { holds(predicate, for: $1, position: $0 + 1, count: count) }.map(\.element)
+            selected = selected.enumerated().filter { holds(predicate, for: $1, position: $0 + 1, count: count) }.map(
+                \.element)
         }
         return selected
     }
@@ -104,7 +109,9 @@ struct XPath: Sendable, CustomStringConvertible {
 
     private static func attributes(of node: XMLTree, named name: String?) -> [Item] {
         guard case .element(_, let attributes, _) = node else { return [] }
-        return attributes.sorted { $0.key < $1.key }.filter { name == nil || $0.key == name }.map { .attribute($0.value) }
+        return attributes.sorted { $0.key < $1.key }.filter { name == nil || $0.key == name }.map {
+            .attribute($0.value)
+        }
     }
 
     private static func holds(_ predicate: Predicate, for item: Item, position: Int, count: Int) -> Bool {
@@ -112,11 +119,16 @@ struct XPath: Sendable, CustomStringConvertible {
         case .position(let wanted): position == wanted
         case .last: position == count
         case .exists(let steps): !evaluate(steps, from: [item]).isEmpty
-        case .and(let first, let second): holds(first, for: item, position: position, count: count) && holds(second, for: item, position: position, count: count)
-        case .or(let first, let second): holds(first, for: item, position: position, count: count) || holds(second, for: item, position: position, count: count)
+        case .and(let first, let second):
+            holds(first, for: item, position: position, count: count)
+                && holds(second, for: item, position: position, count: count)
+        case .or(let first, let second):
+            holds(first, for: item, position: position, count: count)
+                || holds(second, for: item, position: position, count: count)
         case .comparison(let left, let equal, let right):
             // As XPath compares node sets: true when some pair of values compares so.
-            values(of: left, for: item).contains { a in values(of: right, for: item).contains { b in (a == b) == equal } }
+            values(of: left, for: item).contains { a in values(of: right, for: item).contains { b in (a == b) == equal }
+            }
         }
     }
 
@@ -185,9 +197,13 @@ private struct XPathParser {
             test = .current
         } else {
             let name = self.name()
-            guard !name.isEmpty else { throw PathSyntaxError("a step is missing: expected a name, \"*\", \"@name\", \"text()\" or \".\"") }
+            guard !name.isEmpty else {
+                throw PathSyntaxError("a step is missing: expected a name, \"*\", \"@name\", \"text()\" or \".\"")
+            }
             if peek("(") { throw PathSyntaxError("the function \"\(name)()\" is not supported") }
-            if let axis = name.components(separatedBy: "::").first, axis != name { throw PathSyntaxError("axes such as \"\(axis)::\" are not supported") }
+            if let axis = name.components(separatedBy: "::").first, axis != name {
+                throw PathSyntaxError("axes such as \"\(axis)::\" are not supported")
+            }
             test = .element(name == "*" ? nil : name)
         }
         var predicates: [XPath.Predicate] = []
@@ -225,7 +241,9 @@ private struct XPathParser {
             return .comparison(left, equal: equal, try operand())
         }
         if peekComparison() { throw PathSyntaxError("only = and != compare in predicates") }
-        guard case .path(let steps) = left else { throw PathSyntaxError("a predicate tests a path, a position, or compares with = or !=") }
+        guard case .path(let steps) = left else {
+            throw PathSyntaxError("a predicate tests a path, a position, or compares with = or !=")
+        }
         return .exists(steps)
     }
 
@@ -245,7 +263,9 @@ private struct XPathParser {
         skipSpaces()
         if let quote = rest.first, quote == "'" || quote == "\"" {
             rest = rest.dropFirst()
-            guard let close = rest.firstIndex(of: quote) else { throw PathSyntaxError("a quoted literal is not closed") }
+            guard let close = rest.firstIndex(of: quote) else {
+                throw PathSyntaxError("a quoted literal is not closed")
+            }
             defer { rest = rest[rest.index(after: close)...] }
             return .literal(String(rest[..<close]))
         }
