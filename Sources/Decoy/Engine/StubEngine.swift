@@ -138,8 +138,12 @@ public struct StubEngine: Sendable {
                 text += "\n"
             }
         }
-        return StubResponse(status: .notFound, headerFields: [.decoyUnmatched: "true"], text: text)
+        return StubResponse(status: .notFound, headerFields: unmatchedFields, text: text)
     }
+
+    /// The 404's header fields, made once: requests to distinct targets make a new 404 each.
+    private static let unmatchedFields = HTTPFields([HTTPField(name: .decoyUnmatched, value: "true")])
+        .defaulting(.contentType, to: "text/plain; charset=utf-8")
 }
 
 extension HTTPField.Name {

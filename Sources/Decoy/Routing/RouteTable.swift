@@ -117,20 +117,26 @@ struct RouteTable: Sendable {
     ) -> (misses: [NearMiss], dependsOnLineOnly: Bool) {
         // A route both fits the path and is near it: after sorting, its two places are side by
         // side, and dropping the second is cheaper than hashing every candidate into a set.
+        var near = trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)
+        near += pathMatches
+        near.sort { $0.id < $1.id }
         var candidates: [RouteEntry] = []
-        for entry in (pathMatches + trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)).sorted(by: { $0.id < $1.id })
-        where candidates.last?.id != entry.id {
+        candidates.reserveCapacity(near.count)
+        for entry in near where candidates.last?.id != entry.id {
             candidates.append(entry)
         }
-        let ranked = Closeness.ranked(candidates) { $0.pattern.differences(request, segments: segments, scenarios: scenarios) }
-        let misses = ranked.prefix(3).map { miss in
+        // Ranked by how many differences each has; only the three shown get theirs made and worded.
+        let nearest = Closeness.nearest(candidates, limit: 3) {
+            $0.pattern.differenceCount(request, segments: segments, scenarios: scenarios)
+        }
+        let misses = nearest.map { entry in
             // Joined as they are worded, without an array of the words first.
             var reason = ""
-            for (index, difference) in miss.differences.enumerated() {
+            for (index, difference) in entry.pattern.differences(request, segments: segments, scenarios: scenarios).enumerated() {
                 if index > 0 { reason += "; " }
                 reason += difference.words(for: request)
             }
-            return NearMiss(route: miss.candidate.pattern.route, reason: reason)
+            return NearMiss(route: entry.pattern.route, reason: reason)
         }
         return (misses, candidates.allSatisfy { $0.pattern.route.dependsOnRequestLineOnly })
     }
