@@ -117,24 +117,31 @@ struct RouteTable: Sendable {
     ) -> (misses: [NearMiss], dependsOnLineOnly: Bool) {
         // A route both fits the path and is near it: after sorting, its two places are side by
         // side, and dropping the second is cheaper than hashing every candidate into a set.
-        var near = trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)
-        near += pathMatches
-        near.sort { $0.id < $1.id }
-        var candidates: [RouteEntry] = []
-        candidates.reserveCapacity(near.count)
-        for entry in near where candidates.last?.id != entry.id {
-            candidates.append(entry)
+        var candidates = trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)
+        candidates += pathMatches
+        candidates.sort { $0.id < $1.id }
+        var kept = 0
+        for index in candidates.indices where kept == 0 || candidates[kept - 1].id != candidates[index].id {
+            candidates[kept] = candidates[index]
+            kept += 1
         }
+        candidates.removeLast(candidates.count - kept)
         // Ranked by how many differences each has; only the three shown get theirs made and worded.
         let nearest = Closeness.nearest(candidates, limit: 3) {
             $0.pattern.differenceCount(request, segments: segments, scenarios: scenarios)
         }
         let misses = nearest.map { entry in
-            // Joined as they are worded, without an array of the words first.
+            // Joined as they are worded, without an array of the words first; the first words are
+            // the reason itself, not copied into an empty one.
             var reason = ""
             for (index, difference) in entry.pattern.differences(request, segments: segments, scenarios: scenarios).enumerated() {
-                if index > 0 { reason += "; " }
-                reason += difference.words(for: request)
+                let words = difference.words(for: request)
+                if index == 0 {
+                    reason = words
+                } else {
+                    reason += "; "
+                    reason += words
+                }
             }
             return NearMiss(route: entry.pattern.route, reason: reason)
         }
