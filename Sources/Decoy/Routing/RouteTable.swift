@@ -82,7 +82,9 @@ struct RouteTable: Sendable {
 
     func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
         var best: RouteEntry?
+        var anyPathMatches = false
         visitPathMatches(of: request) { entry in
+            anyPathMatches = true
             guard entry.pattern.mismatchBeyondPath(request, scenarios: scenarios) == nil else { return }
             if let current = best, !entry.outranks(current) { return }
             best = entry
@@ -90,8 +92,9 @@ struct RouteTable: Sendable {
         if let best { return .matched(StubMatch(stub: best.stub, route: best.pattern.route)) }
         let line = RequestLine(request)
         if let misses = unmatchedMemo[line] { return .unmatched(misses) }
+        // Gathered by a second walk, which most unmatched requests, fitting no route's path, skip.
         var pathMatches: [RouteEntry] = []
-        visitPathMatches(of: request) { pathMatches.append($0) }
+        if anyPathMatches { visitPathMatches(of: request) { pathMatches.append($0) } }
         let (misses, dependsOnLineOnly) = nearMisses(for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios)
         if dependsOnLineOnly { unmatchedMemo.keep(misses, for: line) }
         return .unmatched(misses)
