@@ -38,7 +38,9 @@ enum PathPattern: Sendable {
 
     /// Appends every way a request path differs from this pattern: each literal segment that
     /// differs, then the number of segments; nothing when it fits.
-    func appendDifferences(path: String, segments requestSegments: [Substring], to differences: inout some DifferenceSink) {
+    func appendDifferences(
+        path: String, segments requestSegments: [Substring], to differences: inout some DifferenceSink
+    ) {
         switch self {
         case .expression(let expression):
             switch expression.matchesWhole(path) {

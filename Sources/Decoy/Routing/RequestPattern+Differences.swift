@@ -16,8 +16,12 @@ extension RequestPattern {
         return differences
     }
 
-    private func appendDifferencesBeyondPath(_ request: StubRequest, scenarios: ScenarioStates?, to differences: inout some DifferenceSink) {
-        if let method = route.method, method != request.method { differences.add(.method(received: request.method, expected: method)) }
+    private func appendDifferencesBeyondPath(
+        _ request: StubRequest, scenarios: ScenarioStates?, to differences: inout some DifferenceSink
+    ) {
+        if let method = route.method, method != request.method {
+            differences.add(.method(received: request.method, expected: method))
+        }
         for matcher in matchers where !matcher.accepts(request) { differences.add(.matcher(matcher)) }
         if let scenarios, let scenario = route.scenario, let required = scenario.requiredState {
             let state = scenarios.state(of: scenario.name)

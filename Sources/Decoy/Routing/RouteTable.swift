@@ -137,7 +137,8 @@ struct RouteTable: Sendable {
             // Joined as they are worded, without an array of the words first; the first words are
             // the reason itself, not copied into an empty one.
             var reason = ""
-            for (index, difference) in entry.pattern.differences(request, segments: segments, scenarios: scenarios).enumerated() {
+            let differences = entry.pattern.differences(request, segments: segments, scenarios: scenarios)
+            for (index, difference) in differences.enumerated() {
                 let words = difference.words(for: request)
                 if index == 0 {
                     reason = words

@@ -25,6 +25,7 @@ struct ClosenessTests {
             .prefix(3)
             .map { candidates[$0] }
         #expect(Closeness.nearest(candidates, limit: 3, byCount: count) == expected)
-        #expect(Closeness.ranked(candidates) { Array(repeating: 0, count: count($0)) }.prefix(3).map(\.candidate) == expected)
+        let ranked = Closeness.ranked(candidates) { Array(repeating: 0, count: count($0)) }
+        #expect(ranked.prefix(3).map(\.candidate) == expected)
     }
 }
