@@ -173,8 +173,8 @@ public struct Route: Sendable, Hashable {
 extension Route: CustomStringConvertible {
     /// `METHOD path` followed by the matchers, as messages show a route.
     public var description: String {
-        // Appended, not interpolated: the unmatched 404 shows three routes, and interpolating
-        // the method goes through the generic description path, which costs more than the rest.
+        // Appended, not interpolated: every unmatched 404 shows up to three routes, and
+        // interpolating the method goes through the generic `description` path.
         var text = method?.rawValue ?? "ANY"
         text += pathSyntax == .regularExpression ? " ~" : " "
         text += path
