@@ -36,39 +36,38 @@ enum PathPattern: Sendable {
 
     /// Whether a request with `path`, split into `segments`, has this path.
     func matches(path: String, segments requestSegments: [Substring]) -> Bool {
-        var differences: [RouteDifference] = []
+        var differences = DifferenceCount()
         appendDifferences(path: path, segments: requestSegments, to: &differences)
-        return differences.isEmpty
+        return differences.count == 0
     }
 
     /// Appends every way a request path differs from this pattern: each literal segment that
     /// differs, then the number of segments; nothing when it fits.
-    func appendDifferences(path: String, segments requestSegments: [Substring], to differences: inout [RouteDifference])
-    {
+    func appendDifferences(
+        path: String, segments requestSegments: [Substring], to differences: inout some DifferenceSink
+    ) {
         switch self {
         case .expression(let expression):
             switch expression.matchesWhole(path) {
             case true: return
-            case false: differences.append(.pathExpression(expression))
-            case nil: differences.append(.pathExpressionGaveUp(expression))
+            case false: differences.add(.pathExpression(expression))
+            case nil: differences.add(.pathExpressionGaveUp(expression))
             }
         case .segments(let segments):
             for (index, segment) in segments.enumerated() {
                 if case .rest = segment {
                     if requestSegments.count < index {
-                        differences.append(
-                            .segmentCount(expected: index, orMore: true, received: requestSegments.count))
+                        differences.add(.segmentCount(expected: index, orMore: true, received: requestSegments.count))
                     }
                     return
                 }
                 guard index < requestSegments.count else { continue }
                 if case .literal(let text) = segment, text != requestSegments[index] {
-                    differences.append(.segment(index: index, received: requestSegments[index], expected: text))
+                    differences.add(.segment(index: index, received: requestSegments[index], expected: text))
                 }
             }
             if segments.count != requestSegments.count {
-                differences.append(
-                    .segmentCount(expected: segments.count, orMore: false, received: requestSegments.count))
+                differences.add(.segmentCount(expected: segments.count, orMore: false, received: requestSegments.count))
             }
         }
     }

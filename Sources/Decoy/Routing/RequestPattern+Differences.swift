@@ -17,17 +17,15 @@ extension RequestPattern {
     }
 
     private func appendDifferencesBeyondPath(
-        _ request: StubRequest, scenarios: ScenarioStates?, to differences: inout [RouteDifference]
+        _ request: StubRequest, scenarios: ScenarioStates?, to differences: inout some DifferenceSink
     ) {
         if let method = route.method, method != request.method {
-            differences.append(.method(received: request.method, expected: method))
+            differences.add(.method(received: request.method, expected: method))
         }
-        for matcher in matchers where !matcher.accepts(request) { differences.append(.matcher(matcher)) }
+        for matcher in matchers where !matcher.accepts(request) { differences.add(.matcher(matcher)) }
         if let scenarios, let scenario = route.scenario, let required = scenario.requiredState {
             let state = scenarios.state(of: scenario.name)
-            if state != required {
-                differences.append(.scenario(name: scenario.name, state: state, required: required))
-            }
+            if state != required { differences.add(.scenario(name: scenario.name, state: state, required: required)) }
         }
     }
 
@@ -42,6 +40,15 @@ extension RequestPattern {
         path.appendDifferences(path: request.path, segments: segments, to: &differences)
         appendDifferencesBeyondPath(request, scenarios: scenarios, to: &differences)
         return differences
+    }
+
+    /// How many ways `request`, split into `segments`, differs from this route: the count of
+    /// ``differences(_:segments:scenarios:)``, found without making them, to rank near misses.
+    func differenceCount(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil) -> Int {
+        var differences = DifferenceCount()
+        path.appendDifferences(path: request.path, segments: segments, to: &differences)
+        appendDifferencesBeyondPath(request, scenarios: scenarios, to: &differences)
+        return differences.count
     }
 }
 

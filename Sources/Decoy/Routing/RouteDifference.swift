@@ -67,6 +67,27 @@ enum RouteDifference: Sendable {
     }
 }
 
+/// Where the differences between a request and a route go as they are found: an array keeps them,
+/// a ``DifferenceCount`` only counts them, so that ranking near misses makes none it won't show.
+protocol DifferenceSink {
+    mutating func add(_ difference: @autoclosure () -> RouteDifference)
+}
+
+extension Array: DifferenceSink where Element == RouteDifference {
+    mutating func add(_ difference: @autoclosure () -> RouteDifference) {
+        append(difference())
+    }
+}
+
+/// Counts differences without making them.
+struct DifferenceCount: DifferenceSink {
+    private(set) var count = 0
+
+    mutating func add(_ difference: @autoclosure () -> RouteDifference) {
+        count += 1
+    }
+}
+
 /// How near misses are ranked wherever they are shown: the closest routes in the unmatched 404
 /// and the near misses in DecoyTesting's `expect…` messages.
 package enum Closeness {
@@ -77,11 +98,21 @@ package enum Closeness {
     package static func ranked<Candidate, Differences: Collection>(
         _ candidates: some Sequence<Candidate>, by differences: (Candidate) -> Differences
     ) -> [(candidate: Candidate, differences: Differences)] {
-        candidates
-            .map { (candidate: $0, differences: differences($0)) }
-            .filter { !$0.differences.isEmpty }
-            .enumerated()
-            .sorted { ($0.element.differences.count, $0.offset) < ($1.element.differences.count, $1.offset) }
-            .map(\.element)
+        nearest(candidates.map { (candidate: $0, differences: differences($0)) }, limit: .max) { $0.differences.count }
+    }
+
+    /// The `limit` nearest of `candidates`, ranked as ``ranked(_:by:)`` ranks them, from the number
+    /// of their differences alone: for a caller that words only the differences of those it shows.
+    package static func nearest<Candidate>(
+        _ candidates: some Sequence<Candidate>, limit: Int, byCount count: (Candidate) -> Int
+    ) -> [Candidate] {
+        var counted: [(candidate: Candidate, count: Int, offset: Int)] = []
+        counted.reserveCapacity(candidates.underestimatedCount)
+        for (offset, candidate) in candidates.enumerated() {
+            let differences = count(candidate)
+            if differences > 0 { counted.append((candidate, differences, offset)) }
+        }
+        counted.sort { ($0.count, $0.offset) < ($1.count, $1.offset) }
+        return counted.prefix(limit).map(\.candidate)
     }
 }

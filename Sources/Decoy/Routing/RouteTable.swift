@@ -85,7 +85,9 @@ struct RouteTable: Sendable {
 
     func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
         var best: RouteEntry?
+        var anyPathMatches = false
         visitPathMatches(of: request) { entry in
+            anyPathMatches = true
             guard entry.pattern.mismatchBeyondPath(request, scenarios: scenarios) == nil else { return }
             if let current = best, !entry.outranks(current) { return }
             best = entry
@@ -93,8 +95,9 @@ struct RouteTable: Sendable {
         if let best { return .matched(StubMatch(stub: best.stub, route: best.pattern.route)) }
         let line = RequestLine(request)
         if let misses = unmatchedMemo[line] { return .unmatched(misses) }
+        // Gathered by a second walk, which most unmatched requests, fitting no route's path, skip.
         var pathMatches: [RouteEntry] = []
-        visitPathMatches(of: request) { pathMatches.append($0) }
+        if anyPathMatches { visitPathMatches(of: request) { pathMatches.append($0) } }
         let (misses, dependsOnLineOnly) = nearMisses(
             for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios)
         if dependsOnLineOnly { unmatchedMemo.keep(misses, for: line) }
@@ -121,24 +124,34 @@ struct RouteTable: Sendable {
     ) -> (misses: [NearMiss], dependsOnLineOnly: Bool) {
         // A route both fits the path and is near it: after sorting, its two places are side by
         // side, and dropping the second is cheaper than hashing every candidate into a set.
-        var candidates: [RouteEntry] = []
-        for entry in (pathMatches + trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)).sorted(by: {
-            $0.id < $1.id
-        })
-        where candidates.last?.id != entry.id {
-            candidates.append(entry)
+        var candidates = trie.nearRoutes(to: segments, limit: 16, budget: 64, fanOut: 8)
+        candidates += pathMatches
+        candidates.sort { $0.id < $1.id }
+        var kept = 0
+        for index in candidates.indices where kept == 0 || candidates[kept - 1].id != candidates[index].id {
+            candidates[kept] = candidates[index]
+            kept += 1
         }
-        let ranked = Closeness.ranked(candidates) {
-            $0.pattern.differences(request, segments: segments, scenarios: scenarios)
+        candidates.removeLast(candidates.count - kept)
+        // Ranked by how many differences each has; only the three shown get theirs made and worded.
+        let nearest = Closeness.nearest(candidates, limit: 3) {
+            $0.pattern.differenceCount(request, segments: segments, scenarios: scenarios)
         }
-        let misses = ranked.prefix(3).map { miss in
-            // Joined as they are worded, without an array of the words first.
+        let misses = nearest.map { entry in
+            // Joined as they are worded, without an array of the words first; the first words are
+            // the reason itself, not copied into an empty one.
             var reason = ""
-            for (index, difference) in miss.differences.enumerated() {
-                if index > 0 { reason += "; " }
-                reason += difference.words(for: request)
+            let differences = entry.pattern.differences(request, segments: segments, scenarios: scenarios)
+            for (index, difference) in differences.enumerated() {
+                let words = difference.words(for: request)
+                if index == 0 {
+                    reason = words
+                } else {
+                    reason += "; "
+                    reason += words
+                }
             }
-            return NearMiss(route: miss.candidate.pattern.route, reason: reason)
+            return NearMiss(route: entry.pattern.route, reason: reason)
         }
         return (misses, candidates.allSatisfy { $0.pattern.route.dependsOnRequestLineOnly })
     }

@@ -105,34 +105,43 @@ final class TrieNode: @unchecked Sendable {
             case endingShort
         }
         let maximumCost = segments.count + 1
-        var queues: [[(node: TrieNode, place: Place)]] = Array(repeating: [], count: maximumCost + 1)
-        func push(_ node: TrieNode, _ place: Place, cost: Int) {
-            guard cost <= maximumCost else { return }
-            // Room for a node's pushes at once, rather than growing by doubling from one.
-            if queues[cost].isEmpty { queues[cost].reserveCapacity(2 * fanOut + 4) }
-            queues[cost].append((node, place))
+        // A step costs nothing or one more than the node it leaves, so two queues make the whole
+        // best-first order: the nodes at the cost being walked, and those one dearer, each in the
+        // order pushed. Made once with room for a few nodes' pushes, then reused level after level.
+        var cost = 0
+        var queue: [(node: TrieNode, place: Place)] = []
+        var dearer: [(node: TrieNode, place: Place)] = []
+        queue.reserveCapacity(4 * fanOut + 8)
+        dearer.reserveCapacity(4 * fanOut + 8)
+        func push(_ node: TrieNode, _ place: Place, dearer isDearer: Bool) {
+            if isDearer {
+                if cost < maximumCost { dearer.append((node, place)) }
+            } else {
+                queue.append((node, place))
+            }
         }
         /// The first `fanOut` literal children other than `skipping`, in the order they were added.
-        func pushLiterals(of node: TrieNode, skipping: String?, _ place: Place, cost: Int) {
+        func pushLiterals(of node: TrieNode, skipping: String?, _ place: Place, dearer isDearer: Bool) {
             var pushed = 0
             for (key, child) in node.literalOrder {
                 if pushed == fanOut { break }
                 if key == skipping { continue }
-                push(child, place, cost: cost)
+                push(child, place, dearer: isDearer)
                 pushed += 1
             }
         }
-        push(self, .along(depth: 0), cost: 0)
+        push(self, .along(depth: 0), dearer: false)
         var found: [RouteEntry] = []
+        found.reserveCapacity(limit)
         /// Appends entries while fewer than `limit` are found, without joining arrays first.
         func take(_ entries: [RouteEntry]) {
             if !entries.isEmpty { found += entries.prefix(limit - found.count) }
         }
         var steps = 0
-        for cost in 0...maximumCost {
+        while true {
             var index = 0
-            while index < queues[cost].count, found.count < limit, steps < budget {
-                let (node, place) = queues[cost][index]
+            while index < queue.count, found.count < limit, steps < budget {
+                let (node, place) = queue[index]
                 index += 1
                 steps += 1
                 switch place {
@@ -143,24 +152,28 @@ final class TrieNode: @unchecked Sendable {
                     take(node.templates)
                     take(node.literalRoutes)
                     take(node.rests)
-                    pushLiterals(of: node, skipping: nil, .pastEnd, cost: cost)
-                    for child in node.anySegment { push(child, .pastEnd, cost: cost) }
+                    pushLiterals(of: node, skipping: nil, .pastEnd, dearer: false)
+                    for child in node.anySegment { push(child, .pastEnd, dearer: false) }
                 case .along(let depth):
                     take(node.rests)
                     guard depth < segments.count else {
                         take(node.templates)
                         take(node.literalRoutes)
-                        pushLiterals(of: node, skipping: nil, .pastEnd, cost: cost + 1)
-                        for child in node.anySegment { push(child, .pastEnd, cost: cost + 1) }
+                        pushLiterals(of: node, skipping: nil, .pastEnd, dearer: true)
+                        for child in node.anySegment { push(child, .pastEnd, dearer: true) }
                         continue
                     }
-                    push(node, .endingShort, cost: cost + 1)
+                    push(node, .endingShort, dearer: true)
                     let segment = String(segments[depth])
-                    if let fitting = node.literals[segment] { push(fitting, .along(depth: depth + 1), cost: cost) }
-                    for child in node.anySegment { push(child, .along(depth: depth + 1), cost: cost) }
-                    pushLiterals(of: node, skipping: segment, .along(depth: depth + 1), cost: cost + 1)
+                    if let fitting = node.literals[segment] { push(fitting, .along(depth: depth + 1), dearer: false) }
+                    for child in node.anySegment { push(child, .along(depth: depth + 1), dearer: false) }
+                    pushLiterals(of: node, skipping: segment, .along(depth: depth + 1), dearer: true)
                 }
             }
+            guard found.count < limit, steps < budget, cost < maximumCost, !dearer.isEmpty else { break }
+            cost += 1
+            swap(&queue, &dearer)
+            dearer.removeAll(keepingCapacity: true)
         }
         return found
     }
