@@ -134,8 +134,9 @@ extension ServingMode {
     }
 
     /// A client this way answers from `registry`, which keeps the serving for as long as it is used.
-    package func client(_ registry: StubRegistry, configuration: APIClient.Configuration = .init()) -> APIClient {
-        // Only a server's start can fail, and an ephemeral port on loopback is always there.
-        try! served(self, registry: registry, configuration: configuration).client
+    /// Throws what starting a server throws.
+    package func client(_ registry: StubRegistry, configuration: APIClient.Configuration = .init()) throws -> APIClient
+    {
+        try served(self, registry: registry, configuration: configuration).client
     }
 }

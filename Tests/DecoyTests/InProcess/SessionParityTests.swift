@@ -35,7 +35,7 @@ struct SessionParityTests {
     @Test(arguments: ServingMode.allCases)
     func aClientSeesTheSameInEveryServing(_ serving: ServingMode) async throws {
         let registry = try Self.stubs()
-        let client = serving.client(registry)
+        let client = try serving.client(registry)
         #expect(try await client.send(Resource<String>.get("/old")) == "new, cookie: moved=yes")
         try await client.send(Resource<Void>.post("/login"))
         #expect(try await client.send(Resource<String>.get("/me")) == "moved=yes; session=abc; theme=dark")
@@ -43,7 +43,7 @@ struct SessionParityTests {
         #expect(multi.headerFields[values: .init("X-Multi")!] == ["a, b"])
         #expect(String(decoding: multi.body, as: UTF8.self) == #"{"a":1,"b":2,"c":3}"#)
         #expect(registry.journal.entries.map(\.request.target) == ["/old", "/new", "/login", "/me", "/multi"])
-        let other = serving.client(registry)
+        let other = try serving.client(registry)
         #expect(try await other.send(Resource<String>.get("/me")) == "none")
     }
 

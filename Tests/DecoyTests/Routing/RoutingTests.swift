@@ -66,7 +66,7 @@ struct RoutingTests {
     @Test func registeringForAResourceUsesItsMethodPathAndQuery() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: "[]"), for: Resource<[Int]>.get("/search", query: ["q": "swift"]))
-        let client = ServingMode.inProcess.client(registry)
+        let client = try ServingMode.inProcess.client(registry)
         #expect(try await client.send(Resource<[Int]>.get("/search", query: ["q": "swift"])) == [])
         await #expect(throws: APIError.self) {
             try await client.send(Resource<[Int]>.get("/search", query: ["q": "rust"]))

@@ -46,7 +46,7 @@ struct FailingStubTests {
                 failing: 0.5, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(text: "ok"), seed: 3),
             for: .get("/flaky"))
         let retry = RetryPolicy(maxAttempts: 8, backoff: .constant(.milliseconds(1)), jitter: 0)
-        let client = serving.client(registry, configuration: .init(retry: retry))
+        let client = try serving.client(registry, configuration: .init(retry: retry))
         for _ in 0..<10 {
             #expect(try await client.send(Resource<String>.get("/flaky")) == "ok")
         }

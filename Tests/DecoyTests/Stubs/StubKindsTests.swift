@@ -27,7 +27,7 @@ struct StubKindsTests {
         try registry.register(try StubResponse(encoding: User(id: 2, name: "Grace")), for: .get("/users/2"))
         let file = try #require(Bundle.module.url(forResource: "user", withExtension: "json", subdirectory: "Fixtures"))
         try registry.register(try StubResponse(contentsOf: file), for: .get("/users/1"))
-        let client = serving.client(registry)
+        let client = try serving.client(registry)
         #expect(try await client.send(Resource<User>.get("/users/2")) == User(id: 2, name: "Grace"))
         #expect(try await client.send(Resource<User>.get("/users/1")) == User(id: 1, name: "Ada"))
     }
