@@ -60,7 +60,8 @@ enum RequestDecoder {
         }
     }
 
-    /// The matchers of `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns` in `object`, each with its node.
+    /// The matchers of `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns` in `object`, each
+    /// with its node.
     static func matchers(in object: FileObject) -> [(matcher: RequestMatcher, node: FileNode)] {
         var found: [(matcher: RequestMatcher, node: FileNode)] = []
         func named(_ field: String, _ make: (String, ValueMatcher, FileNode) -> RequestMatcher?) {

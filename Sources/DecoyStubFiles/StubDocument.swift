@@ -95,7 +95,8 @@ enum StubDocument {
 struct StubImport {
     /// What `importOptions` asks.
     struct Options {
-        /// `duplicatePolicy`: whether a stub replaces a registered one with its id (`OVERWRITE`) or is left out (`IGNORE`).
+        /// `duplicatePolicy`: whether a stub replaces a registered one with its id (`OVERWRITE`) or is left out
+        /// (`IGNORE`).
         var overwrites = true
         /// `deleteAllNotInImport`: whether every other registration goes first.
         var removesOthers = false

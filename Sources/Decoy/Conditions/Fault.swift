@@ -45,7 +45,8 @@ public enum Fault: Sendable, Hashable {
         }
     }
 
-    /// Whether the server sends the response, whose status and body say what failed, rather than breaking the connection.
+    /// Whether the server sends the response, whose status and body say what failed, rather than breaking the
+    /// connection.
     package var isAnsweredOverHTTP: Bool {
         if case .proxyFailure = self { true } else { false }
     }

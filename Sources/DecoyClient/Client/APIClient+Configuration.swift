@@ -15,7 +15,8 @@ extension APIClient {
         public var arrayDecoding: ArrayDecoding
         /// Encodes `Encodable` request bodies.
         public var encoder: JSONEncoder
-        /// How long one exchange may take before it fails as ``TransportFailure/Category/timedOut``; `nil` leaves it to the transport.
+        /// How long one exchange may take before it fails as ``TransportFailure/Category/timedOut``; `nil` leaves it to
+        /// the transport.
         public var timeout: Duration?
         /// The clock that measures ``timeout``; tests may pass a test clock.
         public var clock: any Clock<Duration>

@@ -146,7 +146,8 @@ public final class APIClient: Sendable {
             ))
     }
 
-    /// Decodes a response; a step that throws an ``APIError`` (a fallback) keeps it, any other error is a decoding failure.
+    /// Decodes a response; a step that throws an ``APIError`` (a fallback) keeps it, any other error is a decoding
+    /// failure.
     func decoded<Value>(
         _ cached: CachedResponse, from source: Response<Value>.Source, to request: HTTPRequest,
         by decode: (Data, HTTPResponse) throws -> Value

@@ -12,7 +12,8 @@ public enum APIError: Error, Sendable {
     case fallback(DecodedFallback)
     /// A GraphQL reply listed errors.
     case graphQL(GraphQLFailure)
-    /// The request could not be built (a path that does not form a URL, a body that does not encode, a missing GraphQL document).
+    /// The request could not be built (a path that does not form a URL, a body that does not encode, a missing GraphQL
+    /// document).
     case invalidRequest(reason: String)
 }
 
