@@ -11,12 +11,17 @@ enum StubDocument {
         StubDefinition, StubFileError
     > {
         let log = DiagnosticLog(file: source)
-        let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
-        let decoder = StubDecoder(
-            responses: ResponseDecoder(
-                bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse))
+        let decoder = decoder(source: source, folder: folder, templatesEveryResponse: templatesEveryResponse)
         let definition = object(data, log: log).flatMap(decoder.decode)
         return finish(definition, log)
+    }
+
+    /// A decoder for a document from `source`, its body files looked up in `folder`.
+    private static func decoder(source: String, folder: URL?, templatesEveryResponse: Bool) -> StubDecoder {
+        let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
+        let responses = ResponseDecoder(
+            bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse)
+        return StubDecoder(responses: responses)
     }
 
     /// The stubs of WireMock's import document in `data`, `{"mappings": [...], "importOptions": {...}}`.
@@ -24,10 +29,7 @@ enum StubDocument {
         StubImport, StubFileError
     > {
         let log = DiagnosticLog(file: source)
-        let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
-        let decoder = StubDecoder(
-            responses: ResponseDecoder(
-                bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse))
+        let decoder = decoder(source: source, folder: folder, templatesEveryResponse: templatesEveryResponse)
         let stubImport = object(data, log: log)?.object(known: ["mappings", "importOptions"]).flatMap {
             document -> StubImport? in
             let nodes =
