@@ -40,7 +40,11 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let url = URL(filePath: folder, directoryHint: .isDirectory)
         let registry = StubRegistry()
-        let recorder = Recorder.of(registry)
+        let server = MockServer(
+            registry: registry,
+            configuration: .init(host: listen.host, port: listen.port, adminAccess: listen.adminAccess))
+        // The server's own, so that the admin API's recordings endpoints see this recording.
+        let recorder = server.recorder!
         var options = Recorder.Options()
         options.recording.repeatsAsScenarios = !noScenarios
         options.recording.bodyFiles = .always
@@ -53,9 +57,6 @@ struct RecordCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let server = MockServer(
-            registry: registry,
-            configuration: .init(host: listen.host, port: listen.port, adminAccess: listen.adminAccess))
         try server.start()
         Self.say("Decoy is serving a recording of \(target) into \(folder) on \(server.baseURL)")
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }

@@ -13,6 +13,8 @@ struct AdminAPI: Sendable {
 
     let engine: StubEngine
     let access: MockServer.AdminAccess
+    /// The server's recorder, for WireMock's recordings; `nil` when it serves no ``StubRegistry``.
+    let recorder: Recorder?
     let started = Date()
 
     /// The stubs the mapping endpoints manage; only a ``StubRegistry`` has them.
@@ -84,7 +86,7 @@ struct AdminAPI: Sendable {
         case (.put, _) where path.count == 3 && path[0] == "scenarios" && path[2] == "state":
             return withRegistry(request) { setState($0, scenario: path[1], request.body) }
         case (_, let endpoint) where path.first == "recordings":
-            return withRegistry(request) { recordings($0, request, endpoint: endpoint) }
+            return recorder.map { recordings($0, request, endpoint: endpoint) } ?? withoutRegistry(request)
         case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
             return withRegistry(request) { mapping($0, id: path[1], request) }
         case (let method, _) where path.count == 2 && path[0] == "requests" && [.get, .delete].contains(method):
@@ -146,16 +148,19 @@ struct AdminAPI: Sendable {
     /// has no stubs, scenarios or settings of it to list or change, while the request journal,
     /// which the engine keeps, is there as with any provider.
     private func withRegistry(_ request: StubRequest, _ body: (StubRegistry) -> StubResponse) -> StubResponse {
-        guard let registry else {
-            return AdminReply.error(
-                .notImplemented,
-                """
-                Decoy cannot serve \(request.method) \(request.path) here: this server serves a custom StubProvider \
-                (\(type(of: engine.provider))), which has no stub mappings, scenarios or settings to list or change; only a \
-                StubRegistry has them. The request journal endpoints work with any provider.
-                """)
-        }
+        guard let registry else { return withoutRegistry(request) }
         return body(registry)
+    }
+
+    /// The `501` for what only a ``StubRegistry`` has, on a server of another provider.
+    private func withoutRegistry(_ request: StubRequest) -> StubResponse {
+        AdminReply.error(
+            .notImplemented,
+            """
+            Decoy cannot serve \(request.method) \(request.path) here: this server serves a custom StubProvider \
+            (\(type(of: engine.provider))), which has no stub mappings, scenarios or settings to list or change; only a \
+            StubRegistry has them. The request journal endpoints work with any provider.
+            """)
     }
 
     /// `{}` once `change` is made to the registry; its refusal, by field, when it throws.

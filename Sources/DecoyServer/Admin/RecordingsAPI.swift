@@ -4,11 +4,10 @@ import Foundation
 import HTTPTypes
 
 /// WireMock's recording endpoints: `recordings/start`, `stop`, `status` and `snapshot`, over the
-/// registry's ``Recorder``.
+/// server's ``Recorder``.
 extension AdminAPI {
     /// The answer to `endpoint` under `recordings`.
-    func recordings(_ registry: StubRegistry, _ request: StubRequest, endpoint: String) -> StubResponse {
-        let recorder = Recorder.of(registry)
+    func recordings(_ recorder: Recorder, _ request: StubRequest, endpoint: String) -> StubResponse {
         switch (request.method, endpoint) {
         case (.post, "recordings/start"):
             return Self.withSpec(request.body, fields: Self.startFields) { spec throws(StubFileError) in

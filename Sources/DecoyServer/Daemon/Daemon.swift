@@ -2,6 +2,7 @@ import Atomics
 import CMicroHTTPD
 import Decoy
 import DecoyClient
+import DecoyStubFiles
 import Foundation
 import HTTPTypes
 import Logging
@@ -45,14 +46,14 @@ final class Daemon: Sendable {
         let context: Unmanaged<Daemon>
     }
 
-    init(engine: StubEngine, configuration: MockServer.Configuration) throws(MockServerError) {
+    init(engine: StubEngine, configuration: MockServer.Configuration, recorder: Recorder?) throws(MockServerError) {
         self.engine = engine
         self.configuration = configuration
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
         if configuration.adminAccess == .open, !address.isLoopback {
             throw .openAdminAPIOffLoopback(host: configuration.host)
         }
-        admin = AdminAPI(engine: engine, access: configuration.adminAccess)
+        admin = AdminAPI(engine: engine, access: configuration.adminAccess, recorder: recorder)
         headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
         // After the address is known good: the log starts a thread, which only close() ends.
         requestLog = configuration.logger.map(RequestLog.init(logger:))

@@ -1,5 +1,6 @@
 public import Decoy
 import DecoyClient
+import DecoyStubFiles
 public import Foundation
 
 /// A real HTTP/1.1 server on libmicrohttpd that answers from a stub engine.
@@ -19,6 +20,9 @@ public final class MockServer: Sendable {
     public let engine: StubEngine
     /// Where it listens and its limits.
     public let configuration: Configuration
+    /// What the admin API's recordings and `decoy record` record with; only a ``StubRegistry``
+    /// can be recorded into.
+    package let recorder: Recorder?
 
     private let state = Mutex<State>(State())
 
@@ -42,6 +46,7 @@ public final class MockServer: Sendable {
     public init(engine: StubEngine, configuration: Configuration = Configuration()) {
         self.engine = engine
         self.configuration = configuration
+        recorder = (engine.provider as? StubRegistry).map(Recorder.init(registry:))
     }
 
     deinit { stop() }
@@ -50,7 +55,7 @@ public final class MockServer: Sendable {
     public func start() throws(MockServerError) {
         try state.withLock { (state) throws(MockServerError) in
             guard state.daemon == nil else { return }
-            let daemon = try Daemon(engine: engine, configuration: configuration)
+            let daemon = try Daemon(engine: engine, configuration: configuration, recorder: recorder)
             state.daemon = daemon
             state.port = daemon.port
         }

@@ -44,31 +44,14 @@ package final class Recorder: Sendable {
     /// The route of a recording's proxy: every request, at the lowest priority a stub file can write.
     private static let proxyRoute = Route(method: nil, path: "/**", priority: Int(Int32.max))
 
-    private unowned let registry: StubRegistry
+    private let registry: StubRegistry
     private let state = Mutex<(status: Status, session: Session?)>((.neverStarted, nil))
 
-    private init(registry: StubRegistry) {
+    /// A recorder of what `registry` proxies. A server keeps one (``MockServer``'s admin API and
+    /// `decoy record` share it), so that no recording is process-wide.
+    package init(registry: StubRegistry) {
         self.registry = registry
     }
-
-    /// The recorder of `registry`: one per registry, made on first use.
-    package static func of(_ registry: StubRegistry) -> Recorder {
-        recorders.withLock { recorders in
-            recorders = recorders.filter { $0.value.registry != nil }
-            if let entry = recorders[ObjectIdentifier(registry)] { return entry.recorder }
-            let recorder = Recorder(registry: registry)
-            recorders[ObjectIdentifier(registry)] = Entry(registry: registry, recorder: recorder)
-            return recorder
-        }
-    }
-
-    /// A registry's recorder, held no longer than the registry.
-    private struct Entry {
-        weak var registry: StubRegistry?
-        let recorder: Recorder
-    }
-
-    private static let recorders = Mutex<[ObjectIdentifier: Entry]>([:])
 
     /// Whether a recording runs.
     package var status: Status { state.withLock(\.status) }
