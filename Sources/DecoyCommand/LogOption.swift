@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecoyServer
 import Logging
 
 /// `--log`: how much `decoy serve` logs.

@@ -1,6 +1,4 @@
-import DecoyClient
 import Foundation
-import Logging
 import Testing
 
 @testable import DecoyCommand
@@ -11,68 +9,6 @@ import Testing
 
 @Suite("decoy serve's log")
 struct ServeLogTests {
-    /// A stream that keeps what `StreamLogHandler` writes, to compare lines with.
-    struct Kept: TextOutputStream, Sendable {
-        final class Text: Sendable {
-            let value = Mutex("")
-        }
-
-        let text = Text()
-        func write(_ string: String) { text.value.withLock { $0 += string } }
-    }
-
-    /// The lines are those swift-log's own `StreamLogHandler` writes, timestamp included.
-    @Test func linesAreStreamLogHandlersLines() throws {
-        let path = FileManager.default.temporaryDirectory.appending(path: "decoy-log-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let output = try LogOutput(path: path)
-        let kept = Kept()
-        var batched = Logger(label: "decoy") { BatchingLogHandler(label: $0, output: output) }
-        var streamed = Logger(label: "decoy") { StreamLogHandler(label: $0, stream: kept, metadataProvider: nil) }
-        for logger in [batched, streamed] {
-            logger.info("GET /users/1 → 200 (GET /users/{id}) 0.1 ms")
-            logger.debug("not at info")
-            logger.warning("with metadata", metadata: ["b": "2", "a": "1"])
-        }
-        batched.logLevel = .debug
-        streamed.logLevel = .debug
-        batched.debug("at debug")
-        streamed.debug("at debug")
-        output.close()
-        let written = try String(contentsOfFile: path, encoding: .utf8)
-        let expected = kept.text.value.withLock { $0 }
-        #expect(written.split(separator: "\n").count == 3)
-        // The two may straddle a second; the rest of each line must be the same.
-        #expect(Self.withoutTimestamps(written) == Self.withoutTimestamps(expected))
-        #expect(
-            written.split(separator: "\n").allSatisfy {
-                $0.prefixMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} /#) != nil
-            })
-    }
-
-    private static func withoutTimestamps(_ text: String) -> [Substring] {
-        text.split(separator: "\n").map { $0.drop { $0 != " " } }
-    }
-
-    @Test func outcomesAreColouredByClass() {
-        #expect(
-            BatchingLogHandler.colouringOutcome(of: "GET /a → 404 (unmatched) 0.1 ms")
-                == "GET /a → \u{1B}[33m404\u{1B}[0m (unmatched) 0.1 ms")
-        #expect(
-            BatchingLogHandler.colouringOutcome(of: "GET /a → 200 (GET /a) 0.1 ms")
-                == "GET /a → \u{1B}[32m200\u{1B}[0m (GET /a) 0.1 ms")
-        #expect(
-            BatchingLogHandler.colouringOutcome(of: "GET /a → fault connectionReset (GET /a) 0.1 ms")
-                == "GET /a → \u{1B}[31mfault\u{1B}[0m connectionReset (GET /a) 0.1 ms")
-        #expect(BatchingLogHandler.colouringOutcome(of: "Reloaded stubs") == "Reloaded stubs")
-    }
-
-    @Test func aLogFileThatCannotBeOpenedIsAClearError() {
-        let error = #expect(throws: LogOutputError.self) { try LogOutput(path: "/nonexistent-directory/decoy.log") }
-        #expect(
-            error?.description == "cannot write the log to /nonexistent-directory/decoy.log: No such file or directory")
-    }
-
     @Test func logFileWithoutALogIsRefused() {
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--log", "none", "--log-file", "x.log"]) }
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--log", "loud"]) }

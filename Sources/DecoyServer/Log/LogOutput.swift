@@ -1,5 +1,4 @@
 import DecoyClient
-import DecoyServer
 import Foundation
 
 /// Where `decoy serve` writes its log: standard output or a file, in batches.
@@ -9,32 +8,33 @@ import Foundation
 /// that logs ever waits for the output. If the output stops taking lines (a pipe nobody reads),
 /// at most ``bufferLimit`` bytes wait; lines past it are dropped and counted, and the count is
 /// written once the output moves again. ``close()`` writes what is left.
-final class LogOutput: Sendable {
+package final class LogOutput: Sendable {
     /// Whether lines may carry colour: the output is a terminal, and `NO_COLOR` is not set.
-    let colours: Bool
+    package let colours: Bool
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let state = Mutex(State())
     private let flusher = PeriodicFlush(every: flushInterval)
 
     static let flushInterval = DispatchTimeInterval.milliseconds(50)
-    static let bufferLimit = 16 * 1024 * 1024
+    package static let bufferLimit = 16 * 1024 * 1024
 
     private struct State {
         var bytes: [UInt8] = []
         var dropped = 0
         var isClosed = false
         var second = 0
-        var timestamp = ""
+        /// The second's timestamp as lines start with it, dimmed on a terminal.
+        var stamp: [UInt8] = []
     }
 
     /// Standard output.
-    convenience init() {
+    package convenience init() {
         self.init(descriptor: STDOUT_FILENO, ownsDescriptor: false)
     }
 
     /// The file at `path`, appended to, and made if missing.
-    convenience init(path: String) throws(LogOutputError) {
+    package convenience init(path: String) throws(LogOutputError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw LogOutputError(path: path, reason: String(cString: strerror(errno))) }
         self.init(descriptor: descriptor, ownsDescriptor: true)
@@ -47,30 +47,53 @@ final class LogOutput: Sendable {
         flusher.start { [weak self] in self?.flush() }
     }
 
-    /// Adds `timestamp line\n`, the timestamp as swift-log's `StreamLogHandler` writes it, and
-    /// the line as `writeLine` writes it straight into the buffer, so that no string is made of it.
-    func append(_ writeLine: (inout [UInt8]) -> Void) {
+    /// Adds the lines `write` makes, holding the buffer once for all of them, each stamped with
+    /// the time as swift-log's `StreamLogHandler` stamps its lines.
+    package func append(_ write: (inout Lines) -> Void) {
         let now = time(nil)
         state.withLock { state in
             guard !state.isClosed else { return }
-            guard state.bytes.count < Self.bufferLimit else {
-                state.dropped += 1
+            if state.second != now || state.stamp.isEmpty {
+                state.second = now
+                let timestamp = Self.timestamp(now)
+                state.stamp = Array((colours ? "\(Self.dim)\(timestamp)\(Self.reset)" : timestamp).utf8)
+            }
+            // The buffer is lent to the lines and taken back, so that no line is copied twice.
+            var lines = Lines(stamp: state.stamp)
+            swap(&lines.bytes, &state.bytes)
+            write(&lines)
+            swap(&lines.bytes, &state.bytes)
+            state.dropped += lines.dropped
+        }
+    }
+
+    /// Lines being added to the output's buffer, under its lock.
+    package struct Lines {
+        fileprivate var bytes: [UInt8] = []
+        fileprivate var dropped = 0
+        fileprivate let stamp: [UInt8]
+
+        fileprivate init(stamp: [UInt8]) {
+            self.stamp = stamp
+        }
+
+        /// Adds `timestamp line\n`, with the line as `write` puts it straight into the buffer, so
+        /// that no string is made of it; once ``LogOutput/bufferLimit`` bytes wait, the line is
+        /// dropped and counted instead.
+        package mutating func line(_ write: (inout [UInt8]) -> Void) {
+            guard bytes.count < LogOutput.bufferLimit else {
+                dropped += 1
                 return
             }
-            if state.second != now || state.timestamp.isEmpty {
-                state.second = now
-                state.timestamp = Self.timestamp(now)
-            }
-            state.bytes.append(
-                contentsOf: (colours ? "\(Self.dim)\(state.timestamp)\(Self.reset)" : state.timestamp).utf8)
-            state.bytes.append(UInt8(ascii: " "))
-            writeLine(&state.bytes)
-            state.bytes.append(UInt8(ascii: "\n"))
+            bytes += stamp
+            bytes.append(UInt8(ascii: " "))
+            write(&bytes)
+            bytes.append(UInt8(ascii: "\n"))
         }
     }
 
     /// Writes every line appended so far, then stops; lines appended later are dropped.
-    func close() {
+    package func close() {
         state.withLock { $0.isClosed = true }
         flusher.close()
         if ownsDescriptor { Foundation.close(descriptor) }
@@ -108,13 +131,13 @@ final class LogOutput: Sendable {
     }
 
     static let dim = "\u{1B}[2m"
-    static let reset = "\u{1B}[0m"
+    package static let reset = "\u{1B}[0m"
 }
 
 /// The log file cannot be opened.
-struct LogOutputError: Error, CustomStringConvertible {
-    let path: String
-    let reason: String
+package struct LogOutputError: Error, CustomStringConvertible {
+    package let path: String
+    package let reason: String
 
-    var description: String { "cannot write the log to \(path): \(reason)" }
+    package var description: String { "cannot write the log to \(path): \(reason)" }
 }

@@ -1,0 +1,152 @@
+import Decoy
+import DecoyClient
+import Foundation
+import HTTPTypes
+import Logging
+
+/// The server's request log, kept off libmicrohttpd's threads.
+///
+/// A server thread only appends what happened, without making any text or waking anyone; a
+/// thread of the log's own takes what piled up every few milliseconds, puts each into words and
+/// hands it to the logger. So neither formatting nor writing ever holds a connection, however
+/// slow the logger's output. ``close()`` hands over everything appended before it, so a stopped
+/// server has logged all it answered.
+final class RequestLog: Sendable {
+    /// One answered request, as the server saw it.
+    struct Record: Sendable {
+        let method: HTTPRequest.Method
+        let target: String
+        let status: Int
+        let fault: Fault?
+        let answeredBy: Source
+        let elapsed: Duration
+    }
+
+    /// What answered a request.
+    enum Source: Sendable {
+        case route(Route)
+        /// No stub: the 404's body says why the closest routes missed.
+        case unmatched(body: Data)
+        case adminAPI
+    }
+
+    /// How long lines wait to be handed over at most. Waking the log's thread for each request
+    /// would cost the server's threads a system call per request.
+    static let interval = DispatchTimeInterval.milliseconds(20)
+
+    private struct Pending {
+        var records: [Record] = []
+        var isClosed = false
+    }
+
+    private let logger: Logger
+    private let pending = Mutex(Pending())
+    /// Only the flushing thread touches it; kept between batches so that steady traffic
+    /// allocates no new storage.
+    private let spare = Mutex<[Record]>([])
+    private let flusher = PeriodicFlush(every: interval)
+
+    init(logger: Logger) {
+        self.logger = logger
+        flusher.start { [weak self] in self?.writePending() }
+    }
+
+    /// Queues a line; called on the server's threads, so it only stores the record.
+    func append(_ record: Record) {
+        pending.withLock { pending in
+            if !pending.isClosed { pending.records.append(record) }
+        }
+    }
+
+    /// Hands every queued line to the logger, then stops; later appends are dropped.
+    func close() {
+        pending.withLock { $0.isClosed = true }
+        flusher.close()
+    }
+
+    private func writePending() {
+        spare.withLock { batch in
+            pending.withLock { swap(&batch, &$0.records) }
+            write(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// A line per record at `info`, and the unmatched 404's body at `debug`: straight into the
+    /// output's buffer when the logger is `decoy serve`'s own, through swift-log otherwise.
+    private func write(_ batch: [Record]) {
+        guard !batch.isEmpty else { return }
+        if let handler = logger.handler as? BatchingLogHandler {
+            let colours = handler.output.colours
+            handler.logLines(source: Self.source) { line in
+                for record in batch {
+                    line(.info) { record.words(into: &$0, colours: colours) }
+                    if case .unmatched(let body) = record.answeredBy { line(.debug) { $0.append(contentsOf: body) } }
+                }
+            }
+            return
+        }
+        var words: [UInt8] = []
+        for record in batch {
+            words.removeAll(keepingCapacity: true)
+            record.words(into: &words, colours: false)
+            // Named rather than left to swift-log, which would work it out of the file's path per line.
+            logger.info("\(String(decoding: words, as: UTF8.self))", source: Self.source)
+            if case .unmatched(let body) = record.answeredBy {
+                logger.debug("\(String(decoding: body, as: UTF8.self))", source: Self.source)
+            }
+        }
+    }
+
+    /// The module, as swift-log names a line's source by default.
+    private static let source = "DecoyServer"
+
+    /// `elapsed` in milliseconds with one decimal, as `%.1f` writes it, without Foundation's formatter.
+    static func milliseconds(_ elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        let tenths = Int((Double(seconds) * 10_000 + Double(attoseconds) / 1e14).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+extension RequestLog.Record {
+    /// `METHOD target → outcome (what answered) time`, put into `bytes` piece by piece: an
+    /// interpolation of this many pieces costs more than the rest of the line's way to the file.
+    /// With `colours`, the outcome is coloured by its class: green for 2xx, cyan for 3xx, yellow
+    /// for 4xx, red for 5xx and faults.
+    func words(into bytes: inout [UInt8], colours: Bool) {
+        bytes.append(contentsOf: method.rawValue.utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: target.utf8)
+        bytes.append(contentsOf: " → ".utf8)
+        if colours { bytes.append(contentsOf: colour.utf8) }
+        if let fault {
+            bytes.append(contentsOf: "fault".utf8)
+            if colours { bytes.append(contentsOf: LogOutput.reset.utf8) }
+            bytes.append(contentsOf: " \(fault)".utf8)
+        } else {
+            bytes.append(contentsOf: String(status).utf8)
+            if colours { bytes.append(contentsOf: LogOutput.reset.utf8) }
+        }
+        switch answeredBy {
+        case .route(let route):
+            bytes.append(contentsOf: " (".utf8)
+            bytes.append(contentsOf: route.description.utf8)
+            bytes.append(contentsOf: ") ".utf8)
+        case .unmatched: bytes.append(contentsOf: " (unmatched) ".utf8)
+        case .adminAPI: bytes.append(contentsOf: " (admin API) ".utf8)
+        }
+        bytes.append(contentsOf: RequestLog.milliseconds(elapsed).utf8)
+        bytes.append(contentsOf: " ms".utf8)
+    }
+
+    private var colour: String {
+        guard fault == nil else { return "\u{1B}[31m" }
+        return switch status {
+        case 200..<300: "\u{1B}[32m"
+        case 300..<400: "\u{1B}[36m"
+        case 400..<500: "\u{1B}[33m"
+        default: "\u{1B}[31m"
+        }
+    }
+}
