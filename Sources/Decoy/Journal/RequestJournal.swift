@@ -88,14 +88,16 @@ public final class RequestJournal: Sendable {
     }
 
     func record(_ request: StubRequest, route: Route?, response: StubResponse, delay: Duration = .zero) {
-        state.withLock { state in
+        let date = Date()
+        // The entry dropped is returned to be freed after the lock, which other threads wait on.
+        _ = state.withLock { state -> JournalEntry? in
             state.total += 1
-            if state.entries.count == limit { state.entries.removeFirst() }
+            let dropped = state.entries.count == limit ? state.entries.removeFirst() : nil
             state.entries.append(
                 JournalEntry(
-                    sequence: state.total, date: Date(), request: request, route: route, response: response,
-                    delay: delay
+                    sequence: state.total, date: date, request: request, route: route, response: response, delay: delay
                 ))
+            return dropped
         }
     }
 }

@@ -110,4 +110,10 @@ final class RouteTableSnapshot: Sendable {
     init(table: RouteTable) {
         self.table = table
     }
+
+    /// Looks `request` up in the table where it lies: a copy of the table would retain and
+    /// release each of its buffers, on every request, from every server thread at once.
+    func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
+        table.lookup(request, scenarios: scenarios)
+    }
 }

@@ -95,7 +95,7 @@ public final class StubRegistry: StubProvider {
     ///
     /// The lock is held only to copy the table, so a slow matcher holds up no other request.
     public func lookup(_ request: StubRequest) -> StubLookup {
-        contents.withLock { $0.tableForLookup() }.table.lookup(request, scenarios: scenarios)
+        contents.withLock { $0.tableForLookup() }.lookup(request, scenarios: scenarios)
     }
 
     /// The current state of the scenario `name`; ``Scenario/started`` until a route moves it.

@@ -52,9 +52,12 @@ final class RequestLog: Sendable {
     }
 
     /// Queues a line; called on the server's threads, so it only stores the record.
-    func append(_ record: Record) {
+    func append(_ record: consuming Record) {
+        // Moved into the queue rather than copied: a copy retains the route, which every
+        // server thread retains and releases in turn.
+        var record = Optional(record)
         pending.withLock { pending in
-            if !pending.isClosed { pending.records.append(record) }
+            if !pending.isClosed, let record = record.take() { pending.records.append(record) }
         }
     }
 
