@@ -19,8 +19,8 @@ public struct StubEngine: Sendable {
     /// The delay of every stub answer whose response has ``Delay/none``, like WireMock's global delay.
     public var defaultDelay: Delay { defaultDelaySetting.value }
     let defaultDelaySetting: DelaySetting
-    /// Unmatched 404s made before, so that one repeated request gets the same response, whose
-    /// servings' encodings are kept, instead of a new one each time.
+    /// Unmatched 404s made before for request lines asked for again, so that one repeated request
+    /// gets the same response, whose servings' encodings are kept, instead of a new one each time.
     private let unmatchedResponses = BoundedMemo<RequestLine, (nearMisses: [NearMiss], response: StubResponse)>()
 
     /// Creates an engine over `provider`.
@@ -116,17 +116,21 @@ public struct StubEngine: Sendable {
         }
     }
 
-    /// The 404 for `request`: the one made before for the same request line and near misses, or a new one.
+    /// The 404 for `request`: the one made before for the same request line and near misses, or a
+    /// new one, kept when the request line was asked for before and served once when not.
     private func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss]) -> StubResponse {
         let line = RequestLine(request)
-        if let made = unmatchedResponses[line], made.nearMisses == nearMisses { return made.response }
-        let response = Self.unmatchedResponse(for: request, nearMisses: nearMisses)
-        unmatchedResponses.keep((nearMisses, response), for: line)
+        let (made, isRepeated) = unmatchedResponses.lookUp(line)
+        if let made, made.nearMisses == nearMisses { return made.response }
+        let response = Self.unmatchedResponse(for: request, nearMisses: nearMisses, isServedOnce: !isRepeated)
+        if isRepeated { unmatchedResponses.keep((nearMisses, response), for: line) }
         return response
     }
 
     /// `404 Not Found`, naming the closest routes and why each missed.
-    static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss]) -> StubResponse {
+    static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss], isServedOnce: Bool)
+        -> StubResponse
+    {
         // Appended into room made once: requests to distinct targets make a new one each.
         let routes = nearMisses.map(\.route.description)
         var text = "No stub matches "
@@ -152,7 +156,7 @@ public struct StubEngine: Sendable {
         // The body straight from the text's bytes, with header fields made once: finding that a
         // text response has its content type, field by field, costs more than the copy.
         let body = text.withUTF8 { Data($0) }
-        return StubResponse(status: .notFound, headerFields: unmatchedFields, body: body)
+        return StubResponse(status: .notFound, headerFields: unmatchedFields, body: body, isServedOnce: isServedOnce)
     }
 
     /// The 404's header fields, as ``StubResponse/init(status:headerFields:text:delay:)`` makes them.

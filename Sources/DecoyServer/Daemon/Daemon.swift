@@ -194,8 +194,9 @@ final class Daemon: Sendable {
         switch delivery.content {
         case .response(_, .whole), .response(_, .withheld):
             let response = delivery.response
-            return response.cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(
-                on: exchange.connection)
+            // One served once is prepared, queued and let go: libmicrohttpd keeps it while sending.
+            guard let cache = response.cache else { return PreparedResponse(response).queue(on: exchange.connection) }
+            return cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
         case .response(let head, .paced(let body, let pieces)):
             return DribbledResponse.queue(
                 head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
