@@ -131,12 +131,12 @@ public struct StubEngine: Sendable {
     static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss], isServedOnce: Bool)
         -> StubResponse
     {
-        // Appended into room made once: requests to distinct targets make a new one each.
-        let routes = nearMisses.map(\.route.description)
+        // Appended into room made once, the near misses worded straight into it: requests to
+        // distinct targets make a new one each.
         var text = "No stub matches "
         text.reserveCapacity(
             64 + request.target.utf8.count
-                + zip(routes, nearMisses).reduce(0) { $0 + $1.0.utf8.count + $1.1.reason.utf8.count + 8 })
+                + nearMisses.reduce(0) { $0 + $1.route.path.utf8.count + $1.reasonCapacity + 24 })
         text += request.method.rawValue
         text += " "
         text += request.target
@@ -145,11 +145,11 @@ public struct StubEngine: Sendable {
             text += "No registered route comes close.\n"
         } else {
             text += "Closest routes:\n"
-            for (route, miss) in zip(routes, nearMisses) {
+            for miss in nearMisses {
                 text += "  - "
-                text += route
+                miss.route.appendDescription(to: &text)
                 text += ": "
-                text += miss.reason
+                miss.appendReason(to: &text)
                 text += "\n"
             }
         }

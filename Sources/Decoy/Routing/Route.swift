@@ -183,14 +183,20 @@ public struct Route: Sendable, Hashable {
 extension Route: CustomStringConvertible {
     /// `METHOD path` followed by the matchers, as messages show a route.
     public var description: String {
+        var text = ""
+        appendDescription(to: &text)
+        return text
+    }
+
+    /// Appends ``description`` to `text`, as the unmatched 404 writes its closest routes.
+    func appendDescription(to text: inout String) {
         // Appended, not interpolated: every unmatched 404 shows up to three routes, and
         // interpolating the method goes through the generic `description` path.
-        var text = method?.rawValue ?? "ANY"
+        text += method?.rawValue ?? "ANY"
         text += pathSyntax == .regularExpression ? " ~" : " "
         text += path
         if !matchers.isEmpty { text += " where \(matchers.map(\.description).joined(separator: ", "))" }
         if let scenario { text += " \(scenario)" }
-        return text
     }
 }
 

@@ -135,25 +135,15 @@ struct RouteTable: Sendable {
             kept += 1
         }
         candidates.removeLast(candidates.count - kept)
-        // Ranked by how many differences each has; only the three shown get theirs made and worded.
+        // Ranked by how many differences each has; only the three shown get theirs made.
         let nearest = Closeness.nearest(candidates, limit: 3) {
             $0.pattern.differenceCount(request, segments: segments, scenarios: scenarios)
         }
+        // Worded only when shown, straight into the 404's body.
         let misses = nearest.map { entry in
-            // Joined as they are worded, without an array of the words first; the first words are
-            // the reason itself, not copied into an empty one.
-            var reason = ""
-            let differences = entry.pattern.differences(request, segments: segments, scenarios: scenarios)
-            for (index, difference) in differences.enumerated() {
-                let words = difference.words(for: request)
-                if index == 0 {
-                    reason = words
-                } else {
-                    reason += "; "
-                    reason += words
-                }
-            }
-            return NearMiss(route: entry.pattern.route, reason: reason)
+            NearMiss(
+                route: entry.pattern.route,
+                differences: entry.pattern.differences(request, segments: segments, scenarios: scenarios), of: request)
         }
         return (misses, candidates.allSatisfy { $0.pattern.route.dependsOnRequestLineOnly })
     }
