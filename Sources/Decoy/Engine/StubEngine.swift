@@ -131,37 +131,40 @@ public struct StubEngine: Sendable {
     static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss], isServedOnce: Bool)
         -> StubResponse
     {
-        // Appended into room made once, the near misses worded straight into it: requests to
-        // distinct targets make a new one each.
-        var text = "No stub matches "
+        // Appended as bytes into room made once, the near misses worded straight into it:
+        // requests to distinct targets make a new one each, and appending to a `String` piece by
+        // piece costs more than the words.
+        var text: [UInt8] = []
         text.reserveCapacity(
             64 + request.target.utf8.count
                 + nearMisses.reduce(0) { $0 + $1.route.path.utf8.count + $1.reasonCapacity + 24 })
-        text += request.method.rawValue
-        text += " "
-        text += request.target
-        text += ".\n"
+        text.append(utf8: "No stub matches ")
+        text.append(utf8: request.method.rawValue)
+        text.append(utf8: " ")
+        text.append(utf8: request.target)
+        text.append(utf8: ".\n")
         if nearMisses.isEmpty {
-            text += "No registered route comes close.\n"
+            text.append(utf8: "No registered route comes close.\n")
         } else {
-            text += "Closest routes:\n"
+            text.append(utf8: "Closest routes:\n")
             for miss in nearMisses {
-                text += "  - "
+                text.append(utf8: "  - ")
                 miss.route.appendDescription(to: &text)
-                text += ": "
+                text.append(utf8: ": ")
                 miss.appendReason(to: &text)
-                text += "\n"
+                text.append(utf8: "\n")
             }
         }
-        // The body straight from the text's bytes, with header fields made once: finding that a
-        // text response has its content type, field by field, costs more than the copy.
-        let body = text.withUTF8 { Data($0) }
-        return StubResponse(status: .notFound, headerFields: unmatchedFields, body: body, isServedOnce: isServedOnce)
+        // With a head made once: finding that a text response has its content type, field by
+        // field, costs more than the body.
+        return StubResponse(head: unmatchedHead, body: Data(text), isServedOnce: isServedOnce)
     }
 
-    /// The 404's header fields, as ``StubResponse/init(status:headerFields:text:delay:)`` makes them.
-    private static let unmatchedFields = HTTPFields([HTTPField(name: .decoyUnmatched, value: "true")])
-        .defaulting(.contentType, to: "text/plain; charset=utf-8")
+    /// The 404's status and header fields, as ``StubResponse/init(status:headerFields:text:delay:)`` makes them.
+    private static let unmatchedHead = HTTPResponse(
+        status: .notFound,
+        headerFields: HTTPFields([HTTPField(name: .decoyUnmatched, value: "true")])
+            .defaulting(.contentType, to: "text/plain; charset=utf-8"))
 }
 
 extension HTTPField.Name {

@@ -45,9 +45,9 @@ public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
     /// Why it missed, in words: every difference, separated by `; `.
     public var reason: String {
         if case .words(let words) = why { return words }
-        var text = ""
+        var text: [UInt8] = []
         appendReason(to: &text)
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Creates a near miss.
@@ -62,14 +62,14 @@ public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
         why = .differences(differences, request)
     }
 
-    /// Appends ``reason`` to `text`.
-    func appendReason(to text: inout String) {
+    /// Appends ``reason`` to `text`, as UTF-8.
+    func appendReason(to text: inout [UInt8]) {
         switch why {
         case .words(let words):
-            text += words
+            text.append(utf8: words)
         case .differences(let differences, let request):
             for (index, difference) in differences.enumerated() {
-                if index > 0 { text += "; " }
+                if index > 0 { text.append(utf8: "; ") }
                 difference.appendWords(for: request, to: &text)
             }
         }

@@ -25,10 +25,17 @@ public struct StubResponse: Stub {
         /// the response answers would otherwise make one.
         let head: HTTPResponse
 
-        init(_ fields: Fields, isServedOnce: Bool) {
+        convenience init(_ fields: Fields, isServedOnce: Bool) {
+            self.init(
+                fields, head: HTTPResponse(status: fields.status, headerFields: fields.headerFields),
+                isServedOnce: isServedOnce)
+        }
+
+        /// Storage whose head, of the fields' status and header fields, is made already.
+        init(_ fields: Fields, head: HTTPResponse, isServedOnce: Bool) {
             self.fields = fields
+            self.head = head
             cache = isServedOnce ? nil : ServingCache()
-            head = HTTPResponse(status: fields.status, headerFields: fields.headerFields)
         }
     }
 
@@ -88,17 +95,18 @@ public struct StubResponse: Stub {
     public init(
         status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Delay = .none
     ) {
-        self.init(status: status, headerFields: headerFields, body: body, delay: delay, isServedOnce: false)
-    }
-
-    /// Creates a response with a raw body; one `isServedOnce` answers a single request, so servings
-    /// keep no encoding of it.
-    package init(
-        status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, delay: Delay = .none, isServedOnce: Bool
-    ) {
         storage = Storage(
             Fields(status: status, headerFields: headerFields, body: body, delay: delay, fault: nil),
-            isServedOnce: isServedOnce)
+            isServedOnce: false)
+    }
+
+    /// Creates a response of `head`'s status and header fields, made once for many responses: an
+    /// `HTTPResponse` allocates for its status. One `isServedOnce` answers a single request, so
+    /// servings keep no encoding of it.
+    package init(head: HTTPResponse, body: Data, isServedOnce: Bool) {
+        storage = Storage(
+            Fields(status: head.status, headerFields: head.headerFields, body: body, delay: .none, fault: nil),
+            head: head, isServedOnce: isServedOnce)
     }
 
     /// Creates a `text/plain` response.
