@@ -19,8 +19,8 @@ public struct StubEngine: Sendable {
     /// The delay of every stub answer whose response has ``Delay/none``, like WireMock's global delay.
     public var defaultDelay: Delay { defaultDelaySetting.value }
     let defaultDelaySetting: DelaySetting
-    /// Unmatched 404s made before, so that one repeated request gets the same response, whose
-    /// servings' encodings are kept, instead of a new one each time.
+    /// Unmatched 404s made before for request lines asked for again, so that one repeated request
+    /// gets the same response, whose servings' encodings are kept, instead of a new one each time.
     private let unmatchedResponses = BoundedMemo<RequestLine, (nearMisses: [NearMiss], response: StubResponse)>()
 
     /// Creates an engine over `provider`.
@@ -116,48 +116,55 @@ public struct StubEngine: Sendable {
         }
     }
 
-    /// The 404 for `request`: the one made before for the same request line and near misses, or a new one.
+    /// The 404 for `request`: the one made before for the same request line and near misses, or a
+    /// new one, kept when the request line was asked for before and served once when not.
     private func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss]) -> StubResponse {
         let line = RequestLine(request)
-        if let made = unmatchedResponses[line], made.nearMisses == nearMisses { return made.response }
-        let response = Self.unmatchedResponse(for: request, nearMisses: nearMisses)
-        unmatchedResponses.keep((nearMisses, response), for: line)
+        let (made, isRepeated) = unmatchedResponses.lookUp(line)
+        if let made, made.nearMisses == nearMisses { return made.response }
+        let response = Self.unmatchedResponse(for: request, nearMisses: nearMisses, isServedOnce: !isRepeated)
+        if isRepeated { unmatchedResponses.keep((nearMisses, response), for: line) }
         return response
     }
 
     /// `404 Not Found`, naming the closest routes and why each missed.
-    static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss]) -> StubResponse {
-        // Appended into room made once: requests to distinct targets make a new one each.
-        let routes = nearMisses.map(\.route.description)
-        var text = "No stub matches "
+    static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss], isServedOnce: Bool)
+        -> StubResponse
+    {
+        // Appended as bytes into room made once, the near misses worded straight into it:
+        // requests to distinct targets make a new one each, and appending to a `String` piece by
+        // piece costs more than the words.
+        var text: [UInt8] = []
         text.reserveCapacity(
             64 + request.target.utf8.count
-                + zip(routes, nearMisses).reduce(0) { $0 + $1.0.utf8.count + $1.1.reason.utf8.count + 8 })
-        text += request.method.rawValue
-        text += " "
-        text += request.target
-        text += ".\n"
+                + nearMisses.reduce(0) { $0 + $1.route.path.utf8.count + $1.reasonCapacity + 24 })
+        text.append(utf8: "No stub matches ")
+        text.append(utf8: request.method.rawValue)
+        text.append(utf8: " ")
+        text.append(utf8: request.target)
+        text.append(utf8: ".\n")
         if nearMisses.isEmpty {
-            text += "No registered route comes close.\n"
+            text.append(utf8: "No registered route comes close.\n")
         } else {
-            text += "Closest routes:\n"
-            for (route, miss) in zip(routes, nearMisses) {
-                text += "  - "
-                text += route
-                text += ": "
-                text += miss.reason
-                text += "\n"
+            text.append(utf8: "Closest routes:\n")
+            for miss in nearMisses {
+                text.append(utf8: "  - ")
+                miss.route.appendDescription(to: &text)
+                text.append(utf8: ": ")
+                miss.appendReason(to: &text)
+                text.append(utf8: "\n")
             }
         }
-        // The body straight from the text's bytes, with header fields made once: finding that a
-        // text response has its content type, field by field, costs more than the copy.
-        let body = text.withUTF8 { Data($0) }
-        return StubResponse(status: .notFound, headerFields: unmatchedFields, body: body)
+        // With a head made once: finding that a text response has its content type, field by
+        // field, costs more than the body.
+        return StubResponse(head: unmatchedHead, body: Data(text), isServedOnce: isServedOnce)
     }
 
-    /// The 404's header fields, as ``StubResponse/init(status:headerFields:text:delay:)`` makes them.
-    private static let unmatchedFields = HTTPFields([HTTPField(name: .decoyUnmatched, value: "true")])
-        .defaulting(.contentType, to: "text/plain; charset=utf-8")
+    /// The 404's status and header fields, as ``StubResponse/init(status:headerFields:text:delay:)`` makes them.
+    private static let unmatchedHead = HTTPResponse(
+        status: .notFound,
+        headerFields: HTTPFields([HTTPField(name: .decoyUnmatched, value: "true")])
+            .defaulting(.contentType, to: "text/plain; charset=utf-8"))
 }
 
 extension HTTPField.Name {

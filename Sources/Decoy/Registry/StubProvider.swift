@@ -33,13 +33,66 @@ public struct StubMatch: Sendable {
 public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
     /// The route that missed.
     public let route: Route
+    /// Why it missed, kept as found: the unmatched 404 words it straight into its body, and most
+    /// unmatched requests are never asked for their near misses in any other words.
+    private let why: Why
+
+    private enum Why: Sendable {
+        case words(String)
+        case differences([RouteDifference], StubRequest)
+    }
+
     /// Why it missed, in words: every difference, separated by `; `.
-    public let reason: String
+    public var reason: String {
+        if case .words(let words) = why { return words }
+        var text: [UInt8] = []
+        appendReason(to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
 
     /// Creates a near miss.
     public init(route: Route, reason: String) {
         self.route = route
-        self.reason = reason
+        why = .words(reason)
+    }
+
+    /// A near miss of `request`, worded only when asked.
+    init(route: Route, differences: [RouteDifference], of request: StubRequest) {
+        self.route = route
+        why = .differences(differences, request)
+    }
+
+    /// Appends ``reason`` to `text`, as UTF-8.
+    func appendReason(to text: inout [UInt8]) {
+        switch why {
+        case .words(let words):
+            text.append(utf8: words)
+        case .differences(let differences, let request):
+            for (index, difference) in differences.enumerated() {
+                if index > 0 { text.append(utf8: "; ") }
+                difference.appendWords(for: request, to: &text)
+            }
+        }
+    }
+
+    /// About how many bytes ``reason`` takes, to make room for it once.
+    var reasonCapacity: Int {
+        switch why {
+        case .words(let words): words.utf8.count
+        case .differences(let differences, let request):
+            differences.count * (64 + request.target.utf8.count + route.path.utf8.count)
+        }
+    }
+
+    /// Near misses are equal when their routes and reasons are, however each was made.
+    public static func == (lhs: NearMiss, rhs: NearMiss) -> Bool {
+        lhs.route == rhs.route && lhs.reason == rhs.reason
+    }
+
+    /// Hashes the route and the reason, as ``==(_:_:)`` compares them.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(route)
+        hasher.combine(reason)
     }
 
     /// `route: reason`.

@@ -74,16 +74,26 @@ enum PathPattern: Sendable {
 
     /// The segments of a path: `/users/42` gives `["users", "42"]`, `/` gives none, a trailing slash an empty last one.
     static func segments(of path: String) -> [Substring] {
-        // Most paths are ASCII, where a byte is a character: splitting the bytes gives the same
-        // segments as splitting the characters, at a fraction of the cost on every lookup.
-        if path.utf8.allSatisfy({ $0 < 0x80 }) {
-            guard path.utf8.count > 1 else { return [] }
-            return path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
-                Substring($0)
+        // Most paths are ASCII, where a byte is a character: splitting the bytes, in one pass into
+        // one array, gives the same segments as splitting the characters, at a fraction of the
+        // cost on every lookup.
+        let bytes = path.utf8
+        guard bytes.count > 1 else { return [] }
+        var segments: [Substring] = []
+        segments.reserveCapacity(8)
+        var start = bytes.index(after: bytes.startIndex)
+        var index = start
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte >= 0x80 { return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) }
+            if byte == UInt8(ascii: "/") {
+                segments.append(Substring(bytes[start..<index]))
+                start = bytes.index(after: index)
             }
+            index = bytes.index(after: index)
         }
-        guard path.count > 1 else { return [] }
-        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        segments.append(Substring(bytes[start..<index]))
+        return segments
     }
 
     private static func parseTemplate(_ parts: [Substring], of path: String) throws(RouteError) -> [PathSegment] {

@@ -183,14 +183,20 @@ public struct Route: Sendable, Hashable {
 extension Route: CustomStringConvertible {
     /// `METHOD path` followed by the matchers, as messages show a route.
     public var description: String {
+        var text: [UInt8] = []
+        appendDescription(to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends ``description`` to `text`, as UTF-8, as the unmatched 404 writes its closest routes.
+    func appendDescription(to text: inout [UInt8]) {
         // Appended, not interpolated: every unmatched 404 shows up to three routes, and
         // interpolating the method goes through the generic `description` path.
-        var text = method?.rawValue ?? "ANY"
-        text += pathSyntax == .regularExpression ? " ~" : " "
-        text += path
-        if !matchers.isEmpty { text += " where \(matchers.map(\.description).joined(separator: ", "))" }
-        if let scenario { text += " \(scenario)" }
-        return text
+        text.append(utf8: method?.rawValue ?? "ANY")
+        text.append(utf8: pathSyntax == .regularExpression ? " ~" : " ")
+        text.append(utf8: path)
+        if !matchers.isEmpty { text.append(utf8: " where \(matchers.map(\.description).joined(separator: ", "))") }
+        if let scenario { text.append(utf8: " \(scenario)") }
     }
 }
 

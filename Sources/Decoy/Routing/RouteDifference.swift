@@ -22,48 +22,45 @@ enum RouteDifference: Sendable {
 
     /// The difference in words, as the 404's closest routes and the journal's near misses say it.
     func words(for request: StubRequest) -> String {
+        var text: [UInt8] = []
+        appendWords(for: request, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the difference in words to `text`, as UTF-8: the unmatched 404 words its closest
+    /// routes straight into its body's bytes, without a string for each difference.
+    func appendWords(for request: StubRequest, to text: inout [UInt8]) {
         switch self {
         case .pathExpression(let expression):
-            "the path does not match \(expression)"
+            text.append(utf8: "the path does not match \(expression)")
         case .pathExpressionGaveUp(let expression):
-            "matching the path against \(expression) took too long"
+            text.append(utf8: "matching the path against \(expression) took too long")
         case .segment(let index, let received, let expected):
-            Self.segmentWords(index: index, received: received, expected: expected)
+            // Appended piece by piece: an interpolation of a `Substring` goes through the generic
+            // `TextOutputStreamable` path, which costs more than the rest of the words.
+            text.append(utf8: "path segment ")
+            text.append(utf8: String(index + 1))
+            text.append(utf8: " is \"")
+            text.append(utf8: received)
+            text.append(utf8: "\", the route expects \"")
+            text.append(utf8: expected)
+            text.append(utf8: "\"")
         case .segmentCount(let expected, let orMore, let received):
-            Self.segmentCountWords(expected: expected, orMore: orMore, received: received)
+            text.append(utf8: "the route expects ")
+            if orMore { text.append(utf8: "at least ") }
+            text.append(utf8: String(expected))
+            text.append(utf8: " path segments, the request has ")
+            text.append(utf8: String(received))
         case .method(let received, let expected):
-            "the method is \(received), the route expects \(expected)"
+            text.append(utf8: "the method is ")
+            text.append(utf8: received.rawValue)
+            text.append(utf8: ", the route expects ")
+            text.append(utf8: expected.rawValue)
         case .matcher(let matcher):
-            matcher.mismatch(in: request) ?? ""
+            text.append(utf8: matcher.mismatch(in: request) ?? "")
         case .scenario(let name, let state, let required):
-            "scenario \"\(name)\" is in state \"\(state)\", the route expects \"\(required)\""
+            text.append(utf8: "scenario \"\(name)\" is in state \"\(state)\", the route expects \"\(required)\"")
         }
-    }
-
-    // The two below are what the closest routes of an unmatched request say most, so they are
-    // appended into room made once: an interpolation of a `Substring` goes through the generic
-    // `TextOutputStreamable` path, which costs more than the rest of the words.
-
-    private static func segmentWords(index: Int, received: Substring, expected: String) -> String {
-        var text = "path segment "
-        text.reserveCapacity(48 + received.utf8.count + expected.utf8.count)
-        text += String(index + 1)
-        text += " is \""
-        text += received
-        text += "\", the route expects \""
-        text += expected
-        text += "\""
-        return text
-    }
-
-    private static func segmentCountWords(expected: Int, orMore: Bool, received: Int) -> String {
-        var text = "the route expects "
-        text.reserveCapacity(64)
-        if orMore { text += "at least " }
-        text += String(expected)
-        text += " path segments, the request has "
-        text += String(received)
-        return text
     }
 }
 

@@ -15,8 +15,9 @@ struct RouteTable: Sendable {
     /// Template and expression routes need the path in segments; literal routes only its hash,
     /// so a table without the former never splits it.
     private var templateCount = 0
-    /// The closest routes of unmatched requests that depend on their request line only, until the
-    /// routes change; a class, so that a table copied for reading shares and fills it.
+    /// The closest routes of unmatched requests that depend on their request line only and were
+    /// asked for before, until the routes change; a class, so that a table copied for reading
+    /// shares and fills it.
     private var unmatchedMemo = BoundedMemo<RequestLine, [NearMiss]>()
 
     private enum Kind {
@@ -94,13 +95,14 @@ struct RouteTable: Sendable {
         }
         if let best { return .matched(StubMatch(stub: best.stub, route: best.pattern.route)) }
         let line = RequestLine(request)
-        if let misses = unmatchedMemo[line] { return .unmatched(misses) }
+        let (memoised, isRepeated) = unmatchedMemo.lookUp(line)
+        if let misses = memoised { return .unmatched(misses) }
         // Gathered by a second walk, which most unmatched requests, fitting no route's path, skip.
         var pathMatches: [RouteEntry] = []
         if anyPathMatches { visitPathMatches(of: request) { pathMatches.append($0) } }
         let (misses, dependsOnLineOnly) = nearMisses(
             for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios)
-        if dependsOnLineOnly { unmatchedMemo.keep(misses, for: line) }
+        if dependsOnLineOnly, isRepeated { unmatchedMemo.keep(misses, for: line) }
         return .unmatched(misses)
     }
 
@@ -133,25 +135,15 @@ struct RouteTable: Sendable {
             kept += 1
         }
         candidates.removeLast(candidates.count - kept)
-        // Ranked by how many differences each has; only the three shown get theirs made and worded.
+        // Ranked by how many differences each has; only the three shown get theirs made.
         let nearest = Closeness.nearest(candidates, limit: 3) {
             $0.pattern.differenceCount(request, segments: segments, scenarios: scenarios)
         }
+        // Worded only when shown, straight into the 404's body.
         let misses = nearest.map { entry in
-            // Joined as they are worded, without an array of the words first; the first words are
-            // the reason itself, not copied into an empty one.
-            var reason = ""
-            let differences = entry.pattern.differences(request, segments: segments, scenarios: scenarios)
-            for (index, difference) in differences.enumerated() {
-                let words = difference.words(for: request)
-                if index == 0 {
-                    reason = words
-                } else {
-                    reason += "; "
-                    reason += words
-                }
-            }
-            return NearMiss(route: entry.pattern.route, reason: reason)
+            NearMiss(
+                route: entry.pattern.route,
+                differences: entry.pattern.differences(request, segments: segments, scenarios: scenarios), of: request)
         }
         return (misses, candidates.allSatisfy { $0.pattern.route.dependsOnRequestLineOnly })
     }

@@ -19,14 +19,23 @@ public struct StubResponse: Stub {
     /// costs a single retain; servings cache their encoding of it in `cache`.
     private final class Storage: Sendable {
         let fields: Fields
-        let cache = ServingCache()
+        /// `nil` for a response made to answer one request, whose encoding would never be reused.
+        let cache: ServingCache?
         /// Made with the response: an `HTTPResponse` allocates for its status, and every request
         /// the response answers would otherwise make one.
         let head: HTTPResponse
 
-        init(_ fields: Fields) {
+        convenience init(_ fields: Fields, isServedOnce: Bool) {
+            self.init(
+                fields, head: HTTPResponse(status: fields.status, headerFields: fields.headerFields),
+                isServedOnce: isServedOnce)
+        }
+
+        /// Storage whose head, of the fields' status and header fields, is made already.
+        init(_ fields: Fields, head: HTTPResponse, isServedOnce: Bool) {
             self.fields = fields
-            head = HTTPResponse(status: fields.status, headerFields: fields.headerFields)
+            self.head = head
+            cache = isServedOnce ? nil : ServingCache()
         }
     }
 
@@ -36,7 +45,7 @@ public struct StubResponse: Stub {
     private mutating func update(_ change: (inout Fields) -> Void) {
         var fields = storage.fields
         change(&fields)
-        storage = Storage(fields)
+        storage = Storage(fields, isServedOnce: storage.cache == nil)
     }
 
     /// The status to answer with.
@@ -76,7 +85,8 @@ public struct StubResponse: Stub {
     }
 
     /// Where servings keep their encoding of this response; a changed response gets a new one.
-    package var cache: ServingCache { storage.cache }
+    /// `nil` for a response made to answer one request: servings encode it for that one.
+    package var cache: ServingCache? { storage.cache }
 
     /// The status and header fields as a response head, made once with the response.
     package var head: HTTPResponse { storage.head }
@@ -85,7 +95,18 @@ public struct StubResponse: Stub {
     public init(
         status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data(), delay: Delay = .none
     ) {
-        storage = Storage(Fields(status: status, headerFields: headerFields, body: body, delay: delay, fault: nil))
+        storage = Storage(
+            Fields(status: status, headerFields: headerFields, body: body, delay: delay, fault: nil),
+            isServedOnce: false)
+    }
+
+    /// Creates a response of `head`'s status and header fields, made once for many responses: an
+    /// `HTTPResponse` allocates for its status. One `isServedOnce` answers a single request, so
+    /// servings keep no encoding of it.
+    package init(head: HTTPResponse, body: Data, isServedOnce: Bool) {
+        storage = Storage(
+            Fields(status: head.status, headerFields: head.headerFields, body: body, delay: .none, fault: nil),
+            head: head, isServedOnce: isServedOnce)
     }
 
     /// Creates a `text/plain` response.

@@ -163,7 +163,7 @@ final class Daemon: Sendable {
             return translate(delivery, for: exchange)
         case .reply(let reply):
             log(reply, by: .adminAPI, for: exchange)
-            return PreparedResponse(reply).queue(on: exchange.connection)
+            return PreparedResponse.queueOnce(reply, on: exchange.connection)
         case .proceed, .close, nil:
             // Not resumed: the body is whole and nothing is decided yet. A resumption to proceed
             // or close is never kept for the handler (see `Exchange.Phase.resumed`).
@@ -194,14 +194,16 @@ final class Daemon: Sendable {
         switch delivery.content {
         case .response(_, .whole), .response(_, .withheld):
             let response = delivery.response
-            return response.cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(
-                on: exchange.connection)
+            guard let cache = response.cache else {
+                return PreparedResponse.queueOnce(response, on: exchange.connection)
+            }
+            return cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
         case .response(let head, .paced(let body, let pieces)):
             return DribbledResponse.queue(
                 head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
         case .fault(let fault, _) where fault.isAnsweredOverHTTP:
             // A failure a server can still put into words: the response carries its status and reason.
-            return PreparedResponse(delivery.response).queue(on: exchange.connection)
+            return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
         case .fault(_, let hold) where hold > .zero:
             let hold = min(hold, configuration.faultTimeoutHold)
             suspended.suspend(exchange) {

@@ -14,17 +14,35 @@ final class PreparedResponse: @unchecked Sendable {
 
     init(_ response: StubResponse) {
         status = UInt32(response.status.code)
-        pointer = response.body.withUnsafeBytes { bytes in
+        pointer = Self.make(response)
+    }
+
+    /// Sends `response` on `connection` without keeping its libmicrohttpd response, for an answer
+    /// given once: libmicrohttpd holds the response while it sends it, so it is let go at once.
+    static func queueOnce(_ response: StubResponse, on connection: OpaquePointer) -> MHD_Result {
+        let pointer = make(response)
+        defer { MHD_destroy_response(pointer) }
+        return MHD_queue_response(connection, UInt32(response.status.code), pointer)
+    }
+
+    /// A new libmicrohttpd response with a copy of `response`'s body and its header fields.
+    private static func make(_ response: StubResponse) -> OpaquePointer {
+        let pointer: OpaquePointer = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(
                 bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
-        Self.add(response.headerFields, to: pointer)
+        add(response.headerFields, to: pointer)
+        return pointer
     }
 
     /// Adds `fields` to a libmicrohttpd response, leaving out those it writes itself.
     static func add(_ fields: HTTPFields, to pointer: OpaquePointer) {
         for field in fields where !setByTheServer.contains(field.name) {
-            MHD_add_response_header(pointer, field.name.rawName, field.value)
+            // Through `withCString`, which lends a short string from the stack, where passing the
+            // string itself copies it to the heap.
+            field.name.rawName.withCString { name in
+                field.value.withCString { value in _ = MHD_add_response_header(pointer, name, value) }
+            }
         }
     }
 

@@ -224,6 +224,32 @@ struct RoutingTests {
         #expect(html.contains(#"got "text/html""#))
     }
 
+    /// A 404 is kept, with the servings' encodings of it, only for a request line asked for again:
+    /// one of many distinct targets is made to be served once and leaves nothing behind.
+    @Test func onlyARepeatedUnmatchedRequestKeepsItsNotFound() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(), for: .get("/orders"))
+        let engine = StubEngine(provider: registry)
+        let request = StubRequest(method: .get, target: "/user/42")
+        let first = try await engine.answer(request)
+        let second = try await engine.answer(request)
+        let third = try await engine.answer(request)
+        #expect(first.cache == nil)
+        #expect(second.cache != nil)
+        #expect(third.cache === second.cache)
+        #expect(first.body == second.body && third.body == second.body)
+        #expect(try await engine.answer(StubRequest(method: .get, target: "/user/43")).cache == nil)
+    }
+
+    @Test func aMemoTellsAKeyAskedForAgain() {
+        let memo = BoundedMemo<String, Int>(capacity: 2)
+        #expect(memo.lookUp("a") == (nil, false))
+        #expect(memo.lookUp("a") == (nil, true))
+        #expect(memo.lookUp("b") == (nil, false))
+        memo.keep(1, for: "a")
+        #expect(memo.lookUp("a") == (1, true))
+    }
+
     @Test func unmatchedWithNothingRegisteredSaysSo() async throws {
         let exchange = try await ServingMode.inProcess.exchange(StubRegistry(), .get, "/anything")
         #expect(exchange.text == "No stub matches GET /anything.\nNo registered route comes close.\n")
