@@ -9,24 +9,13 @@ import Testing
 struct LogOutputTests {
     /// The lines are those swift-log's own `StreamLogHandler` writes, timestamp included.
     @Test func linesAreStreamLogHandlersLines() throws {
-        let path = FileManager.default.temporaryDirectory.appending(path: "decoy-log-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let output = try LogOutput(path: path)
-        let kept = Kept()
-        var batched = Logger(label: "decoy") { BatchingLogHandler(label: $0, output: output) }
-        var streamed = Logger(label: "decoy") { StreamLogHandler(label: $0, stream: kept, metadataProvider: nil) }
-        for logger in [batched, streamed] {
+        let (written, expected) = try loggedBothWays(at: .info) { logger in
             logger.info("GET /users/1 → 200 (GET /users/{id}) 0.1 ms")
             logger.debug("not at info")
             logger.warning("with metadata", metadata: ["b": "2", "a": "1"])
+            logger.logLevel = .debug
+            logger.debug("at debug")
         }
-        batched.logLevel = .debug
-        streamed.logLevel = .debug
-        batched.debug("at debug")
-        streamed.debug("at debug")
-        output.close()
-        let written = try String(contentsOfFile: path, encoding: .utf8)
-        let expected = kept.text.value.withLock { $0 }
         #expect(written.split(separator: "\n").count == 3)
         // The two may straddle a second; the rest of each line must be the same.
         #expect(withoutTimestamps(written) == withoutTimestamps(expected))
@@ -56,4 +45,22 @@ struct Kept: TextOutputStream, Sendable {
 /// The lines of `text`, each without its leading timestamp.
 func withoutTimestamps(_ text: String) -> [Substring] {
     text.split(separator: "\n").map { $0.drop { $0 != " " } }
+}
+
+/// What `log` writes through `decoy serve`'s handler, to a file, and through swift-log's own
+/// `StreamLogHandler`, each logger starting at `level`.
+func loggedBothWays(at level: Logger.Level, _ log: (inout Logger) -> Void) throws -> (batched: String, streamed: String)
+{
+    let path = FileManager.default.temporaryDirectory.appending(path: "decoy-log-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let output = try LogOutput(path: path)
+    let kept = Kept()
+    var batched = Logger(label: "decoy") { BatchingLogHandler(label: $0, output: output) }
+    var streamed = Logger(label: "decoy") { StreamLogHandler(label: $0, stream: kept, metadataProvider: nil) }
+    batched.logLevel = level
+    streamed.logLevel = level
+    log(&batched)
+    log(&streamed)
+    output.close()
+    return (try String(contentsOfFile: path, encoding: .utf8), kept.text.value.withLock { $0 })
 }

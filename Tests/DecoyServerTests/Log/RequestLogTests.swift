@@ -94,22 +94,11 @@ struct RequestLogTests {
     /// are the lines swift-log's own `StreamLogHandler` writes from the same records, at both levels.
     @Test(arguments: [Logger.Level.info, .debug])
     func batchedLinesAreStreamLogHandlersLines(level: Logger.Level) throws {
-        let path = FileManager.default.temporaryDirectory.appending(path: "decoy-log-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let output = try LogOutput(path: path)
-        let kept = Kept()
-        var batched = Logger(label: "decoy") { BatchingLogHandler(label: $0, output: output) }
-        var streamed = Logger(label: "decoy") { StreamLogHandler(label: $0, stream: kept, metadataProvider: nil) }
-        batched.logLevel = level
-        streamed.logLevel = level
-        for logger in [batched, streamed] {
+        let (written, expected) = try loggedBothWays(at: level) { logger in
             let log = RequestLog(logger: logger)
             for record in Self.records { log.append(record) }
             log.close()
         }
-        output.close()
-        let written = try String(contentsOfFile: path, encoding: .utf8)
-        let expected = kept.text.value.withLock { $0 }
         #expect(written.split(separator: "\n").count == (level == .debug ? 5 : 4))
         // The two may straddle a second; the rest of each line must be the same.
         #expect(withoutTimestamps(written) == withoutTimestamps(expected))
