@@ -189,7 +189,7 @@ extension Route: CustomStringConvertible {
     }
 
     /// Appends ``description`` to `text`, as UTF-8, as the unmatched 404 writes its closest routes.
-    func appendDescription(to text: inout [UInt8]) {
+    package func appendDescription(to text: inout [UInt8]) {
         // Appended, not interpolated: every unmatched 404 shows up to three routes, and
         // interpolating the method goes through the generic `description` path.
         text.append(utf8: method?.rawValue ?? "ANY")

@@ -1,3 +1,4 @@
+import Decoy
 import Logging
 
 /// A swift-log handler that words lines exactly as `StreamLogHandler` does, and leaves the
@@ -29,7 +30,7 @@ package struct BatchingLogHandler: LogHandler {
         output.append { lines in
             lines.line { line in
                 writePrefix(event.level, pretty, event.source, into: &line)
-                line.append(contentsOf: message.utf8)
+                line.append(utf8: message)
             }
         }
     }
@@ -54,16 +55,16 @@ package struct BatchingLogHandler: LogHandler {
 
     /// `level label: metadata [source] `, as `StreamLogHandler` begins a line after its timestamp.
     private func writePrefix(_ level: Logger.Level, _ pretty: String, _ source: String, into line: inout [UInt8]) {
-        line.append(contentsOf: level.rawValue.utf8)
+        line.append(utf8: level.rawValue)
         if !label.isEmpty {
             line.append(UInt8(ascii: " "))
-            line.append(contentsOf: label.utf8)
+            line.append(utf8: label)
         }
         line.append(UInt8(ascii: ":"))
-        line.append(contentsOf: pretty.utf8)
-        line.append(contentsOf: " [".utf8)
-        line.append(contentsOf: source.utf8)
-        line.append(contentsOf: "] ".utf8)
+        line.append(utf8: pretty)
+        line.append(utf8: " [")
+        line.append(utf8: source)
+        line.append(utf8: "] ")
     }
 
     /// ` key=value key=value`, sorted by key, or nothing without metadata.

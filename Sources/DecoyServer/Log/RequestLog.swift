@@ -118,29 +118,29 @@ extension RequestLog.Record {
     /// With `colours`, the outcome is coloured by its class: green for 2xx, cyan for 3xx, yellow
     /// for 4xx, red for 5xx and faults.
     func words(into bytes: inout [UInt8], colours: Bool) {
-        bytes.append(contentsOf: method.rawValue.utf8)
+        bytes.append(utf8: method.rawValue)
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: target.utf8)
-        bytes.append(contentsOf: " → ".utf8)
-        if colours { bytes.append(contentsOf: colour.utf8) }
+        bytes.append(utf8: target)
+        bytes.append(utf8: " → ")
+        if colours { bytes.append(utf8: colour) }
         if let fault {
-            bytes.append(contentsOf: "fault".utf8)
-            if colours { bytes.append(contentsOf: LogOutput.reset.utf8) }
-            bytes.append(contentsOf: " \(fault)".utf8)
+            bytes.append(utf8: "fault")
+            if colours { bytes.append(utf8: LogOutput.reset) }
+            bytes.append(utf8: " \(fault)")
         } else {
-            bytes.append(contentsOf: String(status).utf8)
-            if colours { bytes.append(contentsOf: LogOutput.reset.utf8) }
+            bytes.append(utf8: String(status))
+            if colours { bytes.append(utf8: LogOutput.reset) }
         }
         switch answeredBy {
         case .route(let route):
-            bytes.append(contentsOf: " (".utf8)
-            bytes.append(contentsOf: route.description.utf8)
-            bytes.append(contentsOf: ") ".utf8)
-        case .unmatched: bytes.append(contentsOf: " (unmatched) ".utf8)
-        case .adminAPI: bytes.append(contentsOf: " (admin API) ".utf8)
+            bytes.append(utf8: " (")
+            route.appendDescription(to: &bytes)
+            bytes.append(utf8: ") ")
+        case .unmatched: bytes.append(utf8: " (unmatched) ")
+        case .adminAPI: bytes.append(utf8: " (admin API) ")
         }
-        bytes.append(contentsOf: RequestLog.milliseconds(elapsed).utf8)
-        bytes.append(contentsOf: " ms".utf8)
+        bytes.append(utf8: RequestLog.milliseconds(elapsed))
+        bytes.append(utf8: " ms")
     }
 
     private var colour: String {
