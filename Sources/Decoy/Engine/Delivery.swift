@@ -39,11 +39,22 @@ package struct Delivery: Sendable {
         }
     }
 
-    /// How it goes out.
-    package let content: Content
-    /// The response the stub answered with, as the journal recorded it; servings read it only to
-    /// log it and to keep their encoding of it in its ``StubResponse/cache``, which is shared by
-    /// every delivery of the same response.
+    /// How it goes out, worked out from ``response`` when asked: a serving that keeps its
+    /// encoding of the response asks only whether it is paced, and copying the head and body
+    /// into a delivery it never reads would cost every request.
+    package var content: Content {
+        if let fault = response.fault {
+            return .fault(fault, hold: fault == .timeout ? Self.untilTheClientGivesUp : .zero)
+        }
+        let body = response.body
+        if isAnswerToHead { return .response(response.head, .withheld(length: body.count)) }
+        guard !response.isSentAtOnce else { return .response(response.head, .whole(body)) }
+        return .response(response.head, .paced(body, response.throttle.pieces(forBodyOf: body.count)))
+    }
+
+    /// The response the stub answered with, as the journal recorded it; servings read it to log it
+    /// and to keep their encoding of it in its ``StubResponse/cache``, which is shared by every
+    /// delivery of the same response.
     package let response: StubResponse
     /// The route of the stub that answered; `nil` when nothing matched.
     package let route: Route?
@@ -51,6 +62,8 @@ package struct Delivery: Sendable {
     package let delay: Duration
     /// The engine's clock, on which every wait of the delivery is slept.
     package let clock: any Clock<Duration>
+    /// Whether the request was a `HEAD`, whose answer withholds the body.
+    private let isAnswerToHead: Bool
 
     /// The hold of a ``Fault/timeout``, which answers nothing until the client gives up: a year,
     /// which in-process is as long as a test can wait; a server closes the connection sooner, after
@@ -66,20 +79,13 @@ package struct Delivery: Sendable {
         self.route = route
         self.delay = delay
         self.clock = clock
-        if let fault = response.fault {
-            content = .fault(fault, hold: fault == .timeout ? Self.untilTheClientGivesUp : .zero)
-            return
-        }
-        let head = response.head
-        let body = response.body
-        if method == .head {
-            content = .response(head, .withheld(length: body.count))
-        } else if response.throttle == .none || body.isEmpty {
-            content = .response(head, .whole(body))
-        } else {
-            content = .response(head, .paced(body, response.throttle.pieces(forBodyOf: body.count)))
-        }
+        isAnswerToHead = method == .head
     }
+
+    /// Whether the content is the response at once, its head and whole body (or only its head,
+    /// for `HEAD`), so that a serving holding its own encoding of the response can send that
+    /// without reading ``content``.
+    package var isResponseAtOnce: Bool { response.isSentAtOnce || (isAnswerToHead && response.fault == nil) }
 
     /// Hands the body over as it is paced, each piece waited for on the engine's clock; a whole
     /// body at once, an empty or withheld one not at all. For servings that hand bytes to their

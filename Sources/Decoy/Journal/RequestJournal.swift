@@ -1,5 +1,4 @@
 import DecoyClient
-import DequeModule
 import Foundation
 import HTTPTypes
 
@@ -8,8 +7,33 @@ import HTTPTypes
 /// Past the limit the oldest entries are dropped; ``totalCount`` keeps counting.
 public final class RequestJournal: Sendable {
     private struct State {
-        var entries = Deque<JournalEntry>()
+        /// The kept entries in a ring, oldest at `oldest`: once full, each new entry takes the
+        /// place of the oldest. Not a `Deque`, whose `append` copies the entry into place and then
+        /// destroys the original, a retain and release of each of its parts on every request.
+        var ring: [JournalEntry] = []
+        var oldest = 0
         var total = 0
+
+        /// The kept entries, oldest first.
+        var entries: [JournalEntry] {
+            get { Array(ring[oldest...] + ring[..<oldest]) }
+            set {
+                ring = newValue
+                oldest = 0
+            }
+        }
+
+        /// Keeps `entry`, at most `limit` entries in all; returns the one dropped to make room.
+        mutating func append(_ entry: consuming JournalEntry, limit: Int) -> JournalEntry? {
+            guard ring.count == limit else {
+                ring.append(entry)
+                return nil
+            }
+            var dropped = entry
+            swap(&dropped, &ring[oldest])
+            oldest = oldest + 1 == limit ? 0 : oldest + 1
+            return dropped
+        }
     }
 
     /// The most entries kept.
@@ -27,13 +51,13 @@ public final class RequestJournal: Sendable {
     package init(entries: [JournalEntry], totalCount: Int) {
         limit = max(entries.count, 1)
         state.withLock { state in
-            state.entries = Deque(entries)
+            state.entries = entries
             state.total = max(totalCount, entries.count)
         }
     }
 
     /// The entries kept, oldest first.
-    public var entries: [JournalEntry] { state.withLock { Array($0.entries) } }
+    public var entries: [JournalEntry] { state.withLock { $0.entries } }
 
     /// How many requests were recorded since the last reset, including dropped ones.
     public var totalCount: Int { state.withLock { $0.total } }
@@ -76,8 +100,10 @@ public final class RequestJournal: Sendable {
     @discardableResult
     package func remove(where isRemoved: (JournalEntry) -> Bool) -> [JournalEntry] {
         state.withLock { state in
-            let removed = Array(state.entries.filter(isRemoved))
-            state.entries.removeAll(where: isRemoved)
+            let (removed, kept) = state.entries.reduce(into: ([JournalEntry](), [JournalEntry]())) { parts, entry in
+                if isRemoved(entry) { parts.0.append(entry) } else { parts.1.append(entry) }
+            }
+            state.entries = kept
             return removed
         }
     }
@@ -92,12 +118,10 @@ public final class RequestJournal: Sendable {
         // The entry dropped is returned to be freed after the lock, which other threads wait on.
         _ = state.withLock { state -> JournalEntry? in
             state.total += 1
-            let dropped = state.entries.count == limit ? state.entries.removeFirst() : nil
-            state.entries.append(
+            return state.append(
                 JournalEntry(
                     sequence: state.total, date: date, request: request, route: route, response: response, delay: delay
-                ))
-            return dropped
+                ), limit: limit)
         }
     }
 }

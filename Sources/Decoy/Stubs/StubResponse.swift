@@ -24,6 +24,9 @@ public struct StubResponse: Stub {
         /// Made with the response: an `HTTPResponse` allocates for its status, and every request
         /// the response answers would otherwise make one.
         let head: HTTPResponse
+        /// Whether it answers with its head and whole body at once, worked out with the response
+        /// rather than from its fields on every request it answers.
+        let isSentAtOnce: Bool
 
         convenience init(_ fields: Fields, isServedOnce: Bool) {
             self.init(
@@ -36,6 +39,7 @@ public struct StubResponse: Stub {
             self.fields = fields
             self.head = head
             cache = isServedOnce ? nil : ServingCache()
+            isSentAtOnce = fields.fault == nil && (fields.throttle == .none || fields.body.isEmpty)
         }
     }
 
@@ -90,6 +94,9 @@ public struct StubResponse: Stub {
 
     /// The status and header fields as a response head, made once with the response.
     package var head: HTTPResponse { storage.head }
+
+    /// Whether it answers with its head and whole body at once: no fault, and the body not paced.
+    package var isSentAtOnce: Bool { storage.isSentAtOnce }
 
     /// Creates a response with a raw body.
     public init(

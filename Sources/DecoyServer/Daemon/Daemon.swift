@@ -191,13 +191,11 @@ final class Daemon: Sendable {
     /// delivery says but at most ``MockServer/Configuration/faultTimeoutHold``.
     private func translate(_ delivery: Delivery, for exchange: Exchange) -> MHD_Result {
         log(delivery, for: exchange)
+        // Most answers: without reading the content, which copies the head and body out of the response.
+        if delivery.isResponseAtOnce { return queue(delivery, on: exchange) }
         switch delivery.content {
         case .response(_, .whole), .response(_, .withheld):
-            let response = delivery.response
-            guard let cache = response.cache else {
-                return PreparedResponse.queueOnce(response, on: exchange.connection)
-            }
-            return cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
+            return queue(delivery, on: exchange)
         case .response(let head, .paced(let body, let pieces)):
             return DribbledResponse.queue(
                 head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
@@ -214,6 +212,14 @@ final class Daemon: Sendable {
         case .fault(let fault, _):
             return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
         }
+    }
+
+    /// Queues the delivery's response from the libmicrohttpd response prepared once for it, or
+    /// made for this answer only when the response is served once.
+    private func queue(_ delivery: Delivery, on exchange: Exchange) -> MHD_Result {
+        let response = delivery.response
+        guard let cache = response.cache else { return PreparedResponse.queueOnce(response, on: exchange.connection) }
+        return cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
     }
 
     private func log(_ delivery: Delivery, for exchange: Exchange) {
@@ -254,11 +260,15 @@ final class Daemon: Sendable {
         guard let context, let method, let version, let uploadSize, let exchangePointer = state?.pointee else {
             return .NO
         }
-        // Both are borrowed: libmicrohttpd holds a reference to the daemon while it runs (see
-        // Daemon's Lifetime), and one to the exchange from requestStarted to requestCompleted.
-        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
-        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
-        return daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
+        // Both are borrowed without a reference of their own: libmicrohttpd holds one to the
+        // daemon while it runs (see Daemon's Lifetime), and one to the exchange from
+        // requestStarted to requestCompleted. Taking references would write to the daemon's
+        // count from every server thread on every request.
+        return Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
+            Unmanaged<Exchange>.fromOpaque(exchangePointer)._withUnsafeGuaranteedRef { exchange in
+                daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
+            }
+        }
     }
 
     /// Counts connections and keeps each one's head deadline in its socket context, retained

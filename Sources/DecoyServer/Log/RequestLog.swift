@@ -105,10 +105,12 @@ final class RequestLog: Sendable {
     private static let source = "DecoyServer"
 
     /// `elapsed` in milliseconds with one decimal, as `%.1f` writes it, without Foundation's formatter.
-    static func milliseconds(_ elapsed: Duration) -> String {
+    static func appendMilliseconds(_ elapsed: Duration, to bytes: inout [UInt8]) {
         let (seconds, attoseconds) = elapsed.components
         let tenths = Int((Double(seconds) * 10_000 + Double(attoseconds) / 1e14).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
+        bytes.append(decimal: tenths / 10)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(decimal: tenths % 10)
     }
 }
 
@@ -128,7 +130,7 @@ extension RequestLog.Record {
             if colours { bytes.append(utf8: LogOutput.reset) }
             bytes.append(utf8: " \(fault)")
         } else {
-            bytes.append(utf8: String(status))
+            bytes.append(decimal: status)
             if colours { bytes.append(utf8: LogOutput.reset) }
         }
         switch answeredBy {
@@ -139,7 +141,7 @@ extension RequestLog.Record {
         case .unmatched: bytes.append(utf8: " (unmatched) ")
         case .adminAPI: bytes.append(utf8: " (admin API) ")
         }
-        bytes.append(utf8: RequestLog.milliseconds(elapsed))
+        RequestLog.appendMilliseconds(elapsed, to: &bytes)
         bytes.append(utf8: " ms")
     }
 

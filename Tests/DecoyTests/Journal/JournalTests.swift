@@ -77,6 +77,24 @@ struct JournalTests {
         #expect(registry.journal.entries.isEmpty)
     }
 
+    @Test func keepsTheNewestEntriesInOrderPastItsLimit() throws {
+        let journal = RequestJournal(limit: 3)
+        let engine = StubEngine(provider: StubRegistry(), journal: journal)
+        let targets = (1...7).map { "/n/\($0)" }
+        for target in targets { _ = engine.prepare(StubRequest(method: .get, target: target)) }
+        #expect(journal.entries.map(\.request.target) == ["/n/5", "/n/6", "/n/7"])
+        #expect(journal.entries.map(\.sequence) == [5, 6, 7])
+        #expect(journal.totalCount == 7)
+
+        // Removed from the middle of a journal that has wrapped around, then filled again.
+        let removed = journal.remove(matching: try RequestPattern(.get("/n/6")))
+        #expect(removed.map(\.request.target) == ["/n/6"])
+        #expect(journal.entries.map(\.request.target) == ["/n/5", "/n/7"])
+        for target in ["/n/8", "/n/9"] { _ = engine.prepare(StubRequest(method: .get, target: target)) }
+        #expect(journal.entries.map(\.request.target) == ["/n/7", "/n/8", "/n/9"])
+        #expect(journal.totalCount == 9)
+    }
+
     private func registryAfterTwoPosts() throws -> StubRegistry {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created), for: .post("/users"))
