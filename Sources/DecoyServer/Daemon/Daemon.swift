@@ -136,11 +136,11 @@ final class Daemon: Sendable {
             // Answered on the first call, so libmicrohttpd closes the connection after it and
             // reads nothing more from it as a request.
             if let (status, reason) = HeadCheck.problem(
-                method: String(cString: method), version: String(cString: version), fields: exchange.rawHeaderFields)
+                method: exchange.method, version: String(cString: version), fields: exchange.rawHeaderFields)
             {
                 return PreparedResponse.text(status, reason + "\n").queue(on: exchange.connection)
             }
-            if requestLog != nil { exchange.started = .now }
+            if requestLog != nil { exchange.started = Nanoseconds.now }
             if let length = exchange.contentLength, length > configuration.maxBodySize {
                 return tooLarge.queue(on: exchange.connection)
             }
@@ -236,7 +236,7 @@ final class Daemon: Sendable {
             RequestLog.Record(
                 method: exchange.method ?? .get, target: exchange.target, status: response.status.code,
                 fault: response.fault,
-                answeredBy: source, elapsed: .now - started
+                answeredBy: source, nanoseconds: Nanoseconds.now - started
             ))
     }
 

@@ -42,12 +42,16 @@ final class Exchange: @unchecked Sendable {
     let connection: OpaquePointer
     /// The connection's head deadline, lifted once the head is in and set again once answered.
     let watch: HeadDeadlines.Watch?
-    private(set) var phase = Phase.awaitingHead
-    var method: HTTPRequest.Method?
-    var rawHeaderFields: [(name: String, value: String)] = []
-    var body = Data()
-    /// When the head arrived, for the request log; `nil` when nothing logs.
-    var started: ContinuousClock.Instant?
+    // The mutable parts are `@exclusivity(unchecked)`: no two accesses overlap, as the class's
+    // comment says, and Swift's dynamic check of each access of a class's property looks up a
+    // thread-local set, a dozen times on every request.
+    @exclusivity(unchecked) private(set) var phase = Phase.awaitingHead
+    /// `nil` until the head is read, and after when the request's method is not a token.
+    @exclusivity(unchecked) var method: HTTPRequest.Method?
+    @exclusivity(unchecked) var rawHeaderFields: [(name: String, value: String)] = []
+    @exclusivity(unchecked) var body = Data()
+    /// When the head arrived (``Nanoseconds/now``), for the request log; `nil` when nothing logs.
+    @exclusivity(unchecked) var started: Int64?
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
         self.target = target
@@ -72,7 +76,9 @@ final class Exchange: @unchecked Sendable {
     /// to ``Phase/receiving``.
     func readHead(method rawMethod: UnsafePointer<CChar>) {
         phase = .receiving
-        method = HTTPRequest.Method(String(cString: rawMethod))
+        method = Self.method(rawMethod)
+        // Room for every field at once, counted first, rather than regrown as they are appended.
+        rawHeaderFields.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
         MHD_get_connection_values(
             connection, .HEADER_KIND,
             { context, _, key, value in
@@ -82,6 +88,22 @@ final class Exchange: @unchecked Sendable {
                 return .YES
             }, Unmanaged.passUnretained(self).toOpaque())
     }
+
+    /// The method `raw` names, `nil` when it is not a token: the common ones found by their
+    /// bytes, without making a string and checking it is a token character by character.
+    private static func method(_ raw: UnsafePointer<CChar>) -> HTTPRequest.Method? {
+        // Safe: a string literal's bytes are static and end in a NUL, as strcmp needs.
+        for (name, method) in commonMethods
+        where strcmp(raw, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 {
+            return method
+        }
+        return HTTPRequest.Method(String(cString: raw))
+    }
+
+    private static let commonMethods: [(StaticString, HTTPRequest.Method)] = [
+        ("GET", .get), ("POST", .post), ("PUT", .put), ("DELETE", .delete), ("PATCH", .patch), ("HEAD", .head),
+        ("OPTIONS", .options),
+    ]
 
     /// Takes one piece of the body; past `limit` the body is dropped and the phase is
     /// ``Phase/bodyTooLarge``.

@@ -7,13 +7,14 @@ import HTTPTypes
 ///
 /// libmicrohttpd itself refuses an HTTP/1.1 request without `Host` (in its strict mode).
 enum HeadCheck {
-    /// Why the head is refused, with the status to answer, or `nil` when it passes.
+    /// Why the head is refused, with the status to answer, or `nil` when it passes; `method` is
+    /// `nil` when the request's was not a token, and `version` is read only for a transfer coding.
     ///
     /// One pass over the fields, lowercasing none: it runs for every request.
-    static func problem(method: String, version: String, fields: [(name: String, value: String)]) -> (
-        status: HTTPResponse.Status, reason: String
-    )? {
-        guard isToken(method) else { return (.badRequest, "The method is not a token.") }
+    static func problem(
+        method: HTTPRequest.Method?, version: @autoclosure () -> String, fields: [(name: String, value: String)]
+    ) -> (status: HTTPResponse.Status, reason: String)? {
+        guard method != nil else { return (.badRequest, "The method is not a token.") }
         var hosts = 0
         var lengths: [Substring] = []
         var codings: [Substring] = []
@@ -30,14 +31,15 @@ enum HeadCheck {
             }
         }
         if hosts > 1 { return (.badRequest, "The request has more than one Host field.") }
-        if !lengths.allSatisfy({
-            !$0.isEmpty && $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        }) || Set(lengths).count > 1 {
+        if lengths.contains(where: { length in
+            length.isEmpty || length != lengths[0]
+                || !length.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }) {
             return (.badRequest, "The Content-Length fields are not one length.")
         }
         guard !codings.isEmpty else { return nil }
         if !lengths.isEmpty { return (.badRequest, "The request has both Content-Length and Transfer-Encoding.") }
-        if version == "HTTP/1.0" { return (.badRequest, "HTTP/1.0 has no Transfer-Encoding.") }
+        if version() == "HTTP/1.0" { return (.badRequest, "HTTP/1.0 has no Transfer-Encoding.") }
         if let coding = codings.first(where: { !String($0).isCaseInsensitively("chunked") }) {
             return (.notImplemented, "The transfer coding \"\(coding)\" is not implemented; only chunked is.")
         }
@@ -75,10 +77,18 @@ enum HeadCheck {
 }
 
 extension String {
-    /// Whether this equals `lowercase`, a lowercase ASCII name, ignoring ASCII case.
-    fileprivate func isCaseInsensitively(_ lowercase: String) -> Bool {
-        utf8.count == lowercase.utf8.count
-            && zip(utf8, lowercase.utf8).allSatisfy { byte, expected in
+    /// Whether this equals `lowercase`, a lowercase ASCII name, ignoring ASCII case; compared
+    /// over the two strings' bytes where they lie, as it runs for every field of every request.
+    fileprivate func isCaseInsensitively(_ lowercase: StaticString) -> Bool {
+        // Safe: a literal's bytes are static.
+        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        return utf8.withContiguousStorageIfAvailable { Self.caseless($0, is: expected) }
+            ?? Self.caseless(utf8, is: expected)
+    }
+
+    private static func caseless(_ bytes: some Collection<UInt8>, is lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == lowercase.count
+            && zip(bytes, lowercase).allSatisfy { byte, expected in
                 (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
             }
     }

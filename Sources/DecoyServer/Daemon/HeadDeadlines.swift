@@ -11,7 +11,7 @@ import Foundation
 /// answer) and none while a request is served; a task sweeps the watches and shuts the sockets
 /// of those past their deadline, which libmicrohttpd then closes as it would any other.
 final class HeadDeadlines: Sendable {
-    /// One connection's deadline, in nanoseconds after the sweeper's origin; 0 while none is set.
+    /// One connection's deadline, in ``Nanoseconds/roughlyNow``'s nanoseconds; 0 while none is set.
     final class Watch: Sendable {
         fileprivate let socket: Int32
         fileprivate let deadline = ManagedAtomic<Int64>(0)
@@ -29,11 +29,11 @@ final class HeadDeadlines: Sendable {
 
         /// The answer is sent; the next head, if any, is due within the timeout.
         func awaitHead() {
-            deadline.store(owner.now + owner.timeout, ordering: .relaxed)
+            deadline.store(Nanoseconds.roughlyNow + owner.timeout, ordering: .relaxed)
         }
     }
 
-    private let origin = ContinuousClock.now
+    /// In nanoseconds: a deadline is set on every answer, so it is worked out without `Duration`.
     private let timeout: Int64
     private let watches = Mutex<[ObjectIdentifier: Watch]>([:])
     /// A thread of its own, not a task: with Swift's few pool threads kept busy by the code under
@@ -41,15 +41,9 @@ final class HeadDeadlines: Sendable {
     private let sweeper: PeriodicFlush
 
     init(timeout: Duration) {
-        self.timeout = Self.nanoseconds(timeout)
+        self.timeout = Nanoseconds.of(timeout)
         // A few times per timeout and at least once a second.
         sweeper = PeriodicFlush(every: .nanoseconds(Int(max(50_000_000, min(1_000_000_000, self.timeout / 4)))))
-    }
-
-    private var now: Int64 { Self.nanoseconds(ContinuousClock.now - origin) }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// Starts sweeping.
@@ -78,7 +72,7 @@ final class HeadDeadlines: Sendable {
     }
 
     private func sweep() {
-        let now = now
+        let now = Nanoseconds.roughlyNow
         watches.withLock { watches in
             for watch in watches.values {
                 let deadline = watch.deadline.load(ordering: .relaxed)

@@ -42,11 +42,21 @@ package struct BatchingLogHandler: LogHandler {
         source: String, _ body: (_ line: (Logger.Level, (inout [UInt8]) -> Void) -> Void) -> Void
     ) {
         let pretty = prettyMetadata(nil, error: nil)
+        // A level's prefix is worded once for the batch, and each line takes it as one block.
+        var prefixes: [(level: Logger.Level, bytes: [UInt8])] = []
         output.append { lines in
             body { level, message in
                 guard level >= logLevel else { return }
+                let prefix =
+                    prefixes.first { $0.level == level }?.bytes
+                    ?? {
+                        var bytes: [UInt8] = []
+                        writePrefix(level, pretty, source, into: &bytes)
+                        prefixes.append((level, bytes))
+                        return bytes
+                    }()
                 lines.line { line in
-                    writePrefix(level, pretty, source, into: &line)
+                    line += prefix
                     message(&line)
                 }
             }

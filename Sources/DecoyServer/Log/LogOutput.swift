@@ -14,6 +14,9 @@ package final class LogOutput: Sendable {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let state = Mutex(State())
+    /// The buffer last written, emptied and handed back to take the next lines: a new one each
+    /// time would grow anew from nothing, a reallocation, copy and fresh pages at each doubling.
+    private let spare = Mutex<[UInt8]>([])
     private let flusher = PeriodicFlush(every: flushInterval)
 
     static let flushInterval = DispatchTimeInterval.milliseconds(50)
@@ -99,20 +102,34 @@ package final class LogOutput: Sendable {
         if ownsDescriptor { Foundation.close(descriptor) }
     }
 
-    /// Called on the flusher's thread only, so batches reach the output in order.
-    private func flush() {
-        var batch: [UInt8] = []
-        let dropped = state.withLock { state in
-            swap(&batch, &state.bytes)
-            defer { state.dropped = 0 }
-            return state.dropped
+    /// Writes what the lines left in the buffer. The flusher's thread calls it every interval;
+    /// `spare` is held throughout, so batches reach the output in order whoever calls it.
+    func flush() {
+        spare.withLock { batch in
+            let dropped = state.withLock { state in
+                swap(&batch, &state.bytes)
+                defer { state.dropped = 0 }
+                return state.dropped
+            }
+            if dropped > 0 {
+                batch += Array("decoy: \(dropped) log lines dropped, as the log's output did not keep up\n".utf8)
+            }
+            write(batch)
+            // Kept for the next lines unless a stalled output made it huge.
+            batch.removeAll(keepingCapacity: batch.capacity <= Self.sparedCapacity)
         }
-        if dropped > 0 {
-            batch += Array("decoy: \(dropped) log lines dropped, as the log's output did not keep up\n".utf8)
-        }
+    }
+
+    /// The most room kept between flushes; a larger buffer, grown while the output stalled, is let go.
+    private static let sparedCapacity = 8 * 1024 * 1024
+
+    /// Writes `bytes` whole, unless the output fails.
+    private func write(_ bytes: [UInt8]) {
         var written = 0
-        while written < batch.count {
-            let result = batch.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes {
+                Foundation.write(descriptor, $0.baseAddress! + written, $0.count - written)
+            }
             if result < 0, errno == EINTR { continue }
             // A closed pipe or a full disk: these lines are lost, the server goes on.
             guard result > 0 else { return }

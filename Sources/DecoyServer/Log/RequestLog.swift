@@ -19,7 +19,8 @@ final class RequestLog: Sendable {
         let status: Int
         let fault: Fault?
         let answeredBy: Source
-        let elapsed: Duration
+        /// From the head's arrival to the answer.
+        let nanoseconds: Int64
     }
 
     /// What answered a request.
@@ -81,10 +82,16 @@ final class RequestLog: Sendable {
         guard !batch.isEmpty else { return }
         if let handler = logger.handler as? BatchingLogHandler {
             let colours = handler.output.colours
-            handler.logLines(source: Self.source) { line in
-                for record in batch {
-                    line(.info) { record.words(into: &$0, colours: colours) }
-                    if case .unmatched(let body) = record.answeredBy { line(.debug) { $0.append(contentsOf: body) } }
+            // Each record read where it lies: a copy would retain its route, whose count the
+            // server's threads change on every request to it, from a third core.
+            batch.withUnsafeBufferPointer { records in
+                handler.logLines(source: Self.source) { line in
+                    for index in records.indices {
+                        line(.info) { records[index].words(into: &$0, colours: colours) }
+                        if case .unmatched(let body) = records[index].answeredBy {
+                            line(.debug) { $0.append(contentsOf: body) }
+                        }
+                    }
                 }
             }
             return
@@ -104,10 +111,9 @@ final class RequestLog: Sendable {
     /// The module, as swift-log names a line's source by default.
     private static let source = "DecoyServer"
 
-    /// `elapsed` in milliseconds with one decimal, as `%.1f` writes it, without Foundation's formatter.
-    static func appendMilliseconds(_ elapsed: Duration, to bytes: inout [UInt8]) {
-        let (seconds, attoseconds) = elapsed.components
-        let tenths = Int((Double(seconds) * 10_000 + Double(attoseconds) / 1e14).rounded())
+    /// `nanoseconds` in milliseconds with one decimal, as `%.1f` writes it, without Foundation's formatter.
+    static func appendMilliseconds(_ nanoseconds: Int64, to bytes: inout [UInt8]) {
+        let tenths = Int((nanoseconds + 50_000) / 100_000)
         bytes.append(decimal: tenths / 10)
         bytes.append(UInt8(ascii: "."))
         bytes.append(decimal: tenths % 10)
@@ -141,7 +147,7 @@ extension RequestLog.Record {
         case .unmatched: bytes.append(utf8: " (unmatched) ")
         case .adminAPI: bytes.append(utf8: " (admin API) ")
         }
-        RequestLog.appendMilliseconds(elapsed, to: &bytes)
+        RequestLog.appendMilliseconds(nanoseconds, to: &bytes)
         bytes.append(utf8: " ms")
     }
 

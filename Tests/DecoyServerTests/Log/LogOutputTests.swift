@@ -25,6 +25,29 @@ struct LogOutputTests {
             })
     }
 
+    /// Each flush hands its emptied buffer back for the next lines: across batches of every size,
+    /// every line is written once, in order.
+    @Test func linesWrittenAcrossFlushesArriveOnceInOrder() throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "decoy-log-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = try LogOutput(path: path)
+        var next = 0
+        for batch in [1, 3_000, 10, 20_000, 0, 500] {
+            output.append { lines in
+                for _ in 0..<batch {
+                    lines.line { $0 += Array("line \(next)".utf8) }
+                    next += 1
+                }
+            }
+            output.flush()
+        }
+        output.close()
+        let numbers = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: " ").last.map(String.init)
+        }
+        #expect(numbers == (0..<next).map { Optional("\($0)") })
+    }
+
     @Test func aLogFileThatCannotBeOpenedIsAClearError() {
         let error = #expect(throws: LogOutputError.self) { try LogOutput(path: "/nonexistent-directory/decoy.log") }
         #expect(

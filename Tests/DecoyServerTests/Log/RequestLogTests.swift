@@ -78,16 +78,16 @@ struct RequestLogTests {
     static let records = [
         RequestLog.Record(
             method: .get, target: "/users/1?x=1", status: 200, fault: nil, answeredBy: .route(.get("/users/{id}")),
-            elapsed: .microseconds(140)),
+            nanoseconds: 140_000),
         RequestLog.Record(
             method: .post, target: "/nope", status: 404, fault: nil,
-            answeredBy: .unmatched(body: Data("No stub matches POST /nope.\n".utf8)), elapsed: .milliseconds(2)),
+            answeredBy: .unmatched(body: Data("No stub matches POST /nope.\n".utf8)), nanoseconds: 2_000_000),
         RequestLog.Record(
             method: .get, target: "/reset", status: 500, fault: .connectionReset, answeredBy: .route(.get("/reset")),
-            elapsed: .zero),
+            nanoseconds: 0),
         RequestLog.Record(
             method: .get, target: "/__admin/mappings", status: 200, fault: nil, answeredBy: .adminAPI,
-            elapsed: .microseconds(1_250)),
+            nanoseconds: 1_250_000),
     ]
 
     /// `decoy serve`'s handler takes the lines in batches, worded straight into its buffer; they

@@ -84,15 +84,46 @@ struct HostileClientTests {
         #expect(try await http.send("GET", "/ok").text == "fine")
     }
 
-    @Test func anAbsoluteFormTargetIsMatchedByItsPath() async throws {
+    /// The whole reply to `request`, sent on a connection of its own, and the request as journaled.
+    private static func exchange(_ request: String) async throws -> (reply: String, journaled: StubRequest?) {
         let (server, registry) = try Self.started()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        connection.send(
+        connection.send(request)
+        return (await connection.read(), registry.journal.entries.last?.request)
+    }
+
+    @Test func anAbsoluteFormTargetIsMatchedByItsPath() async throws {
+        let (reply, journaled) = try await Self.exchange(
             "GET http://api.example.com/ok?x=1 HTTP/1.1\r\nHost: api.example.com\r\nConnection: close\r\n\r\n")
-        let reply = await connection.read()
         #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.hasSuffix("fine"), "\(reply)")
-        #expect(registry.journal.entries.last?.request.target == "/ok?x=1")
+        #expect(journaled?.target == "/ok?x=1")
+    }
+
+    /// Methods are case-sensitive tokens: the common ones, found by their bytes, and any other
+    /// (an extension, one that only starts like a common one, a lowercase one) reach the journal
+    /// exactly as sent, on one kept-alive connection.
+    @Test func everyMethodIsJournaledAsSent() async throws {
+        let (server, registry) = try Self.started()
+        defer { server.stop() }
+        let methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND", "GETS", "GE", "get", "Post"]
+        let connection = try RawConnection(port: server.port)
+        for method in methods {
+            connection.send("\(method) /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+            let reply = await connection.read(until: "fine")
+            #expect(reply.hasPrefix("HTTP/1.1 200 "), "\(method): \(reply)")
+        }
+        #expect(registry.journal.entries.map(\.request.method.rawValue) == methods)
+    }
+
+    /// Content-Length may come more than once with the same length (RFC 9112 §6.3); only
+    /// differing lengths are refused (``badHeads``). A list of equal lengths in one field, which
+    /// the RFC lets a server refuse, libmicrohttpd refuses.
+    @Test func repeatedEqualLengthsAreOneLength() async throws {
+        let (reply, journaled) = try await Self.exchange(
+            "POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc")
+        #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.hasSuffix("fine"), "\(reply)")
+        #expect(journaled?.bodyText == "abc")
     }
 
     /// One byte of the head every 200 ms: libmicrohttpd's idle timeout never fires, the head's does.
