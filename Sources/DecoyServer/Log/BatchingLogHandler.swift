@@ -44,17 +44,17 @@ package struct BatchingLogHandler: LogHandler {
         let pretty = prettyMetadata(nil, error: nil)
         // A level's prefix is worded once for the batch, and each line takes it as one block.
         var prefixes: [(level: Logger.Level, bytes: [UInt8])] = []
+        func prefix(for level: Logger.Level) -> [UInt8] {
+            if let made = prefixes.first(where: { $0.level == level }) { return made.bytes }
+            var bytes: [UInt8] = []
+            writePrefix(level, pretty, source, into: &bytes)
+            prefixes.append((level, bytes))
+            return bytes
+        }
         output.append { lines in
             body { level, message in
                 guard level >= logLevel else { return }
-                let prefix =
-                    prefixes.first { $0.level == level }?.bytes
-                    ?? {
-                        var bytes: [UInt8] = []
-                        writePrefix(level, pretty, source, into: &bytes)
-                        prefixes.append((level, bytes))
-                        return bytes
-                    }()
+                let prefix = prefix(for: level)
                 lines.line { line in
                     line += prefix
                     message(&line)
