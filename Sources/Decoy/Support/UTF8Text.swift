@@ -2,6 +2,8 @@ extension [UInt8] {
     /// Appends the UTF-8 of `text` as one block, as the unmatched 404 and the request log write their text: appending
     /// a string's `utf8` view goes through the generic sequence path, which costs more than the copy.
     package mutating func append(utf8 text: String) {
+        // Read in place, small strings included; only a string bridged from elsewhere is copied.
+        guard text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil else { return }
         var text = text
         text.withUTF8 { append(contentsOf: $0) }
     }
@@ -11,13 +13,17 @@ extension [UInt8] {
     package mutating func append(decimal value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         var rest = value.magnitude
-        let start = count
-        repeat {
-            append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        // Written lowest digit first.
-        self[start...].reverse()
+        // Lowest digit first, from the end of room on the stack, then appended as one block:
+        // reversing them in place, through a slice of the array, copied the slice.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// Appends the UTF-8 of `text` as one block.

@@ -42,22 +42,19 @@ package struct BatchingLogHandler: LogHandler {
         source: String, _ body: (_ line: (Logger.Level, (inout [UInt8]) -> Void) -> Void) -> Void
     ) {
         let pretty = prettyMetadata(nil, error: nil)
-        // A level's prefix is worded once for the batch, and each line takes it as one block.
-        var prefixes: [(level: Logger.Level, bytes: [UInt8])] = []
-        func prefix(for level: Logger.Level) -> [UInt8] {
-            if let made = prefixes.first(where: { $0.level == level }) { return made.bytes }
-            var bytes: [UInt8] = []
-            writePrefix(level, pretty, source, into: &bytes)
-            prefixes.append((level, bytes))
-            return bytes
+        // Every level's prefix, worded once for the batch into one block that each line copies
+        // from: a prefix array handed to each line cost a retain and a release per line.
+        var prefixes: [UInt8] = []
+        let ranges = Logger.Level.allCases.map { level in
+            let start = prefixes.count
+            writePrefix(level, pretty, source, into: &prefixes)
+            return (level: level, bytes: start..<prefixes.count)
         }
-        output.append { lines in
-            body { level, message in
-                guard level >= logLevel else { return }
-                let prefix = prefix(for: level)
-                lines.line { line in
-                    line += prefix
-                    message(&line)
+        prefixes.withUnsafeBufferPointer { prefixes in
+            output.append { lines in
+                body { level, message in
+                    guard level >= logLevel, let prefix = ranges.first(where: { $0.level == level }) else { return }
+                    lines.line(after: UnsafeBufferPointer(rebasing: prefixes[prefix.bytes]), message)
                 }
             }
         }

@@ -80,16 +80,20 @@ package final class LogOutput: Sendable {
             self.stamp = stamp
         }
 
-        /// Adds `timestamp line\n`, with the line as `write` puts it straight into the buffer, so
-        /// that no string is made of it; once ``LogOutput/bufferLimit`` bytes wait, the line is
-        /// dropped and counted instead.
-        package mutating func line(_ write: (inout [UInt8]) -> Void) {
+        /// Adds `timestamp prefix line\n`, with the line as `write` puts it straight into the
+        /// buffer, so that no string is made of it; once ``LogOutput/bufferLimit`` bytes wait, the
+        /// line is dropped and counted instead.
+        package mutating func line(
+            after prefix: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0),
+            _ write: (inout [UInt8]) -> Void
+        ) {
             guard bytes.count < LogOutput.bufferLimit else {
                 dropped += 1
                 return
             }
             bytes += stamp
             bytes.append(UInt8(ascii: " "))
+            bytes += prefix
             write(&bytes)
             bytes.append(UInt8(ascii: "\n"))
         }

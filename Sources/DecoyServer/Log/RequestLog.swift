@@ -40,7 +40,6 @@ final class RequestLog: Sendable {
         var isClosed = false
     }
 
-    private let logger: Logger
     private let pending = Mutex(Pending())
     /// Only the flushing thread touches it; kept between batches so that steady traffic
     /// allocates no new storage.
@@ -48,8 +47,9 @@ final class RequestLog: Sendable {
     private let flusher = PeriodicFlush(every: interval)
 
     init(logger: Logger) {
-        self.logger = logger
-        flusher.start { [weak self] in self?.writePending() }
+        // The thread holds what it reads, not the log: a weak reference would move the log's
+        // count to a side table, through which each server thread's retain of it would then go.
+        flusher.start { [pending, spare, logger] in Self.writePending(pending, spare: spare, to: logger) }
     }
 
     /// Queues a line; called on the server's threads, so it only stores the record.
@@ -68,32 +68,37 @@ final class RequestLog: Sendable {
         flusher.close()
     }
 
-    private func writePending() {
+    private static func writePending(_ pending: Mutex<Pending>, spare: Mutex<[Record]>, to logger: Logger) {
         spare.withLock { batch in
             pending.withLock { swap(&batch, &$0.records) }
-            write(batch)
+            write(batch, to: logger)
             batch.removeAll(keepingCapacity: true)
         }
     }
 
     /// A line per record at `info`, and the unmatched 404's body at `debug`: straight into the
     /// output's buffer when the logger is `decoy serve`'s own, through swift-log otherwise.
-    private func write(_ batch: [Record]) {
+    private static func write(_ batch: [Record], to logger: Logger) {
         guard !batch.isEmpty else { return }
         if let handler = logger.handler as? BatchingLogHandler {
             let colours = handler.output.colours
-            // Each record read where it lies: a copy would retain its route, whose count the
-            // server's threads change on every request to it, from a third core.
+            // Each record read where it lies, through its pointer: a copy, which even a buffer
+            // pointer's subscript makes, would retain its route, whose count the server's threads
+            // change on every request to it, from a third core.
             batch.withUnsafeBufferPointer { records in
-                handler.logLines(source: Self.source) { line in
+                guard let record = records.baseAddress else { return }
+                handler.logLines(source: source) { line in
                     for index in records.indices {
-                        line(.info) { records[index].words(into: &$0, colours: colours) }
-                        if case .unmatched(let body) = records[index].answeredBy {
+                        line(.info) { record[index].words(into: &$0, colours: colours) }
+                        if case .unmatched(let body) = record[index].answeredBy {
                             line(.debug) { $0.append(contentsOf: body) }
                         }
                     }
                 }
             }
+            // Written from here, while the lines are in this core's cache, rather than at the
+            // output's next tick from another core.
+            handler.output.flush()
             return
         }
         var words: [UInt8] = []
@@ -101,9 +106,9 @@ final class RequestLog: Sendable {
             words.removeAll(keepingCapacity: true)
             record.words(into: &words, colours: false)
             // Named rather than left to swift-log, which would work it out of the file's path per line.
-            logger.info("\(String(decoding: words, as: UTF8.self))", source: Self.source)
+            logger.info("\(String(decoding: words, as: UTF8.self))", source: source)
             if case .unmatched(let body) = record.answeredBy {
-                logger.debug("\(String(decoding: body, as: UTF8.self))", source: Self.source)
+                logger.debug("\(String(decoding: body, as: UTF8.self))", source: source)
             }
         }
     }
@@ -116,7 +121,7 @@ final class RequestLog: Sendable {
         let tenths = Int((nanoseconds + 50_000) / 100_000)
         bytes.append(decimal: tenths / 10)
         bytes.append(UInt8(ascii: "."))
-        bytes.append(decimal: tenths % 10)
+        bytes.append(UInt8(ascii: "0") + UInt8(tenths % 10))
     }
 }
 
