@@ -190,19 +190,26 @@ final class Daemon: Sendable {
     /// out as its pieces fall due, or the fault, held on the engine's clock for as long as the
     /// delivery says but at most ``MockServer/Configuration/faultTimeoutHold``.
     private func translate(_ delivery: Delivery, for exchange: Exchange) -> MHD_Result {
-        log(delivery, for: exchange)
         // Most answers: without reading the content, which copies the head and body out of the response.
         if delivery.isResponseAtOnce { return queue(delivery, on: exchange) }
         switch delivery.content {
         case .response(_, .whole), .response(_, .withheld):
             return queue(delivery, on: exchange)
         case .response(let head, .paced(let body, let pieces)):
+            if let refused = refuse(
+                delivery, headLength: PreparedResponse.headLength(of: head.headerFields), for: exchange)
+            {
+                return refused
+            }
+            log(delivery, for: exchange)
             return DribbledResponse.queue(
                 head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
         case .fault(let fault, _) where fault.isAnsweredOverHTTP:
             // A failure a server can still put into words: the response carries its status and reason.
+            log(delivery, for: exchange)
             return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
         case .fault(_, let hold) where hold > .zero:
+            log(delivery, for: exchange)
             let hold = min(hold, configuration.faultTimeoutHold)
             suspended.suspend(exchange) {
                 try? await delivery.clock.sleep(for: hold)
@@ -210,6 +217,7 @@ final class Daemon: Sendable {
             }
             return .YES
         case .fault(let fault, _):
+            log(delivery, for: exchange)
             return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
         }
     }
@@ -218,15 +226,35 @@ final class Daemon: Sendable {
     /// made for this answer only when the response is served once.
     private func queue(_ delivery: Delivery, on exchange: Exchange) -> MHD_Result {
         let response = delivery.response
-        guard let cache = response.cache else { return PreparedResponse.queueOnce(response, on: exchange.connection) }
-        return cache.value(PreparedResponse.self) { PreparedResponse(response) }.queue(on: exchange.connection)
+        let prepared = response.cache?.value(PreparedResponse.self) { PreparedResponse(response) }
+        let headLength = prepared?.headLength ?? PreparedResponse.headLength(of: response.headerFields)
+        if let refused = refuse(delivery, headLength: headLength, for: exchange) { return refused }
+        log(delivery, for: exchange)
+        guard let prepared else { return PreparedResponse.queueOnce(response, on: exchange.connection) }
+        return prepared.queue(on: exchange.connection)
     }
 
-    private func log(_ delivery: Delivery, for exchange: Exchange) {
+    /// Answers `500` in place of the delivery's response when its head would not fit beside the
+    /// request's in the connection's memory, where libmicrohttpd would close the connection
+    /// without a word; `nil` when it fits.
+    private func refuse(_ delivery: Delivery, headLength: Int, for exchange: Exchange) -> MHD_Result? {
+        let requestLength = exchange.headLength
+        let limit = configuration.headerMemoryLimit
+        guard headLength + requestLength > limit else { return nil }
+        let refusal = StubResponse(
+            status: .internalServerError,
+            text: "The response's head takes about \(headLength) bytes; beside this request's head, about "
+                + "\(requestLength) bytes, it does not fit the \(limit) bytes of a connection's memory "
+                + "(MockServer.Configuration.headerMemoryLimit), so the server cannot send it.\n")
+        log(delivery, answeredWith: refusal, for: exchange)
+        return PreparedResponse.queueOnce(refusal, on: exchange.connection)
+    }
+
+    /// Logs the delivery's response, or `refusal`, the server's answer in its place.
+    private func log(_ delivery: Delivery, answeredWith refusal: StubResponse? = nil, for exchange: Exchange) {
         guard requestLog != nil else { return }
-        log(
-            delivery.response, by: delivery.route.map { .route($0) } ?? .unmatched(body: delivery.response.body),
-            for: exchange)
+        let response = refusal ?? delivery.response
+        log(response, by: delivery.route.map { .route($0) } ?? .unmatched(body: delivery.response.body), for: exchange)
     }
 
     /// Hands the request's outcome to the log, which words and writes it on its own thread.

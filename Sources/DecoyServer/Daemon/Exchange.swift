@@ -52,6 +52,10 @@ final class Exchange: @unchecked Sendable {
     @exclusivity(unchecked) var body = Data()
     /// When the head arrived (``Nanoseconds/now``), for the request log; `nil` when nothing logs.
     @exclusivity(unchecked) var started: Int64?
+    /// The room the head takes in the connection's memory, where libmicrohttpd keeps the request
+    /// line, the fields and a record of each; the response's head must fit beside it
+    /// (``PreparedResponse/headLength(of:)``). Added up as ``readHead(method:)`` reads the fields.
+    @exclusivity(unchecked) private(set) var headLength = 0
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
         self.target = target
@@ -77,6 +81,7 @@ final class Exchange: @unchecked Sendable {
     func readHead(method rawMethod: UnsafePointer<CChar>) {
         phase = .receiving
         method = Self.method(rawMethod)
+        headLength = target.utf8.count + 32
         // Room for every field at once, counted first, rather than regrown as they are appended.
         rawHeaderFields.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
         MHD_get_connection_values(
@@ -84,7 +89,9 @@ final class Exchange: @unchecked Sendable {
             { context, _, key, value in
                 guard let context, let key else { return .YES }
                 let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-                exchange.rawHeaderFields.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                let field = (name: String(cString: key), value: value.map { String(cString: $0) } ?? "")
+                exchange.headLength += field.name.utf8.count + field.value.utf8.count + 4 + 64
+                exchange.rawHeaderFields.append(field)
                 return .YES
             }, Unmanaged.passUnretained(self).toOpaque())
     }
