@@ -41,6 +41,16 @@ struct ServeCommand: AsyncParsableCommand {
     var journalLimit = 10_000
 
     @Option(
+        help:
+            "Bytes of memory each connection has for a request's head and its response's head; a request head that does not fit is answered 431, a response head that does not fit beside it 500."
+    )
+    var headerMemoryLimit = MockServer.Configuration().headerMemoryLimit
+
+    /// The range `--header-memory-limit` takes: below it libmicrohttpd has no room for an ordinary
+    /// exchange, and above it a full connection limit would reserve gigabytes.
+    static let headerMemoryLimits = 4 * 1024...1024 * 1024
+
+    @Option(
         help: ArgumentHelp(
             "Also answer every operation of this OpenAPI 3.0 or 3.1 document (JSON or YAML) from its examples, checking requests against it; the folder's stubs win. Without the folder argument, a missing ./stubs is no error.",
             valueName: "spec"))
@@ -54,6 +64,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
+        if !Self.headerMemoryLimits.contains(headerMemoryLimit) {
+            throw ValidationError(
+                "--header-memory-limit must be from \(Self.headerMemoryLimits.lowerBound) to \(Self.headerMemoryLimits.upperBound) bytes."
+            )
+        }
         if log == .none, logFile != nil { throw ValidationError("--log-file needs a log; drop --log none.") }
     }
 
@@ -83,7 +98,9 @@ struct ServeCommand: AsyncParsableCommand {
         let server = MockServer(
             registry: registry,
             configuration: .init(
-                host: listen.host, port: listen.port, logger: log.logger(to: output), adminAccess: listen.adminAccess))
+                host: listen.host, port: listen.port, headerMemoryLimit: headerMemoryLimit,
+                logger: log.logger(to: output),
+                adminAccess: listen.adminAccess))
         try server.start()
         Self.say(
             "Decoy is serving \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \(server.baseURL)"

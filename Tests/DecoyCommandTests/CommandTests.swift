@@ -46,9 +46,15 @@ struct CommandTests {
         #expect(try ServeCommand.parse(["--global-response-templating"]).globalResponseTemplating)
     }
 
+    @Test func headerMemoryLimitDefaultsToTheServersAndTakesBytes() throws {
+        #expect(try ServeCommand.parse([]).headerMemoryLimit == 32 * 1024)
+        #expect(try ServeCommand.parse(["--header-memory-limit", "65536"]).headerMemoryLimit == 65_536)
+    }
+
     @Test(arguments: [
         (["--no-admin", "--admin-token", "x"], "--admin-token needs the admin API; drop --no-admin."),
         (["--journal-limit", "0"], "--journal-limit must be at least 1."),
+        (["--header-memory-limit", "1024"], "--header-memory-limit must be from 4096 to 1048576 bytes."),
         (["--delay", "soon"], #"--delay takes milliseconds: 250, 100-300 or lognormal:80:0.4; got "soon""#),
         (["--delay", "lognormal:80:9"], "--delay lognormal:80:9"),
     ])

@@ -245,7 +245,8 @@ final class Daemon: Sendable {
             status: .internalServerError,
             text: "The response's head takes about \(headLength) bytes; beside this request's head, about "
                 + "\(requestLength) bytes, it does not fit the \(limit) bytes of a connection's memory "
-                + "(MockServer.Configuration.headerMemoryLimit), so the server cannot send it.\n")
+                + "(MockServer.Configuration.headerMemoryLimit, decoy serve's --header-memory-limit), so the server "
+                + "cannot send it.\n")
         log(delivery, answeredWith: refusal, for: exchange)
         return PreparedResponse.queueOnce(refusal, on: exchange.connection)
     }

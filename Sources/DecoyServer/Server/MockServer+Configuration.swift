@@ -20,7 +20,8 @@ extension MockServer {
         /// (counted from the connection's start or the previous answer, however slowly the bytes
         /// trickle in), before it is closed.
         public var connectionTimeout: Duration
-        /// Memory for one connection's request head; a head that does not fit is answered `431`.
+        /// Memory for one connection's request head and its response's head: a request head that
+        /// does not fit is answered `431`, a response head that does not fit beside it `500`.
         /// libmicrohttpd clears it for every request, so more costs throughput.
         public var headerMemoryLimit: Int
         /// How long a ``Fault/timeout`` holds a connection before closing it, so that no client is held

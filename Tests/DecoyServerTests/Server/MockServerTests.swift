@@ -125,16 +125,19 @@ struct MockServerTests {
     /// the connection's memory (``MockServer/Configuration/headerMemoryLimit``), beside the
     /// request's head, and closes the connection without a word when it does not fit. The server
     /// answers `500` saying so instead, and goes on serving.
-    @Test(arguments: [(40_000, 0, "500"), (20_000, 0, "200"), (20_000, 14_000, "500"), (20_000, 8_000, "200")])
-    func aResponseHeadTooLargeForTheConnectionIsRefusedInWords(responseField: Int, requestField: Int, status: String)
-        async throws
-    {
+    @Test(arguments: [
+        (40_000, 0, 32 * 1024, "500"), (20_000, 0, 32 * 1024, "200"), (20_000, 14_000, 32 * 1024, "500"),
+        (20_000, 8_000, 32 * 1024, "200"), (40_000, 0, 64 * 1024, "200"),
+    ])
+    func aResponseHeadTooLargeForTheConnectionIsRefusedInWords(
+        responseField: Int, requestField: Int, headerMemoryLimit: Int, status: String
+    ) async throws {
         let registry = StubRegistry()
         try registry.register(
             StubResponse(headerFields: [.init("X-Big")!: String(repeating: "a", count: responseField)], text: "big"),
             for: .get("/big"))
         try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
-        let server = try Self.started(registry)
+        let server = try Self.started(registry, .init(headerMemoryLimit: headerMemoryLimit))
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
         let requestHead = "X-Req: " + String(repeating: "b", count: requestField) + "\r\n"
@@ -143,7 +146,7 @@ struct MockServerTests {
         let reply = await connection.read()
         #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(reply.prefix(80))")
         if status == "500" {
-            #expect(reply.contains("(MockServer.Configuration.headerMemoryLimit), so the server cannot send it."))
+            #expect(reply.contains("(MockServer.Configuration.headerMemoryLimit, decoy serve's --header-memory-limit)"))
         } else {
             #expect(
                 reply.contains("\r\nX-Big: \(String(repeating: "a", count: responseField))\r\n")
