@@ -22,7 +22,13 @@ final class RawConnection: @unchecked Sendable {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { Foundation.close(socket); throw POSIXError(.ECONNREFUSED) }
+        // Through close(), which marks it closed: deinit still runs after this init throws, and
+        // closing the descriptor a second time there could close one another thread had just
+        // opened under the same number, such as a socket of a server under test.
+        guard connected == 0 else {
+            close()
+            throw POSIXError(.ECONNREFUSED)
+        }
     }
 
     deinit { close() }
