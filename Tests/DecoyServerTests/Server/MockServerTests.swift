@@ -121,6 +121,21 @@ struct MockServerTests {
         #expect(reply.contains("\r\nX-Multi: a\r\n") && reply.contains("\r\nX-Multi: b\r\n"), "\(reply)")
     }
 
+    /// A request head larger than the connection's memory is refused by libmicrohttpd itself,
+    /// before any stub sees it, and the server goes on serving.
+    @Test func aRequestHeadTooLargeForTheConnectionGets431() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
+        let server = try Self.started(registry)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /ok HTTP/1.1\r\nHost: x\r\nX-Req: \(String(repeating: "b", count: 40_000))\r\n\r\n")
+        let reply = await connection.read()
+        #expect(reply.hasPrefix("HTTP/1.1 431 "), "\(reply.prefix(80))")
+        #expect(registry.journal.entries.isEmpty)
+        #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+    }
+
     /// Stub files allow 64 KiB of response header fields, but libmicrohttpd writes the head into
     /// the connection's memory (``MockServer/Configuration/headerMemoryLimit``), beside the
     /// request's head, and closes the connection without a word when it does not fit. The server
