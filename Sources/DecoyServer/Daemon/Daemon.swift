@@ -204,21 +204,21 @@ final class Daemon: Sendable {
             log(delivery, for: exchange)
             return DribbledResponse.queue(
                 head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
-        case .fault(let fault, _) where fault.isAnsweredOverHTTP:
+        case .fault(let fault, let hold):
+            log(delivery, for: exchange)
             // A failure a server can still put into words: the response carries its status and reason.
-            log(delivery, for: exchange)
-            return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
-        case .fault(_, let hold) where hold > .zero:
-            log(delivery, for: exchange)
+            if fault.isAnsweredOverHTTP {
+                return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
+            }
+            guard hold > .zero else {
+                return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
+            }
             let hold = min(hold, configuration.faultTimeoutHold)
             suspended.suspend(exchange) {
                 try? await delivery.clock.sleep(for: hold)
                 return .close
             }
             return .YES
-        case .fault(let fault, _):
-            log(delivery, for: exchange)
-            return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
         }
     }
 

@@ -81,6 +81,7 @@ final class Exchange: @unchecked Sendable {
     func readHead(method rawMethod: UnsafePointer<CChar>) {
         phase = .receiving
         method = Self.method(rawMethod)
+        // The request line's method, version, spaces and line end, about.
         headLength = target.utf8.count + 32
         // Room for every field at once, counted first, rather than regrown as they are appended.
         rawHeaderFields.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
@@ -90,6 +91,7 @@ final class Exchange: @unchecked Sendable {
                 guard let context, let key else { return .YES }
                 let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
                 let field = (name: String(cString: key), value: value.map { String(cString: $0) } ?? "")
+                // `: ` and the line end, and libmicrohttpd's record of the field.
                 exchange.headLength += field.name.utf8.count + field.value.utf8.count + 4 + 64
                 exchange.rawHeaderFields.append(field)
                 return .YES

@@ -26,6 +26,7 @@ final class PreparedResponse: @unchecked Sendable {
     /// connection is closed without an answer, so the server refuses it first (``Exchange/headLength``).
     /// Measured against libmicrohttpd 0.9.75, the two overestimate by 50 to 150 bytes.
     static func headLength(of fields: HTTPFields) -> Int {
+        // Each field's `: ` and line end, and 192 bytes for the rest of the head.
         fields.reduce(192) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
     }
 
