@@ -4,7 +4,8 @@
   server_bench.py SERVER_BENCH_BINARY DECOY_BINARY STUBS_DIR PEERS_DIR [PROBE_PATH [PHASE,...]]
 
 - throughput: wrk -t2 -c64 on a static 99-byte JSON stub, every server alternated run by run
-  against the raw libmicrohttpd C server from PEERS_DIR/mhd_stub.c: `decoy serve` as users run
+  against the raw libmicrohttpd C server from PEERS_DIR/mhd_stub.c: the same library started
+  with Decoy's options and no Swift (Benchmarks/Servers/LibraryOptions); `decoy serve` as users run
   it, its request log on (to a file) and off; MockServer alone (ServerBench); the Swift servers a
   user might pick instead (Hummingbird 2, FlyingFox: Benchmarks/Peers, whose SwiftPeer binary is
   in the folder $SWIFT_PEERS; skipped when unset); and MockServer's unmatched 404 among 10,000
@@ -31,6 +32,8 @@ import tempfile
 import time
 
 RUNS = int(os.environ.get("RUNS", "3"))
+# The repository: this file is Benchmarks/scripts/server_bench.py.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DURATION = os.environ.get("WRK_DURATION", "10s")
 SHORT = os.environ.get("WRK_SHORT_DURATION", "5s")
 
@@ -115,11 +118,18 @@ def throughput(bench, decoy, peers, workdir):
     print(f"== Throughput: GET of a static 99-byte JSON stub, wrk -t2 -c64 -d{DURATION}, {RUNS} runs, each alternating every server")
     raw_binary = os.path.join(workdir, "mhd_stub")
     subprocess.run(["gcc", "-O2", "-o", raw_binary, os.path.join(peers, "mhd_stub.c"), "-lmicrohttpd"], check=True)
+    # The library started through Decoy's own shim with its options, to tell what they cost from
+    # what Decoy's Swift code costs.
+    options_binary = os.path.join(workdir, "mhd_decoy_options")
+    subprocess.run(["gcc", "-O2", "-I", os.path.join(ROOT, "Sources", "CMicroHTTPD"), "-o", options_binary,
+                    os.path.join(ROOT, "Benchmarks", "Servers", "LibraryOptions", "mhd_decoy_options.c"), "-lmicrohttpd"],
+                   check=True)
     stubs, log_file = stub_folder(workdir), os.path.join(workdir, "requests.log")
     swift_peers = os.environ.get("SWIFT_PEERS")
     # (name, command taking the port, path)
     targets = [
         ("raw libmicrohttpd C server", lambda p: [raw_binary, str(p), "pool", "2"], "/stub"),
+        ("libmicrohttpd with Decoy's options, no Swift", lambda p: [options_binary, str(p)], "/stub"),
         ("decoy serve, request log to a file", lambda p: [decoy, "serve", stubs, "--port", str(p), "--no-admin", "--log-file", log_file], "/stub"),
         ("decoy serve, --log none", lambda p: [decoy, "serve", stubs, "--port", str(p), "--no-admin", "--log", "none"], "/stub"),
         ("MockServer, no logger (ServerBench)", lambda p: [bench, str(p), "1"], "/stub/0"),
@@ -169,6 +179,10 @@ def throughput(bench, decoy, peers, workdir):
     logged = "decoy serve, request log to a file"
     r = per_run(logged, "raw libmicrohttpd C server")
     ratio_line(f"{logged} / raw", r, ">= 0.85", r >= 0.85)
+    options = per_run("libmicrohttpd with Decoy's options, no Swift", "raw libmicrohttpd C server")
+    line("  libmicrohttpd with Decoy's options, no Swift / raw", f"{options:.2f}", "x", "(the library's share)")
+    r = per_run(logged, "libmicrohttpd with Decoy's options, no Swift")
+    line("  decoy serve, log to a file / those options, no Swift", f"{r:.2f}", "x", "(Decoy's own code's share)")
     for peer in ("Hummingbird 2", "FlyingFox"):
         if peer in results:
             r = per_run(logged, peer)
