@@ -54,9 +54,8 @@ static enum MHD_Result handle(void *context, struct MHD_Connection *connection, 
   /* Answered on a later call than the head's, as Decoy does, which keeps the connection alive. */
   if (*state != &head_seen) { *state = &head_seen; return MHD_YES; }
   if (*upload_size != 0) { *upload_size = 0; return MHD_YES; }
-  int get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-  return MHD_queue_response(connection, get && strcmp(url, "/stub") == 0 ? MHD_HTTP_OK : MHD_HTTP_NOT_FOUND,
-                            get && strcmp(url, "/stub") == 0 ? found : missing);
+  int stub = (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0) && strcmp(url, "/stub") == 0;
+  return MHD_queue_response(connection, stub ? MHD_HTTP_OK : MHD_HTTP_NOT_FOUND, stub ? found : missing);
 }
 
 int main(int argc, char **argv) {
