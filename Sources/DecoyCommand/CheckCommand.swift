@@ -21,10 +21,18 @@ struct CheckCommand: ParsableCommand {
             url: URL(filePath: folder, directoryHint: .isDirectory), templatesEveryResponse: globalResponseTemplating
         ).check()
         for error in report.errors { print("error: \(error)") }
+        for warning in report.warnings { print("warning: \(warning)") }
+        let warnings = report.warnings.isEmpty ? "" : ", \(count(report.warnings.count, "warning"))"
         guard report.isValid else {
-            print("\(folder): \(report.errors.count) error\(report.errors.count == 1 ? "" : "s")")
+            print(
+                "\(folder): \(count(report.errors.count, "error")) in \(count(report.refused.count, "stub")) that decoy serve would refuse\(warnings)"
+            )
             throw ExitCode.failure
         }
-        print("\(folder): \(report.stubs.count) stubs, valid")
+        print("\(folder): \(report.stubs.count) stubs, valid\(warnings)")
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

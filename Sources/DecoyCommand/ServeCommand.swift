@@ -62,6 +62,18 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var globalResponseTemplating = false
 
+    @Flag(
+        help:
+            "Refuse to start when any stub file has an error, as decoy check does, for CI; without it, every valid stub serves and each other is refused by name."
+    )
+    var strict = false
+
+    @Flag(
+        help:
+            "Set Content-Type from a jsonBody (application/json) or a body file's extension when a stub sets none; WireMock sends none."
+    )
+    var defaultContentType = false
+
     func validate() throws {
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
         if !Self.headerMemoryLimits.contains(headerMemoryLimit) {
@@ -81,9 +93,10 @@ struct ServeCommand: AsyncParsableCommand {
         let url = URL(filePath: folder, directoryHint: .isDirectory)
         let registry = StubRegistry(journalLimit: journalLimit, seed: seed, defaultDelay: delay)
         registry.templatesEveryResponse = globalResponseTemplating
+        registry.contentTypeFromBody = defaultContentType
         do {
             if let openapi { try Self.registerExamples(ofSpecAt: openapi, in: registry).forEach(Self.say) }
-            if servesFolder { Self.show(try registry.load(folder: url), from: folder) }
+            if servesFolder { Self.show(try registry.load(folder: url, strict: strict), from: folder) }
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
@@ -106,7 +119,8 @@ struct ServeCommand: AsyncParsableCommand {
             "Decoy is serving \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \(server.baseURL)"
         )
         let watcher =
-            watch && servesFolder ? FolderWatcher(url) { Self.reload(registry, from: url, named: folder) } : nil
+            watch && servesFolder
+            ? FolderWatcher(url) { [strict] in Self.reload(registry, from: url, named: folder, strict: strict) } : nil
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()
         // The stopped server has handed every request's line to the output; this writes them.
@@ -115,9 +129,9 @@ struct ServeCommand: AsyncParsableCommand {
         Self.say("Decoy stopped.")
     }
 
-    private static func reload(_ registry: StubRegistry, from url: URL, named folder: String) {
+    private static func reload(_ registry: StubRegistry, from url: URL, named folder: String, strict: Bool) {
         do {
-            let report = try registry.reload(folder: url)
+            let report = try registry.reload(folder: url, strict: strict)
             say("Reloaded \(folder):")
             show(report, from: folder)
         } catch {
@@ -125,9 +139,26 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// Lists the stubs that serve, then on standard error each refused stub with every problem
+    /// and each warning, so that nothing in the folder passes unsaid.
     private static func show(_ report: StubFolderReport, from folder: String) {
         for stub in report.stubs { say("  \(stub)") }
-        say("\(report.stubs.count) stubs from \(folder)")
+        for stub in report.refused {
+            complain("  \(stub.file):\(stub.line): refused:")
+            for error in stub.errors { complain("    error: \(error)") }
+        }
+        for warning in report.warnings { complain("  warning: \(warning)") }
+        var summary = "\(report.stubs.count) stubs from \(folder)"
+        if !report.refused.isEmpty {
+            summary += "; \(report.refused.count) refused (listed above, and at /__admin/stub-files)"
+        }
+        if !report.warnings.isEmpty { summary += "; \(report.warnings.count) warnings" }
+        say(summary)
+    }
+
+    /// Writes a line to standard error at once.
+    private static func complain(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// Writes a line at once: `print` buffers when the output is a file or pipe, and scripts that

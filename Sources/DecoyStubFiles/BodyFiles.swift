@@ -1,12 +1,28 @@
 import Decoy
 import Foundation
 
+/// Why a body file cannot be read.
+enum BodyFileProblem: Error {
+    /// Never to be read: a name outside the stubs folder, or with no folder to look in. The stub is refused.
+    case refused(String)
+    /// Not there to read: WireMock answers `500` for such a stub, each time it is asked.
+    case unservable(String)
+
+    var reason: String {
+        switch self {
+        case .refused(let reason), .unservable(let reason): reason
+        }
+    }
+}
+
 /// Finds and reads the files `bodyFileName` names, never outside the stubs folder.
 ///
-/// A name is looked up in `__files/` at the folder's root, as WireMock does, then next to the
-/// stub file. A name that climbs out of the folder, an absolute path, or a path that a symbolic
-/// link leads out of the folder is refused before anything is read. Each file is read once
-/// per load, however many stubs name it.
+/// A name is looked up in `__files/` at the folder's root, as WireMock does, then next to the stub
+/// file. In a WireMock root (one with `mappings/`), a name that climbs out of the folder it is
+/// looked up in is not served, as WireMock serves nothing from outside `__files/`. A name that
+/// climbs out of the folder, an absolute path, or a path that a symbolic link leads out of the
+/// folder is refused before anything is read. Each file is read once per load, however many
+/// stubs name it.
 final class BodyFiles {
     /// The stubs folder, its symbolic links resolved; `nil` when there is none, as for a stub
     /// sent to the admin API of a server that loaded no folder.
@@ -15,24 +31,20 @@ final class BodyFiles {
 
     init(root: String?) { self.root = root }
 
-    /// The contents of the file `name`, for the stub file at `stubFile` (relative to the
-    /// folder); `nil` after logging why there is none at `node`.
-    func body(named name: String, forStubFile stubFile: String, at node: FileNode) -> Data? {
+    /// The contents of the file `name`, for the stub file at `stubFile` (relative to the folder).
+    func body(named name: String, forStubFile stubFile: String) -> Result<Data, BodyFileProblem> {
         let path: String
         switch Self.locate(name, root: root, stubFile: stubFile) {
         case .success(let found): path = found
-        case .failure(let problem):
-            node.error(problem.reason)
-            return nil
+        case .failure(let problem): return .failure(problem)
         }
-        if let body = bodies[path] { return body }
+        if let body = bodies[path] { return .success(body) }
         do {
             let body = try Data(contentsOf: URL(filePath: path))
             bodies[path] = body
-            return body
+            return .success(body)
         } catch {
-            node.error("\"\(name)\" could not be read: \(error.localizedDescription)")
-            return nil
+            return .failure(.unservable("\"\(name)\" could not be read: \(error.localizedDescription)"))
         }
     }
 
@@ -42,33 +54,39 @@ final class BodyFiles {
     }
 
     /// Where the file `name` is, for the stub file at `stubFile`, or why it may not be read.
-    static func locate(_ name: String, root: String?, stubFile: String) -> Result<String, TemplateRenderError> {
+    static func locate(_ name: String, root: String?, stubFile: String) -> Result<String, BodyFileProblem> {
         guard !name.hasPrefix("/") else {
             return .failure(
-                TemplateRenderError(
-                    "\"\(name)\" is an absolute path; name the file relative to __files/ or to the stub file"))
+                .refused("\"\(name)\" is an absolute path; name the file relative to __files/ or to the stub file"))
         }
         guard let root else {
             return .failure(
-                TemplateRenderError(
+                .refused(
                     "there is no stubs folder to find \"\(name)\" in; send the body inline, or load a stubs folder"))
         }
-        let outside = TemplateRenderError(
+        let outside = BodyFileProblem.refused(
             "\"\(name)\" resolves outside the stubs folder; a body file must be inside it")
+        var isFolder: ObjCBool = false
+        let isWireMockRoot =
+            FileManager.default.fileExists(atPath: root + "/mappings", isDirectory: &isFolder) && isFolder.boolValue
         let stubFolder = stubFile.split(separator: "/").dropLast().joined(separator: "/")
         for base in ["__files", stubFolder] {
             guard let relative = Self.normalized(base + "/" + name) else { return .failure(outside) }
             let path = root + "/" + relative
-            var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
                 continue
             }
             guard URL(filePath: path).resolvingSymlinksInPath().path.hasPrefix(root + "/") else {
                 return .failure(outside)
             }
+            if isWireMockRoot, !relative.hasPrefix(base + "/") {
+                return .failure(
+                    .unservable(
+                        "\"\(name)\" resolves outside \(base)/; WireMock reads no body file from outside __files/"))
+            }
             return .success(path)
         }
-        return .failure(TemplateRenderError("no file \"\(name)\" in __files/ or next to the stub file"))
+        return .failure(.unservable("no file \"\(name)\" in __files/ or next to the stub file"))
     }
 
     /// `path`, relative to the folder, with `.` and `..` worked out by name alone; `nil` when it climbs out.
@@ -99,7 +117,11 @@ struct BodyFileReader: Sendable {
 
     /// The template in the file `name`.
     @Sendable func template(named name: String) throws(TemplateRenderError) -> ResponseTemplate {
-        let path = try BodyFiles.locate(name, root: root, stubFile: stubFile).get()
+        let path: String
+        switch BodyFiles.locate(name, root: root, stubFile: stubFile) {
+        case .success(let found): path = found
+        case .failure(let problem): throw TemplateRenderError(problem.reason)
+        }
         if let template = parsed[path] { return template }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TemplateRenderError("\"\(name)\" could not be read")

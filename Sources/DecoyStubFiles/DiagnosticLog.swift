@@ -1,11 +1,14 @@
 import Decoy
 import Yams
 
-/// The errors found in one stub file, collected as the file is decoded.
+/// The errors and warnings found in one stub file, collected as the file is decoded.
 final class DiagnosticLog {
     /// The file, relative to the stubs folder.
     let file: String
     private(set) var errors: [StubFileDiagnostic] = []
+    /// What was read but is not acted on, or was read leniently; each kind once per file.
+    private(set) var warnings: [StubFileDiagnostic] = []
+    private var warned: Set<String> = []
 
     init(file: String) { self.file = file }
 
@@ -14,6 +17,13 @@ final class DiagnosticLog {
             StubFileDiagnostic(file: file, line: mark?.line, column: mark?.column, field: field, message: message))
     }
 
+    /// Notes a warning, unless one of the same `kind` was noted in this file already; a `nil`
+    /// kind is noted every time.
+    func warning(_ message: String, field: String = "", at mark: (line: Int, column: Int)? = nil, kind: String? = nil) {
+        if let kind, !warned.insert(kind).inserted { return }
+        warnings.append(
+            StubFileDiagnostic(file: file, line: mark?.line, column: mark?.column, field: field, message: message))
+    }
 }
 
 extension DiagnosticLog {

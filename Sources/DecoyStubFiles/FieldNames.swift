@@ -2,11 +2,8 @@
 enum FieldNames {
     /// WireMock fields Decoy does not have, with what to do instead.
     private static let unsupported: [String: String] = [
-        "transformers": "response templating is not supported",
-        "transformerParameters": "response templating is not supported",
         "multipartPatterns": "match the body instead",
         "pathParameters": "path parameters match any segment",
-        "proxyBaseUrl": "proxying is not supported",
         "postServeActions": "post-serve actions are not supported",
         "serveEventListeners": "serve event listeners are not supported",
     ]

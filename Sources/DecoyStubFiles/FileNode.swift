@@ -19,6 +19,11 @@ struct FileNode {
         log.error(message, field: field, at: mark)
     }
 
+    /// Notes a warning at this node; see ``DiagnosticLog/warning(_:field:at:kind:)``.
+    func warning(_ message: String, kind: String? = nil) {
+        log.warning(message, field: field, at: mark, kind: kind)
+    }
+
     /// Logs `expected <what>, found <this node>`; returns `nil` to end the reader that failed.
     func expected<Value>(_ what: String) -> Value? {
         error("expected \(what), found \(found)")
@@ -47,6 +52,19 @@ struct FileNode {
         return scalar.string
     }
 
+    /// A scalar's text read as `read` reads it: written without quotes, or in quotes with a
+    /// warning, as WireMock reads `"status": "200"`.
+    private func scalar<Value>(_ read: (String) -> Value?) -> Value? {
+        guard case .scalar(let scalar) = node else { return nil }
+        guard let value = read(scalar.string) else { return nil }
+        if scalar.style != .plain {
+            warning(
+                "a number or true/false written as a string; read as its value, as WireMock reads it",
+                kind: "quoted scalar")
+        }
+        return value
+    }
+
     /// Any scalar's text, numbers included, as WireMock takes them for strings.
     func text(_ what: String = "a string") -> String? {
         guard case .scalar(let scalar) = node, scalar.style != .plain || !scalar.string.isEmpty else {
@@ -55,23 +73,23 @@ struct FileNode {
         return scalar.string
     }
 
-    /// An integer in `range`, written without quotes.
+    /// An integer in `range`.
     func integer(in range: ClosedRange<Int>? = nil, _ what: String = "an integer") -> Int? {
-        guard let value = plainScalar.flatMap({ Int($0) }), range?.contains(value) ?? true else {
+        guard let value = scalar({ Int($0) }), range?.contains(value) ?? true else {
             return expected(what)
         }
         return value
     }
 
-    /// A number, written without quotes.
+    /// A number.
     func number(_ what: String = "a number") -> Double? {
-        guard let value = plainScalar.flatMap({ Double($0) }), value.isFinite else { return expected(what) }
+        guard let value = scalar({ Double($0) }), value.isFinite else { return expected(what) }
         return value
     }
 
-    /// `true` or `false`, written without quotes.
+    /// `true` or `false`.
     func flag() -> Bool? {
-        guard let value = plainScalar.flatMap(PlainScalar.flag) else { return expected("true or false") }
+        guard let value = scalar(PlainScalar.flag) else { return expected("true or false") }
         return value
     }
 

@@ -22,7 +22,14 @@ enum MatcherDecoder {
 
     /// The matcher `members` describe, one matcher name and its options.
     private static func decode(_ members: [(key: String, value: FileNode)], in node: FileNode) -> ValueMatcher? {
-        let operators = members.filter { options[$0.key] == nil }
+        var operators = members.filter { options[$0.key] == nil }
+        // WireMock reads one matcher and passes over other names beside it: said, not refused.
+        if operators.count > 1, operators.filter({ names.contains($0.key) }).count == 1 {
+            for (stray, strayNode) in operators where !names.contains(stray) {
+                strayNode.warning("\(stray) is not a matcher; ignored, as WireMock ignores it")
+            }
+            operators.removeAll { !names.contains($0.key) }
+        }
         guard let (name, value) = operators.first else {
             node.error("expected a matcher: one of \(names.joined(separator: ", "))")
             return nil

@@ -9,7 +9,7 @@ struct ResponseDecoder {
         [
             "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
             "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
-            "transformers",
+            "transformers", "transformerParameters",
         ] + proxyFields
 
     /// The most header values one response may have. HTTP sets no limit, but clients do (curl
@@ -21,20 +21,25 @@ struct ResponseDecoder {
     let bodyFiles: BodyFiles
     /// The stub file, relative to the folder, for body files named next to it.
     let stubFile: String
-    /// Whether every response is a template, as with WireMock's global response templating.
-    var templatesEveryResponse = false
+    /// How responses are read: templated, and with a content type from the body.
+    var options = StubFileOptions()
+    /// Added to every response: which stub answered.
+    var matchedStubFields = HTTPFields()
 
     /// The response `node` describes, a ``TemplateStub`` drawing from `seed` when it names the
     /// `response-template` transformer; `nil` after logging every problem in it.
     func decode(_ node: FileNode, seed: UInt64? = nil) -> (any Stub)? {
         guard let object = node.object(known: Self.fields), refuseProxyFields(object) else { return nil }
         guard let named = object["transformers"].map(transformers) ?? false else { return nil }
-        let templated = named || templatesEveryResponse
+        object["transformerParameters"]?.warning(
+            "read but not used: Decoy's templates do not read transformer parameters")
+        let templated = named || options.templatesEveryResponse
         if templated, let fileNode = object["bodyFileName"], let name = fileNode.text(), name.contains("{{") {
             // Named per request: the file is found and read then, not now.
             guard
                 let response = decode(
-                    FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" }))
+                    FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" }),
+                    templated: true)
             else { return nil }
             return template(object, at: fileNode) { () throws(TemplateSyntaxError) in
                 try TemplateStub(
@@ -43,23 +48,30 @@ struct ResponseDecoder {
                     seed: seed, now: nil)
             }
         }
-        guard let response = decode(object) else { return nil }
+        guard let response = decode(object, templated: templated) else { return nil }
         guard templated else { return response }
         return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) {
             () throws(TemplateSyntaxError) in try TemplateStub(response, seed: seed)
         }
     }
 
-    /// `transformers`: WireMock's list, of which Decoy has `response-template`.
+    /// `transformers`: WireMock's list, of which Decoy has `response-template`; whether it is named.
+    /// Another name is an extension WireMock serves the stub without when it is not installed:
+    /// so does Decoy, and says so.
     private func transformers(_ node: FileNode) -> Bool? {
         guard let elements = node.list("a list of transformer names") else { return nil }
+        var templated = false
         for element in elements {
             guard let name = element.text() else { return nil }
-            guard name == "response-template" else {
-                return element.expected("response-template, the one transformer Decoy has")
+            if name == "response-template" {
+                templated = true
+            } else {
+                element.warning(
+                    "transformer \"\(name)\" is not in Decoy, which has response-template; served without it, as WireMock serves a stub whose transformer is not installed"
+                )
             }
         }
-        return !elements.isEmpty
+        return templated
     }
 
     /// The template stub `make` makes, or `nil` after logging where its template is malformed:
@@ -80,8 +92,9 @@ struct ResponseDecoder {
         }
     }
 
-    /// The response's fields, without templates.
-    private func decode(_ object: FileObject) -> StubResponse? {
+    /// The response's fields, without templates; a body file that cannot be served makes it
+    /// WireMock's answer to one, a `500` that says why.
+    private func decode(_ object: FileObject, templated: Bool) -> StubResponse? {
         let status =
             object["status"].map { node in
                 node.integer(in: 100...599, "an integer 100…599").map { code in
@@ -89,14 +102,35 @@ struct ResponseDecoder {
                 }
             } ?? HTTPResponse.Status.ok
         let headerFields = object["headers"].map(headers) ?? [:]
-        let body = object.oneOf(["body", "jsonBody", "base64Body", "bodyFileName"]).map(body) ?? (Data(), nil)
+        let body =
+            object.oneOf(["body", "jsonBody", "base64Body", "bodyFileName"]).map { readBody($0, templated: templated) }
+            ?? Body.served(Data(), nil)
         let delay = delay(object)
         let throttle = throttle(object)
         let fault = object["fault"].map(fault) ?? .some(nil)
-        guard let status, var headerFields, let (body, contentType) = body, let delay, let throttle, let fault else {
+        guard let status, var headerFields, let body, let delay, let throttle, let fault else {
             return nil
         }
-        if let contentType, headerFields[.contentType] == nil { headerFields[.contentType] = contentType }
+        guard case .served(var body, let contentType) = body else {
+            if case .unservable(let reason) = body {
+                return StubResponse(status: .internalServerError, text: reason + "\n")
+            }
+            return nil
+        }
+        if options.contentTypeFromBody, let contentType, headerFields[.contentType] == nil {
+            headerFields[.contentType] = contentType
+        }
+        if let headersNode = object["headers"], let declared = headerFields[.contentLength] {
+            if templated {
+                headersNode.warning(
+                    "Content-Length is not applied to a template: its rendered body is sent whole, with its own length")
+                headerFields[.contentLength] = nil
+            } else {
+                guard let length = declaredLength(declared, of: body, at: headersNode) else { return nil }
+                body = body.prefix(length)
+            }
+        }
+        headerFields.append(contentsOf: matchedStubFields)
         var response = StubResponse(status: status, headerFields: headerFields, body: body, delay: delay)
         response.throttle = throttle
         response.fault = fault
@@ -129,31 +163,69 @@ struct ResponseDecoder {
                     )
                     return nil
                 }
-                fields.append(HTTPField(name: fieldName, value: text))
+                // Byte for byte, as WireMock sends it: a value's edge spaces are the stub's to choose.
+                fields.append(HTTPField(name: fieldName, lenientValue: Array(text.utf8)))
             }
         }
         return valid ? fields : nil
     }
 
-    /// The body and, when the kind of body tells it, the content type it implies.
-    private func body(_ field: (key: String, value: FileNode)) -> (Data, String?)? {
+    /// A response's body as read.
+    private enum Body {
+        /// The body and, when the kind of body tells it, the content type it implies.
+        case served(Data, String?)
+        /// A body file that WireMock would answer `500` for, each time: why.
+        case unservable(String)
+    }
+
+    /// The body the field gives; `nil` after logging why there is none.
+    private func readBody(_ field: (key: String, value: FileNode), templated: Bool) -> Body? {
         let (key, node) = field
         switch key {
         case "jsonBody":
-            return (Data(JSONText.of(node.node).utf8), "application/json")
+            return .served(Data(JSONText.of(node.node).utf8), "application/json")
         case "base64Body":
             guard let text = node.text("base64 text"), let data = Data(base64Encoded: text) else {
                 return node.expected("base64 text")
             }
-            return (data, nil)
+            return .served(data, nil)
         case "bodyFileName":
-            guard let name = node.text("a file name"),
-                let data = bodyFiles.body(named: name, forStubFile: stubFile, at: node)
-            else { return nil }
-            return (data, MediaType.forExtension((name as NSString).pathExtension))
+            guard let name = node.text("a file name") else { return nil }
+            if !templated, name.contains("{{") {
+                let reason =
+                    "bodyFileName \"\(name)\" is a template, but the response names no response-template transformer, so WireMock reads the name as written and answers 500"
+                node.warning(reason + "; add \"transformers\": [\"response-template\"] to render it")
+                return .unservable("The stub's " + reason + ".")
+            }
+            switch bodyFiles.body(named: name, forStubFile: stubFile) {
+            case .success(let data):
+                return .served(data, MediaType.forExtension((name as NSString).pathExtension))
+            case .failure(.refused(let reason)):
+                node.error(reason)
+                return nil
+            case .failure(.unservable(let reason)):
+                node.warning(reason + "; WireMock answers 500 for it, and so does Decoy")
+                return .unservable("The stub's body file cannot be served: " + reason + ".")
+            }
         default:
-            return node.text().map { (Data($0.utf8), nil) }
+            return node.text().map { .served(Data($0.utf8), nil) }
         }
+    }
+
+    /// The stub's own `Content-Length`, which WireMock sends with as many bytes of the body;
+    /// `nil` after logging why it cannot be.
+    private func declaredLength(_ declared: String, of body: Data, at node: FileNode) -> Int? {
+        guard let length = Int(declared), length >= 0 else {
+            node.error("Content-Length must be a whole number of bytes, not \"\(declared)\"")
+            return nil
+        }
+        guard length <= body.count else {
+            node.error(
+                "Content-Length \(length) is more than the body's \(body.count) bytes; a client would wait for bytes that never come"
+            )
+            return nil
+        }
+        return length
     }
 
     /// `fixedDelayMilliseconds` or `delayDistribution`; `.none` when neither.

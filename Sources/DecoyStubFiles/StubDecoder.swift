@@ -1,4 +1,6 @@
 import Decoy
+import Foundation
+import HTTPTypes
 
 /// Reads one stub of a stub file: WireMock's mapping fields, plus Decoy's lists of responses,
 /// conditional responses and failure rates.
@@ -15,7 +17,9 @@ struct StubDecoder {
     private static let ignoredFields = ["persistent", "metadata", "insertionIndex"]
     private static let modes = ["alternating", "random", "sequence"]
 
-    let responses: ResponseDecoder
+    var responses: ResponseDecoder
+    /// The id the stub is registered under whatever it says, as when the admin API replaces one by its id.
+    var assignedID: String?
 
     /// The stub `node` describes, compiled; `nil` after logging every problem in it.
     func decode(_ node: FileNode) -> StubDefinition? {
@@ -27,7 +31,11 @@ struct StubDecoder {
         let decoded =
             object["request"].map(RequestDecoder.decode)
             ?? DecodedRoute(route: Route(method: nil, path: "/**"), pathNode: nil, matcherNodes: [])
-        let stub = failing(object, otherwise: stub(object))
+        let registeredID = assignedID ?? (id ?? nil) ?? UUID().uuidString.lowercased()
+        // Every answer says which stub gave it, as WireMock's do.
+        var decoder = self
+        decoder.responses.matchedStubFields = Self.matchedStubFields(id: registeredID, name: name ?? nil)
+        let stub = decoder.failing(object, otherwise: decoder.stub(object))
         guard let id, let name, let priority, let scenario, var decoded, let stub else { return nil }
         decoded.route.priority = priority
         decoded.route.scenario = scenario
@@ -35,22 +43,29 @@ struct StubDecoder {
         let loaded = LoadedStub(
             file: node.log.file, line: node.mark?.line ?? 1, id: id, name: name, route: decoded.route, handle: nil)
         return StubDefinition(
-            pattern: compiled, stub: stub, loaded: loaded,
+            id: registeredID, pattern: compiled, stub: stub, loaded: loaded,
             members: JSONText.members(of: node.node, excluding: ["id", "uuid"]))
     }
 
-    /// `id`, or WireMock's `uuid`; WireMock's clients send both, with the same value.
-    /// `.some(nil)` when the stub has neither.
+    /// `Matched-Stub-Id` and, when the stub has a name, `Matched-Stub-Name`.
+    private static func matchedStubFields(id: String, name: String?) -> HTTPFields {
+        var fields = HTTPFields()
+        fields.append(HTTPField(name: .matchedStubID, value: id))
+        if let name { fields.append(HTTPField(name: .matchedStubName, value: name)) }
+        return fields
+    }
+
+    /// `id`, or WireMock's `uuid`; WireMock's clients send both, with the same value, and where
+    /// they differ, WireMock takes the one written last. `.some(nil)` when the stub has neither.
     private func id(_ object: FileObject) -> String?? {
-        let given = ["id", "uuid"].compactMap { object[$0] }
-        let texts = given.compactMap { $0.text() }
+        let given = object.members.filter { $0.key == "id" || $0.key == "uuid" }
+        let texts = given.compactMap { $0.value.text() }
         guard texts.count == given.count else { return .none }
-        guard let first = texts.first else { return .some(nil) }
-        if let second = texts.dropFirst().first, second != first {
-            given[1].error("id and uuid name the same stub and must be equal; found \"\(first)\" and \"\(second)\"")
-            return .none
+        guard let last = texts.last else { return .some(nil) }
+        if Set(texts).count > 1, let (key, node) = given.last {
+            node.warning("id and uuid differ; the stub's id is its \(key), \"\(last)\", written last, as in WireMock")
         }
-        return first
+        return last
     }
 
     /// `scenarioName` with its states; `.some(nil)` when the stub is in no scenario.

@@ -2,6 +2,8 @@ import Decoy
 
 /// A stub read from a file and compiled, ready to register.
 struct StubDefinition {
+    /// The id it is registered under: its own, or one made for it.
+    let id: String
     let pattern: RequestPattern
     let stub: any Stub
     /// How reports show it.
@@ -10,7 +12,7 @@ struct StubDefinition {
     let members: String
 
     /// The stub's document as the admin API shows it, with `id` first.
-    func json(id: String) -> String {
+    var json: String {
         StubMappingJSON.document(id: id, members: members)
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Its description reads like a compiler's, so editors and terminals can link to the place:
 /// `users.yaml:12:5: response.status: expected an integer 100…599, found "ok"`.
-public struct StubFileDiagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct StubFileDiagnostic: Sendable, Hashable, Encodable, CustomStringConvertible {
     /// The file, relative to the stubs folder; empty when the problem is with the folder itself.
     public let file: String
     /// The line, from 1, when known.

@@ -4,11 +4,12 @@ import Yams
 
 /// A folder of stub files: JSON or YAML, one stub or a list per file, in any subfolder but
 /// `__files/`, which holds body files. The format is WireMock's, so a WireMock root
-/// (`mappings/` and `__files/`) is a stubs folder as it is. See `docs/stub-files.md`.
+/// (`mappings/` and `__files/`) is a stubs folder as it is, and only its `mappings/` is read
+/// for stubs. See `docs/stub-files.md`.
 ///
 /// ```swift
 /// let report = StubFolder(url: stubsURL).check()
-/// print(report.isValid ? "\(report.stubs.count) stubs" : "\(report.errors.count) errors")
+/// print("\(report.stubs.count) stubs, \(report.refused.count) refused")
 /// ```
 public struct StubFolder: Sendable {
     /// The file extensions read as stub files.
@@ -18,12 +19,23 @@ public struct StubFolder: Sendable {
     public let url: URL
     /// Whether every response is a template, with or without `"transformers": ["response-template"]`:
     /// WireMock's global response templating.
-    public var templatesEveryResponse: Bool
+    public var templatesEveryResponse: Bool {
+        get { options.templatesEveryResponse }
+        set { options.templatesEveryResponse = newValue }
+    }
+    /// Whether a `jsonBody` or a body file sets `Content-Type` when the stub sets none; WireMock
+    /// sends none. See ``Decoy/StubRegistry/contentTypeFromBody``.
+    public var contentTypeFromBody: Bool {
+        get { options.contentTypeFromBody }
+        set { options.contentTypeFromBody = newValue }
+    }
+    var options: StubFileOptions
 
     /// Creates a stubs folder at `url`; nothing is read until it is checked or loaded.
-    public init(url: URL, templatesEveryResponse: Bool = false) {
+    public init(url: URL, templatesEveryResponse: Bool = false, contentTypeFromBody: Bool = false) {
         self.url = url
-        self.templatesEveryResponse = templatesEveryResponse
+        self.options = StubFileOptions(
+            templatesEveryResponse: templatesEveryResponse, contentTypeFromBody: contentTypeFromBody)
     }
 
     /// Reads and checks every stub file, as `decoy check` does, without registering anything.
@@ -31,32 +43,76 @@ public struct StubFolder: Sendable {
         compile().report
     }
 
-    /// Every stub of the folder, compiled, and what was found along the way.
-    func compile() -> (definitions: [StubDefinition], report: StubFolderReport) {
-        let root = url.standardizedFileURL.resolvingSymlinksInPath().path
+    /// The error when there is no folder to read at all.
+    var missing: StubFileDiagnostic? {
         var isFolder: ObjCBool = false
+        let root = url.standardizedFileURL.resolvingSymlinksInPath().path
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
-            let error = StubFileDiagnostic(file: url.path, message: "no such folder")
-            return ([], StubFolderReport(stubs: [], errors: [error]))
+            return StubFileDiagnostic(file: url.path, message: "no such folder")
         }
+        return nil
+    }
+
+    /// Every stub of the folder that compiles, and what was found along the way: each other
+    /// stub is refused alone, so that one broken file or stub does not take the rest down.
+    func compile() -> (definitions: [StubDefinition], report: StubFolderReport) {
+        if let missing {
+            let refused = RefusedStub(file: url.path, line: 1, route: nil, errors: [missing])
+            return ([], StubFolderReport(stubs: [], refused: [refused], warnings: []))
+        }
+        let root = url.standardizedFileURL.resolvingSymlinksInPath().path
         let bodyFiles = BodyFiles(root: root)
         var definitions: [StubDefinition] = []
-        var errors: [StubFileDiagnostic] = []
+        var refused: [RefusedStub] = []
+        var warnings: [StubFileDiagnostic] = []
         for file in Self.stubFiles(in: root) {
             let log = DiagnosticLog(file: file)
             let decoder = StubDecoder(
                 responses: ResponseDecoder(
-                    bodyFiles: bodyFiles, stubFile: file, templatesEveryResponse: templatesEveryResponse))
-            definitions += Self.stubNodes(in: root + "/" + file, log: log).compactMap(decoder.decode)
-            errors += log.errors.sorted(by: Self.inFileOrder)
+                    bodyFiles: bodyFiles, stubFile: file, options: options))
+            let nodes = Self.stubNodes(in: root + "/" + file, log: log)
+            if !log.errors.isEmpty {
+                // The file itself could not be read: none of it loads.
+                let line = log.errors.first?.line ?? 1
+                refused.append(RefusedStub(file: file, line: line, route: nil, errors: log.errors))
+            } else {
+                for node in nodes {
+                    let before = log.errors.count
+                    let definition = decoder.decode(node)
+                    let errors = Array(log.errors[before...])
+                    if let definition, errors.isEmpty {
+                        definitions.append(definition)
+                    } else {
+                        refused.append(Self.refused(node, errors: errors.sorted(by: Self.inFileOrder)))
+                    }
+                }
+            }
+            warnings += log.warnings.sorted(by: Self.inFileOrder)
         }
-        errors += Self.duplicateIDs(in: definitions)
-        return (definitions, StubFolderReport(stubs: definitions.map(\.loaded), errors: errors))
+        let (unique, duplicates) = Self.withoutDuplicateIDs(definitions)
+        refused += duplicates
+        return (unique, StubFolderReport(stubs: unique.map(\.loaded), refused: refused, warnings: warnings))
     }
 
-    /// The stub files under `root`, relative to it, sorted; hidden files and `__files/` left out.
+    /// The refused stub `node`, with the route its `request` gives when that part reads alone.
+    private static func refused(_ node: FileNode, errors: [StubFileDiagnostic]) -> RefusedStub {
+        let line = node.mark?.line ?? errors.first?.line ?? 1
+        // Read again apart, so that its errors, logged already, are not logged twice.
+        let scratch = FileNode(node: node.node, field: node.field, log: DiagnosticLog(file: node.log.file))
+        let request = scratch.object(known: nil)?["request"]
+        let route = request.flatMap(RequestDecoder.decode).flatMap { $0.compiled() }?.route
+        return RefusedStub(file: node.log.file, line: line, route: route, errors: errors)
+    }
+
+    /// The stub files under `root`, relative to it, sorted; hidden files and `__files/` left
+    /// out. In a WireMock root, one with a `mappings/` folder, only that folder holds stubs, as
+    /// WireMock reads it: JSON beside it is a body file or anything else.
     private static func stubFiles(in root: String) -> [String] {
-        let items = FileManager.default.enumerator(atPath: root)
+        var isFolder: ObjCBool = false
+        let isWireMockRoot =
+            FileManager.default.fileExists(atPath: root + "/mappings", isDirectory: &isFolder) && isFolder.boolValue
+        let base = isWireMockRoot ? "mappings/" : ""
+        let items = FileManager.default.enumerator(atPath: root + "/" + base)
         var files: [String] = []
         while let item = items?.nextObject() as? String {
             let name = item.split(separator: "/").last ?? ""
@@ -65,7 +121,7 @@ public struct StubFolder: Sendable {
             } else if let dot = name.lastIndex(of: "."),
                 fileExtensions.contains(name[name.index(after: dot)...].lowercased())
             {
-                files.append(item)
+                files.append(base + item)
             }
         }
         return files.sorted()
@@ -93,8 +149,7 @@ public struct StubFolder: Sendable {
             return nil
         }
         do {
-            // A JSON tab is whitespace or escaped, never inside a string; YAML forbids it in indentation.
-            let yaml = isJSON ? text.replacingOccurrences(of: "\t", with: " ") : text
+            let yaml = isJSON ? lenient(text, log: log) : text
             // Every value built from the file walks the tree with its aliases expanded, so a few
             // hundred bytes of nested aliases would be billions of values: refuse them first.
             guard AliasBound.expandsToAtMost(yaml, data.count + maximumAliasedValues) else {
@@ -118,6 +173,18 @@ public struct StubFolder: Sendable {
         }
     }
 
+    /// JSON `text` as WireMock reads it (see ``LenientJSON``), each leniency a warning, made
+    /// ready for the YAML parser: a JSON tab is whitespace or escaped, never inside a string,
+    /// and YAML forbids it in indentation.
+    private static func lenient(_ text: String, log: DiagnosticLog) -> String {
+        let json = LenientJSON(Array(text.utf8))
+        for leniency in json.leniencies {
+            log.warning(leniency.message, at: (leniency.line, leniency.column))
+        }
+        let strict = json.leniencies.isEmpty ? text : String(decoding: json.text, as: UTF8.self)
+        return strict.replacingOccurrences(of: "\t", with: " ")
+    }
+
     /// How many values YAML aliases may add to a file, beyond one per byte of it, which no file
     /// without aliases reaches.
     static let maximumAliasedValues = 100_000
@@ -127,19 +194,23 @@ public struct StubFolder: Sendable {
         (a.line ?? 0, a.column ?? 0) < (b.line ?? 0, b.column ?? 0)
     }
 
-    /// An error for each stub whose `id` an earlier stub has.
-    private static func duplicateIDs(in definitions: [StubDefinition]) -> [StubFileDiagnostic] {
+    /// The definitions, each stub whose `id` an earlier stub has refused.
+    private static func withoutDuplicateIDs(_ definitions: [StubDefinition]) -> ([StubDefinition], [RefusedStub]) {
         var first: [String: LoadedStub] = [:]
-        return definitions.compactMap { definition in
+        var unique: [StubDefinition] = []
+        var refused: [RefusedStub] = []
+        for definition in definitions {
             let stub = definition.loaded
-            guard let id = stub.id else { return nil }
-            guard let earlier = first[id] else {
-                first[id] = stub
-                return nil
+            guard let id = stub.id, let earlier = first[id] else {
+                if let id = stub.id { first[id] = stub }
+                unique.append(definition)
+                continue
             }
-            return StubFileDiagnostic(
+            let error = StubFileDiagnostic(
                 file: stub.file, line: stub.line, field: "id",
                 message: "\"\(id)\" is already the id of the stub at \(earlier.file):\(earlier.line)")
+            refused.append(RefusedStub(file: stub.file, line: stub.line, route: stub.route, errors: [error]))
         }
+        return (unique, refused)
     }
 }

@@ -2,27 +2,34 @@ public import Decoy
 public import Foundation
 
 extension StubRegistry {
-    /// Registers every stub in the stubs folder at `folder`, all or nothing.
+    /// Registers every stub in the stubs folder at `folder` that is valid, and refuses each other
+    /// one by name: the report lists them, with every problem, and a request that only a refused
+    /// stub would have matched gets a `404` naming its file and why.
     ///
-    /// Every file is read and checked before anything is registered: when any file has an
-    /// error, nothing is, and the error lists every problem in the folder.
+    /// With `strict`, as CI wants it, the folder loads all or nothing: when any file has an error,
+    /// nothing is registered, and the error lists every problem in the folder.
     ///
     /// ```swift
     /// let report = try registry.load(folder: stubsURL)
     /// for stub in report.stubs { print(stub) }
+    /// for stub in report.refused { print(stub) }
     /// ```
+    ///
+    /// - Throws: when the folder cannot be read at all, or, with `strict`, has any error.
     @discardableResult
-    public func load(folder: URL) throws(StubFileError) -> StubFolderReport {
-        try register(StubFolder(url: folder, templatesEveryResponse: templatesEveryResponse), replacing: false)
+    public func load(folder: URL, strict: Bool = false) throws(StubFileError) -> StubFolderReport {
+        try register(folder: folder, replacing: false, strict: strict)
     }
 
     /// Replaces the stubs earlier loads and reloads registered with those in `folder`, in one
-    /// step; stubs registered in code stay. When the folder has an error, the stubs loaded
-    /// before stay and the error lists every problem, so a server watching the folder keeps
-    /// serving while a file is being fixed.
+    /// step; stubs registered in code stay. A file with a problem keeps the stubs its previous
+    /// version registered serving, so a server watching the folder goes on while it is fixed;
+    /// the report lists what it refused. With `strict`, a folder with any error changes nothing.
+    ///
+    /// - Throws: when the folder cannot be read at all, or, with `strict`, has any error.
     @discardableResult
-    public func reload(folder: URL) throws(StubFileError) -> StubFolderReport {
-        try register(StubFolder(url: folder, templatesEveryResponse: templatesEveryResponse), replacing: true)
+    public func reload(folder: URL, strict: Bool = false) throws(StubFileError) -> StubFolderReport {
+        try register(folder: folder, replacing: true, strict: strict)
     }
 
     /// Writes the stubs added through the admin API into the stubs folder loaded last, one file
@@ -57,22 +64,59 @@ extension StubRegistry {
         return written
     }
 
-    private func register(_ folder: StubFolder, replacing: Bool) throws(StubFileError) -> StubFolderReport {
-        let (definitions, report) = folder.compile()
-        guard report.isValid else { throw StubFileError(errors: report.errors) }
-        let ids = definitions.map { $0.loaded.id ?? UUID().uuidString.lowercased() }
+    private func register(folder url: URL, replacing: Bool, strict: Bool) throws(StubFileError) -> StubFolderReport {
+        var folder = StubFolder(url: url)
+        folder.options = contents.withLock(\.fileOptions)
+        if let missing = folder.missing { throw StubFileError(errors: [missing]) }
+        let (compiled, report) = folder.compile()
+        guard report.isValid || !strict else { throw StubFileError(errors: report.errors) }
+        let broken = Set(report.refused.map(\.file))
+        let refused = report.refused.compactMap { stub -> RefusedRoute? in
+            guard let route = stub.route, let pattern = try? RequestPattern(route) else { return nil }
+            return RefusedRoute(pattern: pattern, place: "\(stub.file):\(stub.line)", reason: stub.reason)
+        }
         // At once, so that no request sees some of the folder's stubs and not others.
         let handles = contents.withLock { contents in
-            if replacing { contents.removeFileStubs() }
+            // On a reload, a broken file that served before keeps its previous stubs.
+            let kept = replacing ? broken.intersection(contents.files) : []
+            if replacing { contents.removeFileStubs(keeping: kept) }
             contents.folder = folder.url
-            return zip(definitions, ids).map { definition, id in
-                contents.insert(
-                    definition.pattern, stub: scenarioAware(definition.stub, for: definition.pattern.route), id: id,
-                    origin: .file(definition.loaded), json: definition.json(id: id)
+            contents.refused = refused
+            contents.folderReport = FolderReportJSON(report, folder: folder.url)
+            return compiled.map { definition -> StubHandle? in
+                guard !kept.contains(definition.loaded.file) else { return nil }
+                return contents.insert(
+                    definition.pattern, stub: scenarioAware(definition.stub, for: definition.pattern.route),
+                    id: definition.id, origin: .file(definition.loaded), json: definition.json
                 ).handle
             }
         }
-        let stubs = zip(report.stubs, handles).map { $0.registered(as: $1) }
-        return StubFolderReport(stubs: stubs, errors: [])
+        let stubs = zip(report.stubs, handles).compactMap { stub, handle in handle.map { stub.registered(as: $0) } }
+        return StubFolderReport(stubs: stubs, refused: report.refused, warnings: report.warnings)
+    }
+}
+
+/// A folder's report as `GET /__admin/stub-files` lists it.
+struct FolderReportJSON: Encodable, Sendable {
+    struct Refused: Encodable, Sendable {
+        let file: String
+        let line: Int
+        /// The route its request describes, when that part could be read.
+        let request: String?
+        let errors: [StubFileDiagnostic]
+    }
+
+    let folder: String
+    let stubs: Int
+    let refused: [Refused]
+    let warnings: [StubFileDiagnostic]
+
+    init(_ report: StubFolderReport, folder: URL) {
+        self.folder = folder.path
+        stubs = report.stubs.count
+        refused = report.refused.map {
+            Refused(file: $0.file, line: $0.line, request: $0.route?.description, errors: $0.errors)
+        }
+        warnings = report.warnings
     }
 }

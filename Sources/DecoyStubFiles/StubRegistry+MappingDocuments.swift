@@ -13,7 +13,7 @@ extension StubRegistry {
     public func addMapping(_ json: Data) throws(StubFileError) -> StubMapping {
         let definition = try decode(json)
         // Without an id to replace, there is always a mapping.
-        return insert(definition, id: definition.loaded.id ?? Self.newID(), replacing: false)!
+        return insert(definition, replacing: false)!
     }
 
     /// Replaces the registration `id` with the stub `json` describes, keeping the id.
@@ -21,7 +21,7 @@ extension StubRegistry {
     /// - Returns: the new mapping, or `nil` when no registration has `id`; then nothing changes.
     /// - Throws: every problem in the document, by field; nothing changes then.
     public func replaceMapping(id: String, with json: Data) throws(StubFileError) -> StubMapping? {
-        insert(try decode(json), id: id, replacing: true)
+        insert(try decode(json, id: id), replacing: true)
     }
 
     /// Replaces the registration whose id the stub `json` gives with that stub, as WireMock's
@@ -31,13 +31,13 @@ extension StubRegistry {
     /// - Throws: every problem in the document, by field, or its lack of an `id`; nothing changes then.
     public func editMapping(_ json: Data) throws(StubFileError) -> StubMapping? {
         let definition = try decode(json)
-        guard let id = definition.loaded.id else {
+        guard definition.loaded.id != nil else {
             throw StubFileError(errors: [
                 StubFileDiagnostic(
                     file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")
             ])
         }
-        return insert(definition, id: id, replacing: true)
+        return insert(definition, replacing: true)
     }
 
     /// Registers every stub of WireMock's import document, `{"mappings": [...], "importOptions":
@@ -47,50 +47,46 @@ extension StubRegistry {
     /// - Throws: every problem in every stub, by field; nothing changes then.
     @discardableResult
     public func importMappings(_ json: Data) throws(StubFileError) -> [StubMapping] {
-        let (folder, templatesEveryResponse) = contents.withLock { ($0.folder, $0.templatesEveryResponse) }
+        let (folder, options) = contents.withLock { ($0.folder, $0.fileOptions) }
         let stubImport = try StubDocument.stubImport(
-            json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse
+            json, source: Self.requestBody, folder: folder, options: options
         ).get()
-        let definitions = stubImport.definitions.map { (definition: $0, id: $0.loaded.id ?? Self.newID()) }
-        let stubs = definitions.map { scenarioAware($0.definition.stub, for: $0.definition.pattern.route) }
+        let definitions = stubImport.definitions
+        let stubs = definitions.map { scenarioAware($0.stub, for: $0.pattern.route) }
         return contents.withLock { contents in
             if stubImport.removesOthers { contents.removeAll(restorable: true) }
-            return zip(definitions, stubs).compactMap { entry, stub in
-                if !stubImport.overwrites, contents.mapping(id: entry.id) != nil { return nil }
+            return zip(definitions, stubs).compactMap { definition, stub in
+                if !stubImport.overwrites, contents.mapping(id: definition.id) != nil { return nil }
                 return contents.insert(
-                    entry.definition.pattern, stub: stub, id: entry.id, origin: .adminAPI,
-                    json: entry.definition.json(id: entry.id))
+                    definition.pattern, stub: stub, id: definition.id, origin: .adminAPI, json: definition.json)
             }
         }
     }
 
     private static let requestBody = "request body"
 
-    private static func newID() -> String {
-        UUID().uuidString.lowercased()
+    /// The stub in `json`, registered as `id` when given, its `bodyFileName` looked up in the
+    /// stubs folder loaded last.
+    private func decode(_ json: Data, id: String? = nil) throws(StubFileError) -> StubDefinition {
+        let (folder, options) = contents.withLock { ($0.folder, $0.fileOptions) }
+        return try StubDocument.stub(json, source: Self.requestBody, folder: folder, options: options, id: id).get()
     }
 
-    /// The stub in `json`, its `bodyFileName` looked up in the stubs folder loaded last.
-    private func decode(_ json: Data) throws(StubFileError) -> StubDefinition {
-        let (folder, templatesEveryResponse) = contents.withLock { ($0.folder, $0.templatesEveryResponse) }
-        return try StubDocument.stub(
-            json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse
-        ).get()
-    }
-
-    /// Registers `definition` under `id`. When `replacing`, a registration with `id` must exist,
-    /// and whether it does is decided under the lock, so that a removal at the same moment is not undone.
-    private func insert(_ definition: StubDefinition, id: String, replacing: Bool) -> StubMapping? {
+    /// Registers `definition` under its id. When `replacing`, a registration with that id must
+    /// exist, and whether it does is decided under the lock, so that a removal at the same moment
+    /// is not undone.
+    private func insert(_ definition: StubDefinition, replacing: Bool) -> StubMapping? {
         let stub = scenarioAware(definition.stub, for: definition.pattern.route)
         return contents.withLock { contents in
-            if replacing, contents.mapping(id: id) == nil { return nil }
+            if replacing, contents.mapping(id: definition.id) == nil { return nil }
             return contents.insert(
-                definition.pattern, stub: stub, id: id, origin: .adminAPI, json: definition.json(id: id))
+                definition.pattern, stub: stub, id: definition.id, origin: .adminAPI, json: definition.json)
         }
     }
 
-    /// Removes the registration whose id the stub `json` gives or, when it gives none, every
-    /// registration for the same route, as WireMock's `removeStub` does; ``resetMappings()``
+    /// Removes the registration whose id the stub `json` gives or, when it gives none or one that
+    /// no registration has, every registration for the same request pattern, as WireMock's
+    /// `removeStub` does (its Java client sends a new id with the pattern); ``resetMappings()``
     /// brings back those from code and files.
     ///
     /// - Returns: the removed mappings.
@@ -100,7 +96,7 @@ extension StubRegistry {
         let definition = try decode(json)
         return contents.withLock { contents in
             let ids =
-                definition.loaded.id.map { [$0] }
+                definition.loaded.id.flatMap { contents.mapping(id: $0) == nil ? nil : [$0] }
                 ?? contents.mappings.filter { $0.route == definition.pattern.route }.map(\.id)
             return ids.compactMap { contents.remove(id: $0) }
         }

@@ -22,8 +22,14 @@ package struct RegistryContents {
     private var removedBaseline: [UInt64: Record] = [:]
     /// The stubs folder loaded last, where `bodyFileName`s of stubs added later are looked up.
     package var folder: URL?
-    /// Whether loads and the admin API make every response a template; see ``StubRegistry/templatesEveryResponse``.
-    package var templatesEveryResponse = false
+    /// What loading the folder last found, as the admin API lists it.
+    package var folderReport: (any Encodable & Sendable)?
+    /// The routes of the stubs the folder loaded last refused.
+    package var refused: [RefusedRoute] = [] {
+        didSet { snapshot = nil }
+    }
+    /// How loads and the admin API read stub documents; see ``StubRegistry/templatesEveryResponse``.
+    package var fileOptions = StubFileOptions()
 
     /// The mappings, newest first.
     package var mappings: [StubMapping] {
@@ -33,7 +39,7 @@ package struct RegistryContents {
     /// The table for a lookup outside the lock.
     mutating func tableForLookup() -> RouteTableSnapshot {
         if let snapshot { return snapshot }
-        let taken = RouteTableSnapshot(table: table)
+        let taken = RouteTableSnapshot(table: table, refused: refused)
         snapshot = taken
         return taken
     }
@@ -90,30 +96,47 @@ package struct RegistryContents {
         removedBaseline = [:]
     }
 
-    /// Removes every registration that came from stub files, for a reload.
-    package mutating func removeFileStubs() {
-        for (number, record) in records where record.mapping.origin.isFile { remove(number, restorable: false) }
-        removedBaseline = removedBaseline.filter { !$0.value.mapping.origin.isFile }
+    /// Removes every registration that came from stub files, for a reload, but those from the
+    /// files in `kept`.
+    package mutating func removeFileStubs(keeping kept: Set<String> = []) {
+        func isRemoved(_ record: Record) -> Bool {
+            guard let file = record.mapping.origin.file else { return false }
+            return !kept.contains(file)
+        }
+        for (number, record) in records where isRemoved(record) { remove(number, restorable: false) }
+        removedBaseline = removedBaseline.filter { !isRemoved($0.value) }
+    }
+
+    /// The files whose stubs are registered.
+    package var files: Set<String> {
+        Set(records.values.compactMap(\.mapping.origin.file))
     }
 }
 
 extension StubMapping.Origin {
-    var isFile: Bool {
-        if case .file = self { true } else { false }
+    /// The stub file it came from, relative to its folder; `nil` when not from a file.
+    var file: String? {
+        if case .file(let stub) = self { stub.file } else { nil }
     }
 }
 
 /// A route table shared by the lookups made until the registry next changes.
 final class RouteTableSnapshot: Sendable {
     let table: RouteTable
+    let refused: [RefusedRoute]
 
-    init(table: RouteTable) {
+    init(table: RouteTable, refused: [RefusedRoute]) {
         self.table = table
+        self.refused = refused
     }
 
     /// Looks `request` up in the table where it lies: a copy of the table would retain and
-    /// release each of its buffers, on every request, from every server thread at once.
+    /// release each of its buffers, on every request, from every server thread at once. An
+    /// unmatched request that a refused stub fits is told so first.
     func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
-        table.lookup(request, scenarios: scenarios)
+        let lookup = table.lookup(request, scenarios: scenarios)
+        guard !refused.isEmpty, case .unmatched(let misses) = lookup else { return lookup }
+        let refusals = refused.compactMap { $0.nearMiss(for: request) }
+        return refusals.isEmpty ? lookup : .unmatched(refusals + misses)
     }
 }

@@ -176,7 +176,9 @@ package enum StubEncoder {
         }
         var members: [String: JSONValue] = ["status": .number(Double(response.status.code))]
         if !response.status.reasonPhrase.isEmpty { members["statusMessage"] = .string(response.status.reasonPhrase) }
-        if !response.headerFields.isEmpty { members["headers"] = headers(response.headerFields) }
+        // Which registration answered is said by the registration, never by its mapping.
+        let fields = response.headerFields.filter { $0.name != .matchedStubID && $0.name != .matchedStubName }
+        if !fields.isEmpty { members["headers"] = headers(HTTPFields(fields)) }
         if !response.body.isEmpty {
             // Compared back, so that a byte-order mark Foundation strips is not lost.
             if let text = String(data: response.body, encoding: .utf8), Data(text.utf8) == response.body {

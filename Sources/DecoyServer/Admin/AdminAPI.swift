@@ -60,6 +60,7 @@ struct AdminAPI: Sendable {
             return changing(request) { (registry) throws(StubFileError) in
                 try registry.removeMappings(withMetadata: request.body)
             }
+        case (.get, "stub-files"): return withRegistry(request, stubFiles)
         case (.get, "settings"): return withRegistry(request, settings)
         case (.post, "settings"), (.put, "settings"):
             return changing(request) { (registry) throws(StubFileError) in try registry.applySettings(request.body) }
@@ -115,7 +116,8 @@ struct AdminAPI: Sendable {
 
     private static let endpoints: Set = [
         "health", "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
-        "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "settings", "requests",
+        "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "stub-files", "settings",
+        "requests",
         "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched",
         "requests/reset",
         "requests/unmatched/near-misses", "near-misses/request", "near-misses/request-pattern",
@@ -244,6 +246,17 @@ struct AdminAPI: Sendable {
         } catch {
             return AdminReply.invalid(error)
         }
+    }
+
+    // MARK: Stub files
+
+    /// What loading the stubs folder found: how many stubs serve, each refused one with every
+    /// problem, and the warnings. Decoy's own: WireMock refuses a folder with a broken file whole.
+    private func stubFiles(_ registry: StubRegistry) -> StubResponse {
+        guard let report = registry.contents.withLock(\.folderReport) else {
+            return AdminReply.error(.notFound, "No stubs folder was loaded.")
+        }
+        return AdminReply.encoded(report)
     }
 
     // MARK: Settings

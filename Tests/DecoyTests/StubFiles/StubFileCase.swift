@@ -46,7 +46,7 @@ struct StubFileCase: Sendable, CustomTestStringConvertible {
     /// Loads the fixture into a fresh registry and makes each exchange through `serving`.
     func run(in serving: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.load(folder: fixture.map(StubFileFixtures.folder) ?? StubFileFixtures.examples)
+        try registry.load(folder: fixture.map(StubFileFixtures.folder) ?? StubFileFixtures.examples, strict: true)
         for (index, step) in steps.enumerated() {
             let exchange = try await serving.exchange(
                 registry, step.method, step.target, headerFields: step.headerFields,

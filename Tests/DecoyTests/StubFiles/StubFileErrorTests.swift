@@ -98,14 +98,6 @@ struct StubFileErrorTests {
                 #"expressions.yaml:7:7: request.bodyPatterns[1]: the expected document is not valid JSON"#,
             ]),
         BadFile(
-            name: "missing body file", path: "mappings/missing.json",
-            text: """
-                { "request": { "urlPath": "/a" }, "response": { "bodyFileName": "absent.json" } }
-                """,
-            errors: [
-                #"mappings/missing.json:1:65: response.bodyFileName: no file "absent.json" in __files/ or next to the stub file"#
-            ]),
-        BadFile(
             name: "body file climbing out with ../", path: "mappings/climb.json",
             text: """
                 { "request": { "urlPath": "/a" }, "response": { "bodyFileName": "../../../../etc/passwd" } }
@@ -245,13 +237,40 @@ struct StubFileErrorTests {
             "b/c.yaml": "request: { urlPath: /c }\nresponse: { status: 200, fault: NOPE }\n",
             "good.yaml": "request: { urlPath: /good }\nresponse: { status: 200 }\n",
         ])
-        let error = #expect(throws: StubFileError.self) { try StubRegistry().load(folder: folder.url) }
+        let error = #expect(throws: StubFileError.self) { try StubRegistry().load(folder: folder.url, strict: true) }
         #expect(
             error?.description == """
                 The stubs folder has 2 errors:
                 a.json:1:59: response.status: expected an integer 100…599, found "ok"
                 b/c.yaml:2:33: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, TIMEOUT, found "NOPE"
                 """)
+    }
+
+    /// As WireMock, which reads body files per request and answers 500 for one it cannot read.
+    @Test(arguments: [
+        ("absent.json", #"no file "absent.json" in __files/ or next to the stub file"#),
+        (
+            "../outside.json",
+            #""../outside.json" resolves outside __files/; WireMock reads no body file from outside __files/"#
+        ),
+        ("{{request.path}}.json", "is a template, but the response names no response-template transformer"),
+    ])
+    func aBodyFileThatCannotBeServedIsAWarningAndA500(_ name: String, _ reason: String) async throws {
+        let folder = try ScratchFolder([
+            "mappings/a.json": #"{ "request": { "urlPath": "/a" }, "response": { "bodyFileName": "\#(name)" } }"#,
+            "outside.json": "{}",
+        ])
+        let registry = StubRegistry()
+        let report = try registry.load(folder: folder.url)
+        #expect(report.isValid)
+        #expect(report.warnings.count == 1)
+        #expect(
+            report.warnings.first.map { $0.field == "response.bodyFileName" && $0.message.contains(reason) } == true)
+        for serving in ServingMode.allCases {
+            let exchange = try await serving.exchange(registry, .get, "/a")
+            #expect(exchange.status == 500, "\(serving)")
+            #expect(exchange.text.contains(reason), "\(serving)")
+        }
     }
 
     @Test func unknownFieldsAreErrorsWithTheClosestName() throws {

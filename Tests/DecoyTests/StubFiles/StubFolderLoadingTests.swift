@@ -6,8 +6,8 @@ import DecoyTesting
 import Foundation
 import Testing
 
-/// Loading folders: what a load reports, all or nothing, reloads, and the stub kinds and
-/// conditions files map onto.
+/// Loading folders: what a load reports, what it refuses while the rest serves, all or nothing
+/// when strict, reloads, and the stub kinds and conditions files map onto.
 @Suite("Stub files: loading")
 struct StubFolderLoadingTests {
     static let good = ["ok.yaml": "request: { urlPath: /ok }\nresponse: { body: from files }\n"]
@@ -40,21 +40,66 @@ struct StubFolderLoadingTests {
         #expect(report.stubs.map(\.file).filter { $0 == "mappings/requests.json" }.count == 28)
     }
 
-    @Test func aBrokenFileLoadsNothing() async throws {
+    @Test func aBrokenStubIsRefusedAndTheRestServe() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "from code"), for: .get("/code"))
         let folder = try ScratchFolder(Self.broken)
-        #expect(throws: StubFileError.self) { try registry.load(folder: folder.url) }
+        let report = try registry.load(folder: folder.url)
+        #expect(report.stubs.map(\.file) == ["ok.yaml"])
+        #expect(
+            report.refused.map(\.description) == [
+                #"bad.json:1: refused: response.status: expected an integer 100…599, found "x""#
+            ])
+        #expect(report.refused.first?.route?.path == "/bad")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").text == "from files")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/code").text == "from code")
+    }
+
+    @Test func aRequestOnlyARefusedStubWouldMatchIsToldWhy() async throws {
+        let registry = StubRegistry()
+        let folder = try ScratchFolder(Self.broken)
+        try registry.load(folder: folder.url)
+        for serving in ServingMode.allCases {
+            let exchange = try await serving.exchange(registry, .get, "/bad")
+            #expect(exchange.status == 404)
+            #expect(
+                exchange.text.contains(
+                    #"ANY /bad: would match, but the stub at bad.json:1 was refused: response.status: expected an integer 100…599, found "x""#
+                ), "\(serving)")
+        }
+    }
+
+    @Test func aStrictLoadOfABrokenFolderLoadsNothing() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "from code"), for: .get("/code"))
+        let folder = try ScratchFolder(Self.broken)
+        #expect(throws: StubFileError.self) { try registry.load(folder: folder.url, strict: true) }
         #expect(registry.routes.map(\.path) == ["/code"])
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").status == 404)
     }
 
-    @Test func reloadKeepsThePreviousStubsWhenTheFolderIsBroken() async throws {
+    @Test func aMissingFolderIsAnErrorEvenWhenNotStrict() {
+        let missing = FileManager.default.temporaryDirectory.appending(path: "no-such-\(UUID())")
+        #expect(throws: StubFileError.self) { try StubRegistry().load(folder: missing) }
+    }
+
+    @Test func reloadKeepsABrokenFilesPreviousStubsAndTakesTheRest() async throws {
+        let folder = try ScratchFolder(Self.good)
+        let registry = try Self.registryWithCodeAndFiles(from: folder)
+        try folder.write("ok.yaml", "request: { urlPath: /ok }\nresponse: { status: nope }\n")
+        try folder.write("new.yaml", Self.newFile)
+        let report = try registry.reload(folder: folder.url)
+        #expect(report.refused.map(\.file) == ["ok.yaml"])
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").text == "from files")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/new").text == "new")
+    }
+
+    @Test func aStrictReloadOfABrokenFolderChangesNothing() async throws {
         let folder = try ScratchFolder(Self.good)
         let registry = try Self.registryWithCodeAndFiles(from: folder)
         try folder.write("bad.json", Self.broken["bad.json"]!)
         try folder.write("new.yaml", Self.newFile)
-        let error = #expect(throws: StubFileError.self) { try registry.reload(folder: folder.url) }
+        let error = #expect(throws: StubFileError.self) { try registry.reload(folder: folder.url, strict: true) }
         #expect(error?.errors.map(\.file) == ["bad.json"])
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").text == "from files")
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/new").status == 404)
@@ -92,12 +137,27 @@ struct StubFolderLoadingTests {
         #expect(try await answer("/status").status.reasonPhrase == "Short and stout")
         #expect(try await answer("/response-headers").headerFields[values: .init("X-Multi")!] == ["1", "2"])
         #expect(try await answer("/response-headers").headerFields[.contentType] == "text/plain")
+        // As WireMock, no Content-Type the stub does not set.
+        #expect(try await answer("/json-body").headerFields[.contentType] == nil)
+        #expect(try await answer("/file").headerFields[.contentType] == nil)
+        #expect(try await answer("/base64").headerFields[.contentType] == nil)
+        #expect(try await answer("/status").headerFields[.matchedStubID] != nil)
+    }
+
+    @Test func contentTypeFromTheBodyWhenAsked() async throws {
+        let registry = StubRegistry()
+        registry.contentTypeFromBody = true
+        try registry.load(folder: StubFileFixtures.folder("wiremock"))
+        func answer(_ target: String) async throws -> StubResponse {
+            try await registry.engine.answer(StubRequest(method: .get, target: target))
+        }
+        #expect(try await answer("/response-headers").headerFields[.contentType] == "text/plain")
         #expect(try await answer("/json-body").headerFields[.contentType] == "application/json")
         #expect(try await answer("/file").headerFields[.contentType] == "text/plain; charset=utf-8")
         #expect(try await answer("/base64").headerFields[.contentType] == nil)
     }
 
-    @Test func duplicateIDsAreAnError() throws {
+    @Test func aDuplicateIDRefusesTheLaterStub() throws {
         let folder = try ScratchFolder([
             "a.json": #"{"id": "one", "request": {"urlPath": "/a"}, "response": {}}"#,
             "b.yaml": "uuid: one\nrequest: { urlPath: /b }\nresponse: {}\n",

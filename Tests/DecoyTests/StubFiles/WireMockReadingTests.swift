@@ -1,0 +1,138 @@
+import Decoy
+import DecoyStubFiles
+import DecoyTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Real WireMock folders as WireMock 2.35.1 reads and answers them: JSON it reads leniently, each
+/// leniency said once; only `mappings/` under a WireMock root; header values, `Content-Length`
+/// and `Matched-Stub-*` as WireMock sends them, in every serving.
+@Suite("Stub files: as WireMock reads them")
+struct WireMockReadingTests {
+    static let lenient = """
+        // Orders, for the checkout tests
+        {
+          "id": "00000000-0000-0000-0000-00000000000a", /* the old id */
+          "uuid": "00000000-0000-0000-0000-00000000000b",
+          "request": { "method": "GET", "urlPath": "/orders" },
+          "response": { "status": "201", "body": "first", "body": "second", "fixedDelayMilliseconds": "0" }
+        }
+        }
+        """
+
+    @Test func jsonAsWireMockReadsIt() async throws {
+        let folder = try ScratchFolder(["mappings/orders.json": Self.lenient])
+        let registry = StubRegistry()
+        let report = try registry.load(folder: folder.url, strict: true)
+        #expect(report.stubs.map(\.id) == ["00000000-0000-0000-0000-00000000000b"])
+        #expect(
+            report.warnings.map(\.description) == [
+                "mappings/orders.json:1:1: comments are not JSON; read past, as WireMock reads them",
+                #"mappings/orders.json:4:11: uuid: id and uuid differ; the stub's id is its uuid, "00000000-0000-0000-0000-00000000000b", written last, as in WireMock"#,
+                "mappings/orders.json:6:27: response.status: a number or true/false written as a string; read as its value, as WireMock reads it",
+                #"mappings/orders.json:6:51: "body" is given more than once in an object; the last one counts, as in WireMock"#,
+                "mappings/orders.json:8:1: text after the file's JSON value is ignored, as WireMock ignores it",
+            ])
+        for serving in ServingMode.allCases {
+            let exchange = try await serving.exchange(registry, .get, "/orders")
+            #expect(exchange.status == 201, "\(serving)")
+            #expect(exchange.text == "second", "\(serving)")
+        }
+    }
+
+    @Test func anErrorAfterBlankedTextIsReportedWhereItIsInTheFile() throws {
+        let folder = try ScratchFolder([
+            "a.json": """
+            /* a comment
+               over lines */ { "request": { "urlPath": "/a" }, // and one more
+              "response": { "status": "ok" } }
+            """
+        ])
+        #expect(
+            StubFolder(url: folder.url).check().errors.map(\.description) == [
+                #"a.json:3:27: response.status: expected an integer 100…599, found "ok""#
+            ])
+    }
+
+    @Test func aKeyBesideAMatcherIsAWarningAndTheMatcherHolds() async throws {
+        let folder = try ScratchFolder([
+            "a.json": #"""
+            { "request": { "method": "POST", "urlPath": "/a",
+                           "bodyPatterns": [{ "matchesJsonPath": "$.id", "note": "ids only" }] },
+              "response": { "body": "matched" } }
+            """#
+        ])
+        let registry = StubRegistry()
+        let report = try registry.load(folder: folder.url, strict: true)
+        #expect(
+            report.warnings.map(\.description) == [
+                "a.json:2:70: request.bodyPatterns[0].note: note is not a matcher; ignored, as WireMock ignores it"
+            ])
+        #expect(
+            try await ServingMode.inProcess.exchange(registry, .post, "/a", body: Data(#"{"id": 1}"#.utf8)).text
+                == "matched")
+        #expect(try await ServingMode.inProcess.exchange(registry, .post, "/a", body: Data("{}".utf8)).status == 404)
+    }
+
+    @Test func aWireMockRootHasItsStubsInMappingsOnly() throws {
+        let folder = try ScratchFolder([
+            "mappings/cart.json": #"{ "request": { "urlPath": "/cart" }, "response": { "status": 200 } }"#,
+            "response/cart_response.json": #"{ "items": [] }"#,
+            "notes.yaml": "not: a stub",
+        ])
+        let report = StubFolder(url: folder.url).check()
+        #expect(report.isValid)
+        #expect(report.stubs.map(\.file) == ["mappings/cart.json"])
+    }
+
+    @Test func answersCarryWhatWireMockSends() async throws {
+        let folder = try ScratchFolder([
+            "mappings/a.json": #"""
+            { "id": "6f1c4a9e-0000-4000-8000-000000000001", "name": "Trimmed nothing",
+              "request": { "urlPath": "/a" },
+              "response": { "body": "hello world", "headers": { "X-Trail": "value ", "Content-Length": "5" } } }
+            """#
+        ])
+        let registry = StubRegistry()
+        try registry.load(folder: folder.url, strict: true)
+        for serving in ServingMode.allCases {
+            let exchange = try await serving.exchange(registry, .get, "/a")
+            #expect(exchange.text == "hello", "\(serving)")
+            #expect(exchange.headerFields[.matchedStubID] == "6f1c4a9e-0000-4000-8000-000000000001", "\(serving)")
+            #expect(exchange.headerFields[.matchedStubName] == "Trimmed nothing", "\(serving)")
+            #expect(exchange.headerFields[.contentType] == nil, "\(serving)")
+            // URLSession trims a value's edges as it reads the head; the server sends them (the WireMock
+            // parity check reads the bytes).
+            if serving == .inProcess {
+                #expect(exchange.headerFields[HTTPField.Name("X-Trail")!] == "value ")
+            }
+            let unmatched = try await serving.exchange(registry, .get, "/b")
+            #expect(unmatched.headerFields[.matchedStubID] == nil, "\(serving)")
+        }
+    }
+
+    @Test func aContentLengthPastTheBodyIsRefused() throws {
+        let folder = try ScratchFolder([
+            "a.json":
+                #"{ "request": { "urlPath": "/a" }, "response": { "body": "hi", "headers": { "Content-Length": "10" } } }"#
+        ])
+        #expect(
+            StubFolder(url: folder.url).check().errors.map(\.description) == [
+                "a.json:1:74: response.headers: Content-Length 10 is more than the body's 2 bytes; a client would wait for bytes that never come"
+            ])
+    }
+
+    @Test func removalByRequestPatternRemovesTheStubsOfThatPattern() throws {
+        let registry = StubRegistry()
+        try registry.addMapping(Data(#"{"request": {"method": "GET", "url": "/x"}, "response": {"status": 200}}"#.utf8))
+        try registry.addMapping(Data(#"{"request": {"method": "GET", "url": "/y"}, "response": {"status": 200}}"#.utf8))
+        // WireMock's Java client sends a new id with the pattern it removes by.
+        let removed = try registry.removeMappings(
+            like: Data(
+                #"{"id": "11111111-2222-3333-4444-555555555555", "request": {"method": "GET", "url": "/x"}, "response": {"status": 200}}"#
+                    .utf8))
+        #expect(removed.map(\.route.path) == ["/x"])
+        #expect(registry.routes.map(\.path) == ["/y"])
+    }
+}
