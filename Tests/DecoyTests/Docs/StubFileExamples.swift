@@ -16,7 +16,10 @@ struct StubFileExamples {
         let registry = StubRegistry()
         let report = try registry.load(folder: stubsFolder)
         for stub in report.stubs { print(stub) }          // users.yaml:21: GET /users/{id} "Get a user"
+        for stub in report.refused { print(stub) }        // orders.json:3: refused: response.status: expected …
+        for warning in report.warnings { print(warning) } // legacy.json:1:1: comments are not JSON; read past, …
         #expect(report.stubs.count == 19)
+        #expect(report.refused.isEmpty && report.warnings.isEmpty)
     }
 
     @Test func checksAFolder() {
@@ -32,7 +35,7 @@ struct StubFileExamples {
         let stubsFolder = folder.url
         let registry = StubRegistry()
         do {
-            try registry.load(folder: stubsFolder)
+            try registry.load(folder: stubsFolder, strict: true)
         } catch {
             print(error)   // The stubs folder has an error: users.yaml:2:21: response.status: …
         }
@@ -43,7 +46,7 @@ struct StubFileExamples {
     @Test func reloads() throws {
         let registry = StubRegistry()
         try registry.load(folder: stubsFolder)
-        // After the files change: on error the stubs loaded before stay.
+        // After the files change: a broken file's previous stubs stay.
         try registry.reload(folder: stubsFolder)
         #expect(registry.routes.count == 19)
     }
