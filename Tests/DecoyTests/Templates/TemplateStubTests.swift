@@ -54,7 +54,7 @@ struct TemplateStubTests {
         }
         #expect(
             header?.description
-                == #"line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request"#
+                == #"line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, xPath, now, date, parseDate, randomValue, uuid, pickRandom, math, range, assign, parseJson, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request or a variable set before"#
         )
     }
 
@@ -163,7 +163,7 @@ struct TemplateStubTests {
         #expect(
             report.errors.map(\.description) == [
                 #"bad.yaml:3:11: [0].response.body: malformed template at line 1, column 7: {{#if}} is never closed with {{/if}} (helper if)"#,
-                #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request (helper shout)"#,
+                #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, xPath, now, date, parseDate, randomValue, uuid, pickRandom, math, range, assign, parseJson, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request or a variable set before (helper shout)"#,
                 #"bad.yaml:10:39: [2].response.transformers[0]: expected response-template, the one transformer Decoy has, found "gzip""#,
             ])
     }
