@@ -116,8 +116,10 @@ enum TemplateHelper: String, Sendable, CaseIterable {
         switch self {
         case .jsonPath, .xPath:
             preconditionFailure("\(rawValue) is compiled into its own expression")
-        case .assign, .parseJson:
-            // A block, or a call that sets a variable, is the renderer's; what is left parses a value.
+        case .assign:
+            preconditionFailure("assign is a block, which the renderer runs")
+        case .parseJson:
+            // As a block, or as a call that sets a variable, it is the renderer's; here it gives the value.
             return try Self.parseJSON(text)
         case .now:
             return try Self.now(context.now(), hash)
