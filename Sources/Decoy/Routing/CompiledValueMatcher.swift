@@ -62,7 +62,9 @@ indirect enum CompiledValueMatcher: Sendable {
             values.contains { JSONValue(parsing: $0).map { comparison.matches($0, expected: expected) } ?? false }
         case .jsonPath(let path, let matcher):
             values.contains {
-                JSONValue(parsing: $0).map { matcher.accepts(path.select(in: $0).map(matcher.render)) } ?? false
+                JSONValue(parsing: $0).map { document in
+                    matcher.accepts(path.select(in: document).map { matcher.render($0, decimals: path.yieldsDecimals) })
+                } ?? false
             }
         case .xPath(let path, let matcher):
             values.contains { XMLTree(parsing: Data($0.utf8)).map { matcher.accepts(path.select(in: $0)) } ?? false }
@@ -80,11 +82,13 @@ indirect enum CompiledValueMatcher: Sendable {
         return compiled
     }
 
-    /// A selected JSON value as this matcher reads it: JSON matchers take JSON, the others take strings bare.
-    private func render(_ value: JSONValue) -> String {
+    /// A selected JSON value as this matcher reads it: JSON matchers take JSON, the others take
+    /// strings bare, and numbers a path gives as doubles as WireMock writes them (`4.0`).
+    private func render(_ value: JSONValue, decimals: Bool) -> String {
+        if decimals, case .number(let number) = value { return number.javaText }
         switch self {
-        case .equalToJSON, .jsonPath: value.json
-        default: value.text
+        case .equalToJSON, .jsonPath: return value.json
+        default: return value.text
         }
     }
 }

@@ -102,6 +102,8 @@ private struct TemplateRenderer {
     private var scopes: [Scope]
     /// The parts of the request named so far, each made once per render.
     private var requestParts: [String: TemplateValue] = [:]
+    /// What `assign` and `parseJson` set, by name.
+    private var variables: [String: TemplateValue] = [:]
 
     init(context: TemplateContext) {
         self.context = context
@@ -157,6 +159,13 @@ private struct TemplateRenderer {
         case .value(let helper):
             let hash = try evaluate(block.hash)
             try render(try helper.call(arguments, hash, context).isTruthy ? block.body : block.inverse, into: &output)
+        case .variable(let parsesJSON):
+            var text = ""
+            try render(block.body, into: &text)
+            // Handlebars-Java's `assign` keeps its body trimmed.
+            variables[arguments[0].text] =
+                parsesJSON
+                ? try TemplateHelper.parseJSON(text) : .string(text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 
@@ -189,7 +198,23 @@ private struct TemplateRenderer {
             guard let document else { return .null }
             let selected = path.select(in: document)
             if path.isIndefinite { return selected.isEmpty ? .null : .json(.array(selected)) }
-            return selected.first.map(TemplateValue.init) ?? .null
+            guard let first = selected.first else { return .null }
+            switch (first, path.function?.name) {
+            // Java doubles, written with a fraction; `keys()` is a Java set, written `[a, b]`.
+            case (.number(let number), _) where path.yieldsDecimals: return .decimal(number)
+            case (.array(let keys), .keys): return .list(keys.map { TemplateValue($0) })
+            default: return TemplateValue(first)
+            }
+        case .xPath(let source, let path):
+            let text = try evaluate(source).text
+            // WireMock writes its complaint in place of the value.
+            guard let document = XMLTree(parsing: Data(text.utf8)) else {
+                return .string("[ERROR: \(text) is not valid XML]")
+            }
+            return .values(path.items(in: document).map(\.written))
+        case .assignJSON(let source, let name):
+            variables[name] = try TemplateHelper.parseJSON(try evaluate(source).text)
+            return .null
         }
     }
 
@@ -223,6 +248,7 @@ private struct TemplateRenderer {
             return value
         } else {
             value = scopes[level].value.member(first)
+            if case .null = value, path.parents == 0, let variable = variables[first] { value = variable }
         }
         for segment in path.segments.dropFirst() { value = value.member(segment) }
         return value

@@ -1,10 +1,15 @@
 import Foundation
 
 /// The helpers a template may call, as WireMock names them; `if`, `unless`, `each` and `with`
-/// are blocks of the renderer. `uuid` is Decoy's own (WireMock writes `randomValue type='UUID'`).
+/// are blocks of the renderer, and so are `assign` and `parseJson`'s block form, which set a
+/// variable. `uuid` is Decoy's own (WireMock writes `randomValue type='UUID'`).
 enum TemplateHelper: String, Sendable, CaseIterable {
     // Values from the request and the world.
-    case jsonPath, now, randomValue, uuid
+    case jsonPath, xPath, now, date, parseDate, randomValue, uuid, pickRandom
+    // Numbers and lists.
+    case math, range
+    // Variables: `assign` is a block only; `parseJson` is a block or a call.
+    case assign, parseJson
     // Text, as Handlebars-Java's string helpers.
     case upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate
     case urlEncode, base64, contains, matches, regexExtract
@@ -14,8 +19,15 @@ enum TemplateHelper: String, Sendable, CaseIterable {
     /// How many positional arguments it takes, and which `name=value` pairs.
     private var signature: (arguments: ClosedRange<Int>, hash: Set<String>) {
         switch self {
-        case .jsonPath: (2...2, [])
+        case .jsonPath, .xPath, .range: (2...2, [])
         case .now: (0...0, ["offset", "format", "timezone"])
+        // WireMock 2.35.1's `date` takes `timezone=` and leaves the date in its own offset all the same.
+        case .date: (0...1, ["offset", "format", "timezone"])
+        case .parseDate: (1...1, ["format"])
+        case .pickRandom: (1...Int.max, [])
+        case .math: (3...3, [])
+        case .assign: (1...1, [])
+        case .parseJson: (1...2, [])
         case .randomValue: (0...0, ["length", "type", "uppercase"])
         case .uuid: (0...0, [])
         case .upper, .lower, .capitalize, .capitalizeFirst, .trim, .size, .not: (1...1, [])
@@ -61,7 +73,7 @@ enum TemplateHelper: String, Sendable, CaseIterable {
         }
         do throws(TemplateRenderError) {
             switch self {
-            case .now:
+            case .now, .date:
                 if let offsetText = literal("offset") { _ = try Self.offset(offsetText) }
                 if let zone = literal("timezone"), TimeZone(identifier: zone) == nil {
                     throw TemplateRenderError("\(zone) is not a time zone")
@@ -75,6 +87,19 @@ enum TemplateHelper: String, Sendable, CaseIterable {
                 }
             case .matches, .regexExtract:
                 if case .literal(let pattern) = parameters[1] { _ = try Self.regularExpression(pattern.text) }
+            case .math:
+                try Self.checkMath(parameters)
+            case .range:
+                if case .literal(let lower) = parameters[0], case .literal(let upper) = parameters[1] {
+                    _ = try Self.bounds(lower.text, upper.text)
+                }
+                for case .literal(let bound) in parameters { _ = try Self.bound(bound.text) }
+            case .assign, .parseJson:
+                let name = parameters.count == 2 ? parameters[1] : parameters[0]
+                guard self == .parseJson && parameters.count == 1 || Self.isName(name) else {
+                    throw TemplateRenderError(
+                        "\(rawValue) takes the variable's name as quoted text, as in '\(rawValue)Result'")
+                }
             default:
                 break
             }
@@ -89,10 +114,26 @@ enum TemplateHelper: String, Sendable, CaseIterable {
     {
         let text = arguments.first?.text ?? ""
         switch self {
-        case .jsonPath:
-            preconditionFailure("jsonPath is compiled into its own expression")
+        case .jsonPath, .xPath:
+            preconditionFailure("\(rawValue) is compiled into its own expression")
+        case .assign:
+            preconditionFailure("assign is a block, which the renderer runs")
+        case .parseJson:
+            // As a block, or as a call that sets a variable, it is the renderer's; here it gives the value.
+            return try Self.parseJSON(text)
         case .now:
-            return .string(try Self.now(context.now(), hash))
+            return try Self.now(context.now(), hash)
+        case .date:
+            return try Self.date(arguments.first, hash, context.now())
+        case .parseDate:
+            return try Self.parseDate(text, format: hash["format"]?.text)
+        case .pickRandom:
+            let choices = arguments.count == 1 ? arguments[0].elements ?? arguments : arguments
+            return choices.isEmpty ? .null : choices[context.random.index(below: choices.count)]
+        case .math:
+            return try Self.math(arguments[0], arguments[1].text, arguments[2])
+        case .range:
+            return .list(try Self.bounds(arguments[0].text, arguments[1].text).map { .number(Double($0)) })
         case .randomValue:
             return .string(try Self.randomValue(hash, context.random))
         case .uuid:
@@ -203,7 +244,8 @@ enum TemplateHelper: String, Sendable, CaseIterable {
         unit.hasSuffix("s") ? String(unit.dropLast()) : unit
     }
 
-    private static func now(_ date: Date, _ hash: [String: TemplateValue]) throws(TemplateRenderError) -> String {
+    private static func now(_ date: Date, _ hash: [String: TemplateValue]) throws(TemplateRenderError) -> TemplateValue
+    {
         var calendar = Calendar(identifier: .gregorian)
         let zoneName = hash["timezone"]?.text ?? "UTC"
         guard let zone = TimeZone(identifier: zoneName) else {
@@ -217,20 +259,16 @@ enum TemplateHelper: String, Sendable, CaseIterable {
             }
             date = moved
         }
-        let format = hash["format"]?.text
-        switch format {
-        case "epoch": return String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
-        case "unix": return String(Int64(date.timeIntervalSince1970.rounded(.down)))
-        default: break
+        guard let format = hash["format"]?.text, format != "epoch", format != "unix" else {
+            return written(date, secondsFromGMT: zone.secondsFromGMT(for: date), format: hash["format"]?.text)
         }
+        // A named zone rather than its offset, so that a pattern's `z` names it.
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.calendar = calendar
         formatter.timeZone = zone
-        // WireMock's default: ISO 8601 to the second, `Z` for UTC and the offset elsewhere.
-        formatter.dateFormat =
-            format ?? (zone.secondsFromGMT(for: date) == 0 ? "yyyy-MM-dd'T'HH:mm:ss'Z'" : "yyyy-MM-dd'T'HH:mm:ssxxx")
-        return formatter.string(from: date)
+        formatter.dateFormat = format
+        return .string(formatter.string(from: date))
     }
 
     // MARK: randomValue and uuid

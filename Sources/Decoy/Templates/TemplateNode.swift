@@ -10,6 +10,8 @@ enum TemplateNode: Sendable {
 struct TemplateBlock: Sendable {
     enum Kind: Sendable {
         case `if`, unless, each, with
+        /// `#assign 'name'` and `#parseJson 'name'`: the body, rendered (and parsed as JSON), becomes a variable.
+        case variable(parsesJSON: Bool)
         /// A helper whose value chooses: the body when it is truthy, the inverse otherwise (`#eq`, `#contains`, …).
         case value(TemplateHelper)
     }
@@ -30,6 +32,10 @@ indirect enum TemplateExpression: Sendable {
     case call(TemplateHelper, [TemplateExpression], [String: TemplateExpression])
     /// `jsonPath value '$…'`, its path compiled once.
     case jsonPath(TemplateExpression, JSONPath)
+    /// `xPath value '/…'`, its path compiled once.
+    case xPath(TemplateExpression, XPath)
+    /// `parseJson value 'name'`: sets a variable and writes nothing.
+    case assignJSON(TemplateExpression, name: String)
 }
 
 /// `request.path.[1]`, `this`, `../name`, `@index`.
@@ -40,17 +46,4 @@ struct TemplatePath: Sendable {
     var isData = false
     /// The names to look up in turn; empty for `this`.
     var segments: [String] = []
-}
-
-extension JSONPath {
-    /// Whether the path may select several values (Jayway's indefinite paths: wildcards, slices,
-    /// unions, `..` and filters): `jsonPath` writes what those select as a list, even one value.
-    var isIndefinite: Bool {
-        steps.contains { step in
-            switch step {
-            case .member, .index: false
-            case .all, .slice, .union, .descendants, .filter: true
-            }
-        }
-    }
 }

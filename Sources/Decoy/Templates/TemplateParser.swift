@@ -35,6 +35,8 @@ struct TemplateParser {
     /// How many enclosing blocks changed the context (`#each`, `#with`): inside them, a path may name anything.
     private var contextDepth = 0
     private var blockParameters: [Set<String>] = []
+    /// The variables set so far (`assign`, `parseJson`): after them, a path may start with their names.
+    fileprivate var variables: Set<String> = []
 
     private init(_ text: String) { source = Array(text) }
 
@@ -175,6 +177,7 @@ struct TemplateParser {
                     var reader = try TagReader(tag.content, offset: tag.offset, parser: self)
                     let expression = try reader.expression(self)
                     try reader.finish(self)
+                    variables.formUnion(reader.variables)
                     nodes.append(.output(expression, escaped: escaped))
                 case .open:
                     nodes.append(.block(try block(tag.content, at: tag.offset)))
@@ -201,18 +204,33 @@ struct TemplateParser {
         case "unless": kind = .unless
         case "each": kind = .each
         case "with": kind = .with
+        case "assign": kind = .variable(parsesJSON: false)
+        case "parseJson": kind = .variable(parsesJSON: true)
         default:
             guard let helper = TemplateHelper(rawValue: name) else { throw unknownHelper(name, at: offset) }
+            guard helper != .jsonPath, helper != .xPath else {
+                throw error(at: offset, helper: name, "\(name) gives a value, not a block: write {{\(name) …}}")
+            }
             kind = .value(helper)
         }
         let (parameters, hash) = try reader.arguments(self)
         let names = try reader.blockParameters(self)
         try reader.finish(self)
+        variables.formUnion(reader.variables)
         switch kind {
         case .if, .unless, .each, .with:
             guard parameters.count == 1, hash.isEmpty else {
                 throw error(at: offset, helper: name, "#\(name) takes one value")
             }
+        case .variable:
+            guard parameters.count == 1, hash.isEmpty, TemplateHelper.isName(parameters[0]),
+                case .literal(let variable) = parameters[0]
+            else {
+                throw error(
+                    at: offset, helper: name,
+                    "#\(name) takes the variable's name as quoted text, as in {{#\(name) 'result'}}")
+            }
+            variables.insert(variable.text)
         case .value(let helper):
             try helper.check(parameters, hash, at: offset, self)
         }
@@ -243,6 +261,12 @@ struct TemplateParser {
             if changesContext { contextDepth -= 1 }
             blockParameters.removeLast()
         }
+        if case .variable(parsesJSON: true) = kind, inverse.isEmpty {
+            let texts = body.compactMap { node -> String? in if case .text(let text) = node { text } else { nil } }
+            if texts.count == body.count, JSONValue(parsing: texts.joined()) == nil {
+                throw error(at: offset, helper: name, "the body of #parseJson is not JSON")
+            }
+        }
         switch close {
         case .close(let closeName, let closeOffset):
             guard closeName == name else {
@@ -268,6 +292,7 @@ struct TemplateParser {
             !blockParameters.contains(where: { $0.contains(first) })
         else { return }
         guard first == "request" else {
+            if variables.contains(first) { return }
             throw unknownHelper(first, at: offset)
         }
         if path.segments.count > 1, !Self.requestParts.contains(path.segments[1]) {
@@ -280,7 +305,7 @@ struct TemplateParser {
     fileprivate func unknownHelper(_ name: String, at offset: Int) -> TemplateSyntaxError {
         error(
             at: offset, helper: name,
-            "no helper or value is called \"\(name)\"; helpers: \(TemplateHelper.allCases.map(\.rawValue).joined(separator: ", ")), if, unless, each, with; values start at request"
+            "no helper or value is called \"\(name)\"; helpers: \(TemplateHelper.allCases.map(\.rawValue).joined(separator: ", ")), if, unless, each, with; values start at request or a variable set before"
         )
     }
 
@@ -308,6 +333,8 @@ private struct TagReader {
 
     private var tokens: [Token] = []
     private var index = 0
+    /// The variables `parseJson value 'name'` in this tag sets.
+    private(set) var variables: Set<String> = []
 
     init(_ content: String, offset: Int, parser: TemplateParser) throws(TemplateSyntaxError) {
         let characters = Array(content)
@@ -382,6 +409,27 @@ private struct TagReader {
     {
         let (parameters, hash) = try arguments(parser)
         try helper.check(parameters, hash, at: offset, parser)
+        switch helper {
+        case .assign:
+            throw parser.error(at: offset, helper: "assign", "assign is a block: {{#assign 'name'}}…{{/assign}}")
+        case .parseJson where parameters.count == 2:
+            guard case .literal(let name) = parameters[1] else { break }
+            variables.insert(name.text)
+            return .assignJSON(parameters[0], name: name.text)
+        case .xPath:
+            guard case .literal(.string(let text)) = parameters[1] else {
+                throw parser.error(
+                    at: offset, helper: "xPath",
+                    "xPath takes its path as quoted text, as in {{xPath request.body '/order/id/text()'}}")
+            }
+            do {
+                return .xPath(parameters[0], try XPath(parsing: text))
+            } catch {
+                throw parser.error(at: offset, helper: "xPath", "\(text) is not an XPath Decoy reads: \(error)")
+            }
+        default:
+            break
+        }
         if helper == .jsonPath {
             guard case .literal(.string(let text)) = parameters[1] else {
                 throw parser.error(
@@ -450,7 +498,8 @@ private struct TagReader {
             default: break
             }
             if let number = Double(word), word.first.map({ $0.isNumber || $0 == "-" }) == true {
-                return .literal(.number(number))
+                // Handlebars reads `1.5` as a Java double, and `math` keeps its scale.
+                return .literal(word.contains(".") ? .decimal(number) : .number(number))
             }
             if let helper = TemplateHelper(rawValue: word) {
                 // A helper named without parentheses where a value goes: Handlebars calls it with no arguments.

@@ -4,7 +4,13 @@ import Foundation
 enum TemplateValue: Sendable {
     case null
     case string(String)
+    /// A whole number, or a number with a fraction written as short as it goes.
     case number(Double)
+    /// A Java double, written as Java writes one (`3.0`, `1.0E-4`): what `math` gives for a
+    /// fraction and JSON path aggregates give.
+    case decimal(Double)
+    /// A date with the offset from UTC it is written in: what `parseDate`, `date` and `now` give.
+    case date(Date, secondsFromGMT: Int)
     case bool(Bool)
     case list([TemplateValue])
     /// A query, header or cookie value, which may repeat: written as its first value, as WireMock's
@@ -23,6 +29,8 @@ enum TemplateValue: Sendable {
         case .null: ""
         case .string(let string): string
         case .number(let number): Self.text(number)
+        case .decimal(let number): number.javaText
+        case .date(let date, let secondsFromGMT): Self.iso8601(date, secondsFromGMT: secondsFromGMT)
         case .bool(let value): value ? "true" : "false"
         case .list(let elements): "[" + elements.map(\.text).joined(separator: ", ") + "]"
         case .values(let values): values.first ?? ""
@@ -46,7 +54,8 @@ enum TemplateValue: Sendable {
         switch self {
         case .null: false
         case .string(let string): !string.isEmpty
-        case .number(let number): number != 0
+        case .number(let number), .decimal(let number): number != 0
+        case .date: true
         case .bool(let value): value
         case .list(let elements): !elements.isEmpty
         case .values(let values): !values.isEmpty
@@ -102,6 +111,34 @@ enum TemplateValue: Sendable {
         case .string(let string): self = .string(string)
         case .array, .object: self = .json(json)
         }
+    }
+
+    /// A value from parsed JSON as Handlebars sees a parsed map (`parseJson`): objects are maps,
+    /// written `{a=1, b=[1, 2]}`, arrays are lists, members sorted by name.
+    init(parsed json: JSONValue) {
+        switch json {
+        case .array(let elements): self = .list(elements.map(TemplateValue.init(parsed:)))
+        case .object(let members):
+            self = .map(
+                members.sorted { $0.key < $1.key }.map { ($0.key, TemplateValue(parsed: $0.value)) },
+                caseInsensitive: false)
+        default: self.init(json)
+        }
+    }
+
+    /// ISO 8601 to the second, as WireMock writes a date: `Z` for UTC, the offset elsewhere.
+    static func iso8601(_ date: Date, secondsFromGMT: Int) -> String {
+        format(date, secondsFromGMT == 0 ? "yyyy-MM-dd'T'HH:mm:ss'Z'" : "yyyy-MM-dd'T'HH:mm:ssxxx", secondsFromGMT)
+    }
+
+    /// `date` in a date format, at `secondsFromGMT` from UTC.
+    static func format(_ date: Date, _ pattern: String, _ secondsFromGMT: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = TimeZone(secondsFromGMT: secondsFromGMT)
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
     }
 
     /// A number as Java writes a JSON number: whole numbers without a fraction.

@@ -89,4 +89,31 @@ struct TemplateExamples {
         guard case .response(let response) = stub.resolve(for: StubRequest(method: .post, target: request)) else { Issue.record("no response"); return }
         #expect(String(decoding: response.body, as: UTF8.self) == "/users/42?page&#x3D;2&amp;id&#x3D;a&amp;id&#x3D;b|/users/42|42|42|POST|2|b|2026-11-25T01:43:14Z|2")
     }
+
+    /// The rows of "Helpers from WireMock", each rendered for the request the page names, with the
+    /// body of the text block above its table.
+    static func helperRows() throws -> [(template: String, gives: String, body: String)] {
+        let text = try String(contentsOf: DocumentationSyncTests.root.appending(path: "docs/templates.md"), encoding: .utf8)
+        let section = text.components(separatedBy: "## Helpers from WireMock\n")[1].components(separatedBy: "\n## ")[0]
+        var rows: [(String, String, String)] = []
+        var body = ""
+        for block in section.components(separatedBy: "```text\n").dropFirst() {
+            body = block.components(separatedBy: "\n```")[0]
+            for line in block.split(separator: "\n") where line.hasPrefix("| `") {
+                let cells = line.dropFirst(3).dropLast(3).components(separatedBy: "` | `")
+                rows.append((cells[0], cells[1], body))
+            }
+        }
+        return rows
+    }
+
+    @Test func helperRowsGiveWhatThePageSays() throws {
+        let rows = try Self.helperRows()
+        #expect(rows.count == 20)
+        for row in rows {
+            let stub = try TemplateStub(StubResponse(text: row.template), now: { fixedDate })
+            guard case .response(let response) = stub.resolve(for: StubRequest(method: .post, target: "/orders?n=7", body: Data(row.body.utf8))) else { Issue.record("no response for \(row.template)"); continue }
+            #expect(String(decoding: response.body, as: UTF8.self) == row.gives, "\(row.template)")
+        }
+    }
 }

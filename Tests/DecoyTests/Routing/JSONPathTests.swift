@@ -42,7 +42,11 @@ struct JSONPathTests {
     }
 
     @Test(arguments: [
-        ("$.items.length()", #"functions such as "length()" are not supported"#),
+        (
+            "$.items.first()",
+            #""first()" is not a function of WireMock's JSON paths (Jayway 2.7); they are length(), size(), min(), max(), avg(), sum(), stddev(), keys(), concat(), append()"#
+        ),
+        ("$.items.length().x", #"length() ends the path; nothing may follow it"#),
         ("$.items[?(@.sku =~ /A.*/)]", #"regular expressions in filters ("=~") are not supported"#),
         ("$.items[?(@.sku == 'A-1']", #"a filter is closed by ")]""#),
         ("$.items[?(@.sku ==)]", #"expected "@…", "$…", a quoted string, a number, true, false or null in a filter"#),
@@ -54,5 +58,29 @@ struct JSONPathTests {
             try RequestPattern(Route.post("/x").body(.matchesJSONPath(path)))
         }
         #expect(error?.reason == #"body with JSON path \#(path): JSON path "\#(path)": \#(reason)"#)
+    }
+
+    /// What WireMock 2.35.1 answered (200 or 404) for `matchesJsonPath` with each path on `aggregates`.
+    private static let aggregates = #"{"items":[{"p":3},{"p":1.5},{"p":4}],"o":{"a":2,"b":1},"s":"hello","e":[]}"#
+
+    @Test(arguments: [
+        ("$[?(@.items.length() > 2)]", true), ("$[?(@.items.length() > 3)]", false), ("$.items.length()", true),
+        ("$.e.length()", true), ("$.e.max()", false), ("$.missing.length()", false),
+        ("$.items[?(@.length() == 1)]", true), ("$[?(@.s.length() == 5)]", false),
+    ])
+    func functionsSelectAsWireMocksDo(path: String, selects expected: Bool) throws {
+        #expect(try Self.selects(path, in: Self.aggregates) == expected, "\(path)")
+    }
+
+    /// Aggregates are Java doubles, which WireMock's matchers read as `4.0`; `length()` is whole.
+    @Test func functionValuesFeedTheirMatcher() throws {
+        #expect(try Self.selects("$.items.length()", .equalTo("3"), in: Self.aggregates))
+        #expect(try !Self.selects("$.items.length()", .equalTo("3.0"), in: Self.aggregates))
+        #expect(try Self.selects("$.items.length()", .matches("[0-9]+"), in: Self.aggregates))
+        #expect(try !Self.selects("$..p.max()", .equalTo("4"), in: Self.aggregates))
+        #expect(try Self.selects("$..p.max()", .equalTo("4.0"), in: Self.aggregates))
+        #expect(try Self.selects("$..p.sum()", .equalToJSON("8.5"), in: Self.aggregates))
+        // WireMock lists keys in the body's order (here also by name); Decoy lists them by name.
+        #expect(try Self.selects("$.o.keys()", .equalToJSON(#"["a","b"]"#), in: Self.aggregates))
     }
 }

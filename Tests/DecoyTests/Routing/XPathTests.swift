@@ -41,6 +41,8 @@ struct XPathTests {
         #expect(try !Self.selects("/order/customer", .equalTo("Bob")))
         #expect(try Self.selects("//item/@sku", .equalTo("B-2")))
         #expect(try Self.selects("/order/note", .contains("fragile")))
+        // One text around an entity is one text node, as WireMock 2.35.1 matches it.
+        #expect(try Self.selects("/a/b/text()", .equalTo("hi & x"), in: "<a><b>hi &amp; x</b></a>"))
     }
 
     @Test(arguments: ["<order>", "", "not xml", #"{"order": 7}"#, "<a><b></a>"])

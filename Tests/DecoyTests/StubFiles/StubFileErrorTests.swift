@@ -87,14 +87,14 @@ struct StubFileErrorTests {
                   queryParameters:
                     q: { matches: "[" }
                   bodyPatterns:
-                    - matchesJsonPath: $.items.length()
+                    - matchesJsonPath: $.items.first()
                     - equalToJson: "{not json"
                 response: { status: 200 }
                 """,
             errors: [
                 #"expressions.yaml:2:19: request.urlPathPattern: "/a(" is not a valid regular expression"#,
                 #"expressions.yaml:4:8: request.queryParameters.q: "[" is not a valid regular expression"#,
-                #"expressions.yaml:6:7: request.bodyPatterns[0]: JSON path "$.items.length()": functions such as "length()" are not supported"#,
+                #"expressions.yaml:6:7: request.bodyPatterns[0]: JSON path "$.items.first()": "first()" is not a function of WireMock's JSON paths (Jayway 2.7); they are length(), size(), min(), max(), avg(), sum(), stddev(), keys(), concat(), append()"#,
                 #"expressions.yaml:7:7: request.bodyPatterns[1]: the expected document is not valid JSON"#,
             ]),
         BadFile(

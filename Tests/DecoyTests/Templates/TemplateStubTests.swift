@@ -54,7 +54,7 @@ struct TemplateStubTests {
         }
         #expect(
             header?.description
-                == #"line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request"#
+                == #"line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, xPath, now, date, parseDate, randomValue, uuid, pickRandom, math, range, assign, parseJson, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request or a variable set before"#
         )
     }
 
@@ -163,13 +163,65 @@ struct TemplateStubTests {
         #expect(
             report.errors.map(\.description) == [
                 #"bad.yaml:3:11: [0].response.body: malformed template at line 1, column 7: {{#if}} is never closed with {{/if}} (helper if)"#,
-                #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, now, randomValue, uuid, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request (helper shout)"#,
+                #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, xPath, now, date, parseDate, randomValue, uuid, pickRandom, math, range, assign, parseJson, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request or a variable set before (helper shout)"#,
             ])
         // A transformer Decoy does not have is served without, as WireMock serves one not installed.
         #expect(
             report.warnings.map(\.description) == [
                 #"bad.yaml:10:39: [2].response.transformers[0]: transformer "gzip" is not in Decoy, which has response-template; served without it, as WireMock serves a stub whose transformer is not installed"#
             ])
+    }
+
+    /// A folder as real WireMock users write it, with WireMock 2.35.1's helpers and JSON path
+    /// functions in matchers and templates; the answers are those of the 2.35.1 jar
+    /// (`--local-response-templating`) on the same folder.
+    @Test(arguments: ServingMode.allCases)
+    func aWireMockFolderWithItsHelpersServesAsWireMockDoes(_ serving: ServingMode) async throws {
+        let scratch = try ScratchFolder([
+            "mappings/orders.json": #"""
+            {
+              "request": { "method": "POST", "urlPath": "/orders", "bodyPatterns": [{ "matchesJsonPath": "$[?(@.items.length() > 1)]" }] },
+              "response": {
+                "status": 201,
+                "jsonBody": {
+                  "count": "{{jsonPath request.body '$.items.length()'}}",
+                  "total": "{{math (jsonPath request.body '$..price.sum()') '*' 2}}",
+                  "max": "{{jsonPath request.body '$..price.max()'}}",
+                  "due": "{{date (parseDate (jsonPath request.body '$.placed')) offset='30 days' format='yyyy-MM-dd'}}",
+                  "skus": "{{#each (jsonPath request.body '$.items') as |item|}}{{item.sku}}{{#unless @last}},{{/unless}}{{/each}}"
+                },
+                "transformers": ["response-template"]
+              }
+            }
+            """#,
+            "mappings/single.json": #"""
+            {
+              "request": { "method": "POST", "urlPath": "/orders", "bodyPatterns": [{ "matchesJsonPath": { "expression": "$.items.length()", "equalTo": "1" } }] },
+              "response": { "status": 422, "body": "{{parseJson request.body 'order'}}one item: {{order.items.[0].sku}}", "transformers": ["response-template"] }
+            }
+            """#,
+            "mappings/xml.json": #"""
+            {
+              "request": { "method": "POST", "urlPath": "/xml" },
+              "response": { "body": "{{xPath request.body '/order/@id'}}: {{#each (range 1 3)}}{{this}}{{/each}} {{math 10 '/' 4}} {{#assign 'unit'}}kg{{/assign}}{{xPath request.body '/order/weight/text()'}} {{unit}}", "transformers": ["response-template"] }
+            }
+            """#,
+        ])
+        let registry = StubRegistry()
+        try registry.load(folder: scratch.url)
+        let two = try await serving.exchange(
+            registry, .post, "/orders",
+            body: Data(
+                #"{"items": [{"sku": "A-1", "price": 3}, {"sku": "B-2", "price": 1.5}], "placed": "2021-06-14T10:11:12Z"}"#
+                    .utf8))
+        #expect(two.status == 201)
+        #expect(two.text == #"{"count":"2","total":"9.0","max":"3.0","due":"2021-07-14","skus":"A-1,B-2"}"#)
+        let one = try await serving.exchange(
+            registry, .post, "/orders", body: Data(#"{"items": [{"sku": "A-1", "price": 3}]}"#.utf8))
+        #expect(one.status == 422 && one.text == "one item: A-1")
+        let xml = try await serving.exchange(
+            registry, .post, "/xml", body: Data(#"<order id="7"><weight>2.5</weight></order>"#.utf8))
+        #expect(xml.text == "7: 123 3 2.5 kg")
     }
 }
 

@@ -5,8 +5,10 @@
 /// slice, and `..` any depth. A filter `[?(…)]` keeps the elements for which its condition
 /// holds: `@` is the element, conditions compare (`==`, `!=`, `<`, `<=`, `>`, `>=`) a relative
 /// path with a literal or another path, or test that a path exists, and combine with `&&`, `||`
-/// and `!`. What the dialect has beyond that (functions, regular expressions in filters) is
-/// refused when the route is registered rather than silently matching nothing.
+/// and `!`. A path may end in one of Jayway 2.7's functions (``Function``), `$.items.length()`,
+/// `$..price.max()`, and so may a path in a filter, `[?(@.tags.length() > 1)]`. What the dialect
+/// has beyond that (regular expressions in filters, functions Jayway 2.7 lacks, such as `first()`)
+/// is refused when the route is registered rather than silently matching nothing.
 struct JSONPath: Sendable, CustomStringConvertible {
     indirect enum Step: Sendable, Hashable {
         case member(String)
@@ -29,9 +31,28 @@ struct JSONPath: Sendable, CustomStringConvertible {
     }
 
     enum Operand: Sendable, Hashable {
-        /// A path from the element, `@…`, or from the document, `$…`.
-        case path(fromRoot: Bool, [Step])
+        /// A path from the element, `@…`, or from the document, `$…`, perhaps ending in a function.
+        case path(fromRoot: Bool, [Step], Function?)
         case literal(JSONValue)
+    }
+
+    /// A function that ends a path, as Jayway 2.7 has them; `size` is its other name for `length`.
+    struct Function: Sendable, Hashable {
+        enum Name: String, Sendable, Hashable, CaseIterable {
+            case length, size, min, max, avg, sum, stddev, keys, concat, append
+        }
+
+        let name: Name
+        /// What is written between the parentheses: literals, or paths whose values join in.
+        let arguments: [Operand]
+
+        /// Whether its numbers are Java doubles, which WireMock writes with a fraction (`4.0`).
+        var yieldsDecimals: Bool {
+            switch name {
+            case .min, .max, .avg, .sum, .stddev: true
+            default: false
+            }
+        }
     }
 
     enum Comparison: String, Sendable, Hashable, CaseIterable {
@@ -45,6 +66,8 @@ struct JSONPath: Sendable, CustomStringConvertible {
     }
 
     let steps: [Step]
+    /// The function the path ends in, if any.
+    let function: Function?
     let description: String
 
     /// Parses `expression`; the error text says what is wrong.
@@ -52,12 +75,50 @@ struct JSONPath: Sendable, CustomStringConvertible {
         description = expression
         var parser = JSONPathParser(expression)
         guard parser.take("$") else { throw PathSyntaxError("a JSON path starts with \"$\"") }
-        steps = try parser.steps(until: { $0 == nil })
+        (steps, function) = try parser.steps(until: { $0 == nil })
     }
 
     /// The values the path selects in `document`; nulls count as absent.
     func select(in document: JSONValue) -> [JSONValue] {
-        Self.select(steps, from: document, root: document).filter { $0 != .null }
+        Self.select(steps, function, from: document, root: document).filter { $0 != .null }
+    }
+
+    /// Whether the numbers the path gives are Java doubles, which WireMock writes with a fraction:
+    /// those of `min()`, `max()`, `avg()`, `sum()` and `stddev()`.
+    var yieldsDecimals: Bool { function?.yieldsDecimals == true }
+
+    /// Whether the path may select several values (Jayway's indefinite paths: wildcards, slices,
+    /// unions, `..` and filters, unless a function takes all they select).
+    var isIndefinite: Bool { Self.isIndefinite(steps, function) }
+
+    fileprivate static func isIndefinite(_ steps: [Step], _ function: Function?) -> Bool {
+        if function != nil, case .descendants = steps.first { return false }
+        return steps.contains { step in
+            switch step {
+            case .member, .index: false
+            case .all, .slice, .union, .descendants, .filter: true
+            }
+        }
+    }
+
+    fileprivate static func select(_ steps: [Step], _ function: Function?, from value: JSONValue, root: JSONValue)
+        -> [JSONValue]
+    {
+        guard let function else { return select(steps, from: value, root: root) }
+        if case .descendants = steps.first {
+            // Jayway turns `$..a.f()` into `$.f($..a)`: the function takes all the scan selects at once.
+            return function.apply(to: value, arguments: [.path(fromRoot: false, steps, nil)], root: root).map { [$0] }
+                ?? []
+        }
+        var results: [JSONValue] = []
+        for selected in select(steps, from: value, root: root) {
+            // Jayway fails the whole path when the function fails on one value.
+            guard let result = function.apply(to: selected, arguments: function.arguments, root: root) else {
+                return []
+            }
+            results.append(result)
+        }
+        return results
     }
 
     private static func select(_ steps: [Step], from value: JSONValue, root: JSONValue) -> [JSONValue] {
@@ -124,8 +185,8 @@ struct JSONPath: Sendable, CustomStringConvertible {
     private static func value(of operand: Operand, for element: JSONValue, root: JSONValue) -> JSONValue? {
         switch operand {
         case .literal(let value): return value
-        case .path(let fromRoot, let steps):
-            let selected = select(steps, from: fromRoot ? root : element, root: root)
+        case .path(let fromRoot, let steps, let function):
+            let selected = select(steps, function, from: fromRoot ? root : element, root: root)
             return selected.count == 1 ? selected[0] : nil
         }
     }
@@ -143,6 +204,76 @@ struct JSONPath: Sendable, CustomStringConvertible {
             default: nil
             }
         return order ?? false
+    }
+}
+
+extension JSONPath.Function {
+    /// The function's value for `model`, as Jayway 2.7 computes it; `nil` where Jayway fails or
+    /// gives null (an aggregate of no numbers, the length of text, the keys of a list).
+    fileprivate func apply(to model: JSONValue, arguments: [JSONPath.Operand], root: JSONValue) -> JSONValue? {
+        switch name {
+        case .length, .size:
+            if case .path(let fromRoot, let steps, nil) = arguments.first {
+                // Jayway counts the children of what its argument selects.
+                return .number(
+                    Double(JSONPath.select(steps + [.all], nil, from: fromRoot ? root : model, root: root).count))
+            }
+            switch model {
+            case .array(let elements): return .number(Double(elements.count))
+            case .object(let members): return .number(Double(members.count))
+            default: return nil
+            }
+        case .keys:
+            guard case .object(let members) = model else { return nil }
+            return .array(members.keys.sorted().map(JSONValue.string))
+        case .concat:
+            var text = ""
+            if case .array(let elements) = model {
+                for case .string(let element) in elements { text += element }
+            }
+            for value in values(of: arguments, model: model, root: root) { text += value.text }
+            return .string(text)
+        case .append:
+            guard case .array(let elements) = model else { return nil }
+            return .array(elements + values(of: arguments, model: model, root: root))
+        case .min, .max, .avg, .sum, .stddev:
+            var numbers: [Double] = []
+            if case .array(let elements) = model {
+                for case .number(let number) in elements { numbers.append(number) }
+            }
+            for value in values(of: arguments, model: model, root: root) {
+                switch value {
+                case .number(let number): numbers.append(number)
+                case .array(let elements): for case .number(let number) in elements { numbers.append(number) }
+                default: break
+                }
+            }
+            guard let first = numbers.first else { return nil }
+            let sum = numbers.reduce(0, +)
+            let count = Double(numbers.count)
+            switch name {
+            case .min: return .number(numbers.reduce(first, Swift.min))
+            case .max: return .number(numbers.reduce(first, Swift.max))
+            case .sum: return .number(sum)
+            case .avg: return .number(sum / count)
+            default:
+                // Jayway's population deviation, in its order of operations, so the digits agree.
+                let squares = numbers.reduce(0) { $0 + $1 * $1 }
+                return .number((squares / count - sum * sum / count / count).squareRoot())
+            }
+        }
+    }
+
+    /// The arguments' values: a literal as it is, a path's selection as a list when it may select several.
+    private func values(of arguments: [JSONPath.Operand], model: JSONValue, root: JSONValue) -> [JSONValue] {
+        arguments.compactMap { argument in
+            switch argument {
+            case .literal(let value): return value
+            case .path(let fromRoot, let steps, let function):
+                let selected = JSONPath.select(steps, function, from: fromRoot ? root : model, root: root)
+                return JSONPath.isIndefinite(steps, function) ? .array(selected) : selected.first
+            }
+        }
     }
 }
 
@@ -178,10 +309,19 @@ private struct JSONPathParser {
         rest = rest.drop { $0 == " " }
     }
 
-    /// Steps until `end` says the next character ends them (`nil` at the end of the text).
-    mutating func steps(until end: (Character?) -> Bool) throws(PathSyntaxError) -> [JSONPath.Step] {
+    /// Steps until `end` says the next character ends them (`nil` at the end of the text), and
+    /// the function that may end them.
+    mutating func steps(until end: (Character?) -> Bool) throws(PathSyntaxError) -> (
+        [JSONPath.Step], JSONPath.Function?
+    ) {
         var steps: [JSONPath.Step] = []
         while !end(rest.first) {
+            if let function = try function() {
+                guard end(rest.first) else {
+                    throw PathSyntaxError("\(function.name.rawValue)() ends the path; nothing may follow it")
+                }
+                return (steps, function)
+            }
             if take("..") {
                 if rest.first == "[" {
                     rest = rest.dropFirst()
@@ -199,7 +339,30 @@ private struct JSONPathParser {
                 )
             }
         }
-        return steps
+        return (steps, nil)
+    }
+
+    /// `.name(arguments)`, when the rest starts with one.
+    private mutating func function() throws(PathSyntaxError) -> JSONPath.Function? {
+        guard rest.first == "." else { return nil }
+        let name = rest.dropFirst().prefix { !".[ ()=!<>&|,".contains($0) }
+        guard rest.dropFirst(1 + name.count).first == "(" else { return nil }
+        guard let known = JSONPath.Function.Name(rawValue: String(name)) else {
+            throw PathSyntaxError(
+                "\"\(name)()\" is not a function of WireMock's JSON paths (Jayway 2.7); they are \(JSONPath.Function.Name.allCases.map { $0.rawValue + "()" }.joined(separator: ", "))"
+            )
+        }
+        rest = rest.dropFirst(2 + name.count)
+        var arguments: [JSONPath.Operand] = []
+        skipSpaces()
+        if !take(")") {
+            repeat {
+                arguments.append(try operand(until: { $0 == nil || " ,)".contains($0!) }))
+                skipSpaces()
+            } while take(",")
+            guard take(")") else { throw PathSyntaxError("\(name)( is not closed with \")\"") }
+        }
+        return JSONPath.Function(name: known, arguments: arguments)
     }
 
     /// The step after `.`: a member name or `*`.
@@ -207,7 +370,6 @@ private struct JSONPathParser {
         let name = rest.prefix { !".[ ()=!<>&|".contains($0) }
         guard !name.isEmpty else { throw PathSyntaxError("a member name is missing after \".\"") }
         rest = rest.dropFirst(name.count)
-        if rest.first == "(" { throw PathSyntaxError("functions such as \"\(name)()\" are not supported") }
         return name == "*" ? .all : .member(String(name))
     }
 
@@ -285,16 +447,16 @@ private struct JSONPathParser {
             guard skipSpacesThenTake(")") else { throw PathSyntaxError("\"(\" is not closed in a filter") }
             return inner
         }
-        let left = try operand()
+        let left = try operand(until: { $0 == nil || " )=!<>&|".contains($0!) })
         skipSpaces()
         if take("=~") { throw PathSyntaxError("regular expressions in filters (\"=~\") are not supported") }
         guard let comparison = JSONPath.Comparison.allCases.first(where: { take($0.rawValue) }) else {
-            guard case .path(let fromRoot, let steps) = left, !fromRoot else {
+            guard case .path(let fromRoot, let steps, nil) = left, !fromRoot else {
                 throw PathSyntaxError("a filter compares with ==, !=, <, <=, > or >=, or tests a path \"@.name\"")
             }
             return .exists(steps)
         }
-        return .comparison(left, comparison, try operand())
+        return .comparison(left, comparison, try operand(until: { $0 == nil || " )=!<>&|".contains($0!) }))
     }
 
     private mutating func skipSpacesThenTake(_ text: String) -> Bool {
@@ -302,11 +464,13 @@ private struct JSONPathParser {
         return take(text)
     }
 
-    /// A path from `@` or `$`, or a literal: a quoted string, a number, `true`, `false` or `null`.
-    private mutating func operand() throws(PathSyntaxError) -> JSONPath.Operand {
+    /// A path from `@` or `$` up to what `end` says ends it, or a literal: a quoted string, a
+    /// number, `true`, `false` or `null`.
+    private mutating func operand(until end: (Character?) -> Bool) throws(PathSyntaxError) -> JSONPath.Operand {
         skipSpaces()
         for (start, fromRoot) in [("@", false), ("$", true)] where take(start) {
-            return .path(fromRoot: fromRoot, try steps(until: { $0 == nil || " )=!<>&|".contains($0!) }))
+            let (steps, function) = try steps(until: end)
+            return .path(fromRoot: fromRoot, steps, function)
         }
         if let quote = rest.first, quote == "'" || quote == "\"" { return .literal(.string(try quoted())) }
         for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] where take(word)

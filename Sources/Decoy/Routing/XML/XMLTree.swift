@@ -61,6 +61,10 @@ indirect enum XMLTree {
         private func add(_ node: XMLTree) {
             if open.isEmpty {
                 root = node
+            } else if case .text(let more) = node, case .text(let text)? = open[open.count - 1].children.last {
+                // The parser hands one text over in pieces around an entity (`a &amp; b`); XPath's
+                // `text()` is the whole of it, as in a DOM.
+                open[open.count - 1].children[open[open.count - 1].children.count - 1] = .text(text + more)
             } else {
                 open[open.count - 1].children.append(node)
             }

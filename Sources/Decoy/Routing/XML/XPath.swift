@@ -64,9 +64,14 @@ struct XPath: Sendable, CustomStringConvertible {
 
     /// The string values of what the path selects in `document`.
     func select(in document: XMLTree) -> [String] {
+        items(in: document).map(\.stringValue)
+    }
+
+    /// What the path selects in `document`: nodes, and attributes' values.
+    func items(in document: XMLTree) -> [Item] {
         // The root step matches the document element, which is the child of a virtual document node.
         let documentNode = XMLTree.element(name: "", attributes: [:], children: [document])
-        return Self.evaluate(steps, from: [.node(documentNode)]).map(\.stringValue)
+        return Self.evaluate(steps, from: [.node(documentNode)])
     }
 
     private static func evaluate(_ steps: [Step], from context: [Item]) -> [Item] {
