@@ -6,7 +6,8 @@ Each root has a request list, requests/<slug>.json, where <slug> is the root's f
     {
       "note": "why these requests",
       "wiremockArgs": [...],                         # optional, in place of WIREMOCK_ARGS
-      "decoyArgs": [...],                            # optional, added to decoy serve's
+      "decoyArgs": [...],                            # optional, added to decoy serve's;
+                                                     # "{root}" in one names the root in its place
       "requests": [
         {"method": "GET", "path": "/a?b=c", "headers": {"K": "v"},
          "body": "text" | "json": {...},             # optional
@@ -256,13 +257,13 @@ class Server:
         self.handle.close()
 
 
-def launch_wiremock(jar: str, root: Path, extra: list[str], work: Path) -> tuple[Server, int]:
+def launch_wiremock(jar: str, root: Path, extra: list[str], work: Path, tag: str = "") -> tuple[Server, int]:
     """Starts WireMock without waiting for it, so the next root's JVM boots while this one is checked.
     The JVM flags only shorten start-up; they change nothing WireMock answers."""
     port = free_port()
     argv = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar, "--root-dir", str(root),
             "--port", str(port), "--bind-address", "127.0.0.1", "--disable-banner", *extra]
-    return Server(argv, work / f"wiremock-{root.name}.log"), port
+    return Server(argv, work / f"wiremock-{root.name}{tag}.log"), port
 
 
 def wait_for_wiremock(server: Server, port: int, root: Path) -> None:
@@ -280,7 +281,13 @@ def wait_for_wiremock(server: Server, port: int, root: Path) -> None:
 
 
 def start_decoy(decoy: str, root: Path, extra: list[str], work: Path) -> tuple[Server, int | None]:
-    server = Server([decoy, "serve", str(root), "--port", "0", *extra], work / f"decoy-{root.name}.log")
+    """Starts `decoy serve ROOT --port 0 EXTRA…`; an EXTRA that holds `{root}` takes the root's place
+    (to name it as WireMock does, `--root-dir {root}`)."""
+    if any("{root}" in arg for arg in extra):
+        argv = [decoy, "serve", "--port", "0", *(arg.replace("{root}", str(root)) for arg in extra)]
+    else:
+        argv = [decoy, "serve", str(root), "--port", "0", *extra]
+    server = Server(argv, work / f"decoy-{root.name}.log")
     deadline = time.time() + 30
     while time.time() < deadline:
         found = re.search(r"^Decoy is serving .* on http://[^:]+:(\d+)\s*$", server.output(), re.M)
@@ -330,11 +337,12 @@ def check_with_wiremock(spec: dict, root: Path, port: int, show: bool) -> list[A
 
 
 def own_page(answer: Answer) -> bool:
-    """WireMock's page for a request no stub matched, or Jetty's page for an error (a 500, or the 403
-    for a folder of __files): each server words these its own way (Decoy names the closest
-    routes), so only the status is compared."""
+    """WireMock's page for a request no stub matched (a 404 with no Matched-Stub-Id: a stub's own
+    404 always has one), or Jetty's page for an error (a 500, or the 403 for a folder of
+    __files): each server words these its own way (Decoy names the closest routes), so only the
+    status is compared."""
     text = body_text(answer.body)
-    unmatched = answer.status == 404 and "Request was not matched" in text and not answer.values("Matched-Stub-Id")
+    unmatched = answer.status == 404 and not answer.values("Matched-Stub-Id")
     error = answer.status >= 400 and text.startswith("<html>") and "HTTP ERROR" in text
     return unmatched or error
 
@@ -357,14 +365,20 @@ def load_spec(root: Path, requests_dir: Path) -> dict:
     return json.loads(spec_path.read_text())
 
 
-def run_root(root: Path, spec: dict, wiremock: Server, port: int, decoy: str, work: Path, show: bool) -> RootResult:
+def run_root(root: Path, spec: dict, wiremock: Server, port: int, jar: str, decoy: str, work: Path, show: bool) -> RootResult:
     result = RootResult(root.name)
     try:
         wait_for_wiremock(wiremock, port, root)
         expected = check_with_wiremock(spec, root, port, show)
     finally:
         wiremock.stop()
-    server, decoy_port = start_decoy(decoy, root, spec.get("decoyArgs", []), work)
+    if decoy == "wiremock":
+        # The self-test: a second WireMock in Decoy's place must agree on every request, or the
+        # comparison itself sees differences that are not there (a random value not normalised).
+        server, decoy_port = launch_wiremock(jar, root, spec.get("wiremockArgs", WIREMOCK_ARGS), work, "again")
+        wait_for_wiremock(server, decoy_port, root)
+    else:
+        server, decoy_port = start_decoy(decoy, root, spec.get("decoyArgs", []), work)
     try:
         if decoy_port is None:
             reason = server.output().strip() or "no output"
@@ -390,7 +404,7 @@ def run_root(root: Path, spec: dict, wiremock: Server, port: int, decoy: str, wo
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jar", required=True, help="WireMock 2.35.1's standalone jar")
-    parser.add_argument("--decoy", required=True, help="the decoy binary")
+    parser.add_argument("--decoy", required=True, help="the decoy binary; `wiremock` compares WireMock with itself, to test the check")
     parser.add_argument("--requests", default=str(HERE / "requests"), help="the folder of request lists")
     parser.add_argument("--show", action="store_true", help="print WireMock's answers, to write a request list")
     parser.add_argument("roots", nargs="+", help="WireMock roots (folders with mappings/)")
@@ -420,7 +434,7 @@ def main() -> int:
                     spec = load_spec(root, Path(args.requests))
                     if root not in launched:
                         raise CheckError(f"WireMock was not started on {root}")
-                    result = run_root(root, spec, *launched[root], args.decoy, Path(work), args.show)
+                    result = run_root(root, spec, *launched[root], args.jar, args.decoy, Path(work), args.show)
                 except (CheckError, ValueError) as error:
                     print(f"== {root.name}: CHECK BROKEN\n{error}", flush=True)
                     broken.append(root.name)
