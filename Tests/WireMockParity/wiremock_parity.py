@@ -11,7 +11,7 @@ Each root has a request list, requests/<slug>.json, where <slug> is the root's f
       "requests": [
         {"method": "GET", "path": "/a?b=c", "headers": {"K": "v"},
          "body": "text" | "json": {...},             # optional
-         "status": 200,                              # WireMock's answer: checks the check
+         "status": 200,                              # required: WireMock's answer, to check the check
          "note": "...",
          "ignoreBody": true,                         # random or time-dependent body
          "normalise": [["regex", "replacement"]],    # applied to both bodies and header values
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import socket
 import subprocess
@@ -54,7 +53,8 @@ IGNORED_FIELDS = {"server", "transfer-encoding", "vary", "connection", "keep-ali
 # A request list's "wiremockArgs" replace these.
 WIREMOCK_ARGS = ["--local-response-templating"]
 
-UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+UUID_TEXT = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+UUID = re.compile(f"^{UUID_TEXT}$")
 
 
 @dataclass
@@ -87,6 +87,10 @@ class RootResult:
 
 class CheckError(Exception):
     """The check itself is wrong or WireMock would not answer: no comparison is meaningful."""
+
+
+class PortTaken(CheckError):
+    """Another process bound WireMock's port between the check choosing it and the JVM binding it."""
 
 
 def free_port() -> int:
@@ -190,7 +194,7 @@ def compare_bodies(request: dict, wiremock: Answer, decoy: Answer) -> Difference
     return Difference(label(request), "body", shorten(repr(left)), shorten(repr(right)))
 
 
-def compare_fields(request: dict, wiremock: Answer, decoy: Answer, stable_ids: set[str]) -> list[Difference]:
+def compare_fields(request: dict, wiremock: Answer, decoy: Answer, ids: set[str]) -> list[Difference]:
     ignored = IGNORED_FIELDS | {name.lower() for name in request.get("ignoreHeaders", [])}
     names: dict[str, str] = {}
     for name, _ in wiremock.fields + decoy.fields:
@@ -205,7 +209,7 @@ def compare_fields(request: dict, wiremock: Answer, decoy: Answer, stable_ids: s
             continue
         if key == "content-length" and not left and right == [str(len(decoy.body))]:
             continue
-        if key == "matched-stub-id" and len(left) == 1 and left[0] not in stable_ids and UUID.match(left[0]):
+        if key == "matched-stub-id" and len(left) == 1 and left[0] not in ids and UUID.match(left[0]):
             # An id WireMock made up at load time: only its presence can agree.
             left = ["<generated id>"]
             right = ["<generated id>" if UUID.match(v) else v for v in right]
@@ -225,7 +229,7 @@ def stable_ids(root: Path) -> set[str]:
     ids = set()
     for path in (root / "mappings").rglob("*"):
         if path.is_file():
-            ids.update(re.findall(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", path.read_text(errors="replace")))
+            ids.update(re.findall(UUID_TEXT, path.read_text(errors="replace")))
     return ids
 
 
@@ -266,11 +270,27 @@ def launch_wiremock(jar: str, root: Path, extra: list[str], work: Path, tag: str
     return Server(argv, work / f"wiremock-{root.name}{tag}.log"), port
 
 
+def started_wiremock(jar: str, root: Path, extra: list[str], work: Path, launched: tuple[Server, int] | None = None, tag: str = "") -> tuple[Server, int]:
+    """WireMock on the root, answering: the one launched ahead if given, started again on another
+    port when its port was taken."""
+    server, port = launched or launch_wiremock(jar, root, extra, work, tag)
+    for _ in range(3):
+        try:
+            wait_for_wiremock(server, port, root)
+            return server, port
+        except PortTaken:
+            server.stop()
+            server, port = launch_wiremock(jar, root, extra, work, tag)
+    wait_for_wiremock(server, port, root)
+    return server, port
+
+
 def wait_for_wiremock(server: Server, port: int, root: Path) -> None:
     deadline = time.time() + 60
     while time.time() < deadline:
         if server.process.poll() is not None:
-            raise CheckError(f"WireMock exited on {root}:\n{server.output()}")
+            output = server.output()
+            raise (PortTaken if "Failed to bind" in output else CheckError)(f"WireMock exited on {root}:\n{output}")
         try:
             http_json(port, "/__admin/mappings")
             return
@@ -365,18 +385,19 @@ def load_spec(root: Path, requests_dir: Path) -> dict:
     return json.loads(spec_path.read_text())
 
 
-def run_root(root: Path, spec: dict, wiremock: Server, port: int, jar: str, decoy: str, work: Path, show: bool) -> RootResult:
+def run_root(root: Path, spec: dict, launched: tuple[Server, int], jar: str, decoy: str, work: Path, show: bool) -> RootResult:
     result = RootResult(root.name)
+    wiremock_args = spec.get("wiremockArgs", WIREMOCK_ARGS)
+    wiremock = launched[0]
     try:
-        wait_for_wiremock(wiremock, port, root)
+        wiremock, port = started_wiremock(jar, root, wiremock_args, work, launched)
         expected = check_with_wiremock(spec, root, port, show)
     finally:
         wiremock.stop()
     if decoy == "wiremock":
         # The self-test: a second WireMock in Decoy's place must agree on every request, or the
         # comparison itself sees differences that are not there (a random value not normalised).
-        server, decoy_port = launch_wiremock(jar, root, spec.get("wiremockArgs", WIREMOCK_ARGS), work, "again")
-        wait_for_wiremock(server, decoy_port, root)
+        server, decoy_port = started_wiremock(jar, root, wiremock_args, work, tag="again")
     else:
         server, decoy_port = start_decoy(decoy, root, spec.get("decoyArgs", []), work)
     try:
@@ -434,7 +455,7 @@ def main() -> int:
                     spec = load_spec(root, Path(args.requests))
                     if root not in launched:
                         raise CheckError(f"WireMock was not started on {root}")
-                    result = run_root(root, spec, *launched[root], args.jar, args.decoy, Path(work), args.show)
+                    result = run_root(root, spec, launched[root], args.jar, args.decoy, Path(work), args.show)
                 except (CheckError, ValueError) as error:
                     print(f"== {root.name}: CHECK BROKEN\n{error}", flush=True)
                     broken.append(root.name)
