@@ -24,11 +24,13 @@ enum MatcherDecoder {
     private static func decode(_ members: [(key: String, value: FileNode)], in node: FileNode) -> ValueMatcher? {
         var operators = members.filter { options[$0.key] == nil }
         // WireMock reads one matcher and passes over other names beside it: said, not refused.
-        if operators.count > 1, operators.filter({ names.contains($0.key) }).count == 1 {
-            for (stray, strayNode) in operators where !names.contains(stray) {
-                strayNode.warning("\(stray) is not a matcher; ignored, as WireMock ignores it")
+        // It takes a JSON or XML matcher first, then the first other matcher written.
+        if operators.count > 1, let chosen = Self.chosen(among: operators.map(\.key)) {
+            for (stray, strayNode) in operators where stray != chosen {
+                let what = names.contains(stray) ? "beside \(chosen) is" : "is not a matcher;"
+                strayNode.warning("\(stray) \(what) ignored, as WireMock ignores it")
             }
-            operators.removeAll { !names.contains($0.key) }
+            operators.removeAll { $0.key != chosen }
         }
         guard let (name, value) = operators.first else {
             node.error("expected a matcher: one of \(names.joined(separator: ", "))")
@@ -70,6 +72,12 @@ enum MatcherDecoder {
             value.error("unknown matcher \"\(name)\"\(suggestion)")
             return nil
         }
+    }
+
+    /// The matcher WireMock reads of several given in one object; `nil` when none is one.
+    private static func chosen(among keys: [String]) -> String? {
+        ["equalToJson", "matchesJsonPath", "matchesXPath"].first(where: keys.contains)
+            ?? keys.first(where: names.contains)
     }
 
     /// `equalToJson` takes the document inline or as JSON text in a string.

@@ -25,6 +25,8 @@ struct ResponseDecoder {
     var options = StubFileOptions()
     /// Added to every response: which stub answered.
     var matchedStubFields = HTTPFields()
+    /// Whether the responses answer `HEAD` only, whose body is never sent.
+    var answersHEAD = false
 
     /// The response `node` describes, a ``TemplateStub`` drawing from `seed` when it names the
     /// `response-template` transformer; `nil` after logging every problem in it.
@@ -127,7 +129,9 @@ struct ResponseDecoder {
                 headerFields[.contentLength] = nil
             } else {
                 guard let length = declaredLength(declared, of: body, at: headersNode) else { return nil }
-                body = body.prefix(length)
+                // A HEAD answer announces the length of a body it never sends, which servings take
+                // from the body itself.
+                body = length > body.count ? body + Data(count: length - body.count) : body.prefix(length)
             }
         }
         headerFields.append(contentsOf: matchedStubFields)
@@ -219,7 +223,7 @@ struct ResponseDecoder {
             node.error("Content-Length must be a whole number of bytes, not \"\(declared)\"")
             return nil
         }
-        guard length <= body.count else {
+        guard length <= body.count || answersHEAD else {
             node.error(
                 "Content-Length \(length) is more than the body's \(body.count) bytes; a client would wait for bytes that never come"
             )

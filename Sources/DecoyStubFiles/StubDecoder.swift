@@ -35,6 +35,7 @@ struct StubDecoder {
         // Every answer says which stub gave it, as WireMock's do.
         var decoder = self
         decoder.responses.matchedStubFields = Self.matchedStubFields(id: registeredID, name: name ?? nil)
+        decoder.responses.answersHEAD = (decoded ?? nil)?.route.method == .head
         let stub = decoder.failing(object, otherwise: decoder.stub(object))
         guard let id, let name, let priority, let scenario, var decoded, let stub else { return nil }
         decoded.route.priority = priority

@@ -53,14 +53,18 @@ final class PreparedResponse: @unchecked Sendable {
         for field in fields where !setByTheServer.contains(field.name) {
             // Through `withCString`, which lends a short string from the stack, where passing the
             // string itself copies it to the heap.
+            // libmicrohttpd refuses an empty value; one space reads as empty, since a client trims
+            // the whitespace around a value.
+            let value = field.value.isEmpty ? " " : field.value
             field.name.rawName.withCString { name in
-                field.value.withCString { value in _ = MHD_add_response_header(pointer, name, value) }
+                value.withCString { value in _ = MHD_add_response_header(pointer, name, value) }
             }
         }
     }
 
-    /// libmicrohttpd writes these itself and refuses them from a response.
-    private static let setByTheServer: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection, .date]
+    /// libmicrohttpd writes these itself and refuses them from a response. A `Date` a stub sets
+    /// goes out instead of the library's, as WireMock sends it.
+    private static let setByTheServer: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .connection]
 
     deinit { MHD_destroy_response(pointer) }
 

@@ -76,7 +76,6 @@ struct StubFileErrorTests {
             errors: [
                 #"matchers.json:4:44: request.headers.Accept.equalToXml: unknown matcher "equalToXml"; did you mean "equalTo"?"#,
                 #"matchers.json:5:36: request.bodyPatterns[0].equalsTo: unknown matcher "equalsTo"; did you mean "equalTo"?"#,
-                #"matchers.json:5:43: request.bodyPatterns[1]: give one matcher per object; found equalTo and contains"#,
                 #"matchers.json:5:80: request.bodyPatterns[2]: expected a matcher: one of equalTo, contains, doesNotContain, matches, doesNotMatch, absent, equalToJson, matchesJsonPath, matchesXPath, and, or, not"#,
             ]),
         BadFile(

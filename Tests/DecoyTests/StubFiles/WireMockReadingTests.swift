@@ -75,6 +75,28 @@ struct WireMockReadingTests {
         #expect(try await ServingMode.inProcess.exchange(registry, .post, "/a", body: Data("{}".utf8)).status == 404)
     }
 
+    /// WireMock takes a JSON or XML matcher before any other, then the first written.
+    @Test func ofTwoMatchersInOneObjectTheOneWireMockReadsHolds() async throws {
+        let folder = try ScratchFolder([
+            "a.json": #"""
+            { "request": { "method": "POST", "urlPath": "/a",
+                           "bodyPatterns": [{ "contains": "nowhere", "matchesJsonPath": "$.id" }],
+                           "headers": { "X-Mode": { "equalTo": "fast", "contains": "slow" } } },
+              "response": { "body": "matched" } }
+            """#
+        ])
+        let registry = StubRegistry()
+        let report = try registry.load(folder: folder.url, strict: true)
+        #expect(
+            report.warnings.map(\.description) == [
+                "a.json:2:47: request.bodyPatterns[0].contains: contains beside matchesJsonPath is ignored, as WireMock ignores it",
+                "a.json:3:72: request.headers.X-Mode.contains: contains beside equalTo is ignored, as WireMock ignores it",
+            ])
+        let exchange = try await ServingMode.inProcess.exchange(
+            registry, .post, "/a", headerFields: [HTTPField.Name("X-Mode")!: "fast"], body: Data(#"{"id": 1}"#.utf8))
+        #expect(exchange.text == "matched")
+    }
+
     @Test func aWireMockRootHasItsStubsInMappingsOnly() throws {
         let folder = try ScratchFolder([
             "mappings/cart.json": #"{ "request": { "urlPath": "/cart" }, "response": { "status": 200 } }"#,
