@@ -195,18 +195,25 @@ struct ResponseDecoder {
             return .served(data, nil)
         case "bodyFileName":
             guard let name = node.text("a file name") else { return nil }
-            if !templated, name.contains("{{") {
-                let reason =
-                    "bodyFileName \"\(name)\" is a template, but the response names no response-template transformer, so WireMock reads the name as written and answers 500"
-                node.warning(reason + "; add \"transformers\": [\"response-template\"] to render it")
-                return .unservable("The stub's " + reason + ".")
-            }
+            // Without the transformer, WireMock reads a templated name as written.
+            let literalTemplate = !templated && name.contains("{{")
+            let advice = "add \"transformers\": [\"response-template\"] to render it"
             switch bodyFiles.body(named: name, forStubFile: stubFile) {
             case .success(let data):
+                if literalTemplate {
+                    node.warning(
+                        "bodyFileName \"\(name)\" is a template, but the response names no response-template transformer, so the file of that very name is served, as in WireMock; \(advice)"
+                    )
+                }
                 return .served(data, MediaType.forExtension((name as NSString).pathExtension))
             case .failure(.refused(let reason)):
                 node.error(reason)
                 return nil
+            case .failure(.unservable(_)) where literalTemplate:
+                let reason =
+                    "bodyFileName \"\(name)\" is a template, but the response names no response-template transformer, so WireMock reads the name as written and answers 500"
+                node.warning(reason + "; " + advice)
+                return .unservable("The stub's " + reason + ".")
             case .failure(.unservable(let reason)):
                 node.warning(reason + "; WireMock answers 500 for it, and so does Decoy")
                 return .unservable("The stub's body file cannot be served: " + reason + ".")

@@ -134,7 +134,9 @@ def parse_answer(data: bytes, method: str) -> Answer:
     fields = []
     for line in lines[1:]:
         name, _, value = line.partition(":")
-        fields.append((name, value[1:] if value.startswith(" ") else value))
+        # Whitespace before a value is not part of it (RFC 9112, field-line); after it, WireMock
+        # sends what the stub says, and so is it compared.
+        fields.append((name, value.lstrip(" \t")))
     answer = Answer(status, fields, rest)
     if method == "HEAD" or status in (204, 304):
         answer.body = b""
