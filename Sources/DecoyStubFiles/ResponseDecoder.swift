@@ -46,7 +46,10 @@ struct ResponseDecoder {
             return template(object, at: fileNode) { () throws(TemplateSyntaxError) in
                 try TemplateStub(
                     response,
-                    bodyFile: (try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:)),
+                    bodyFile: (
+                        try ResponseTemplate(name), bodyFiles.reader(forStubFile: stubFile).template(named:),
+                        options.contentTypeFromBody
+                    ),
                     seed: seed, now: nil)
             }
         }

@@ -27,6 +27,8 @@ public struct TemplateStub: Stub {
     /// Renders a body file named per request: its name and then its text are templates.
     let bodyFile: (@Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?
     let bodyFileName: ResponseTemplate?
+    /// Whether a body file's extension sets `Content-Type` when no header does; WireMock's never does.
+    let typesBodyFile: Bool
     let random: RandomSource
     /// The clock `{{now}}` reads; `nil` for the system's.
     let clock: (@Sendable () -> Date)?
@@ -41,10 +43,14 @@ public struct TemplateStub: Stub {
     }
 
     /// Creates a stub whose body is the file a template names, read and rendered per request:
-    /// for stub files, whose folder rules say how a name finds a file.
+    /// for stub files, whose folder rules say how a name finds a file, and whether its extension
+    /// gives a `Content-Type`.
     package init(
         _ response: StubResponse,
-        bodyFile: (name: ResponseTemplate, read: @Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?,
+        bodyFile: (
+            name: ResponseTemplate, read: @Sendable (String) throws(TemplateRenderError) -> ResponseTemplate,
+            typed: Bool
+        )?,
         seed: UInt64?, now: (@Sendable () -> Date)?
     ) throws(TemplateSyntaxError) {
         self.response = response
@@ -64,6 +70,7 @@ public struct TemplateStub: Stub {
         self.headerValues = headerValues
         bodyFileName = bodyFile?.name
         self.bodyFile = bodyFile?.read
+        typesBodyFile = bodyFile?.typed ?? false
         random = RandomSource(seed: seed)
         clock = now
     }
@@ -76,14 +83,14 @@ public struct TemplateStub: Stub {
             var rendered = response
             var fields = HTTPFields()
             for (field, template) in zip(response.headerFields, headerValues) {
-                fields.append(HTTPField(name: field.name, value: try template.render(context)))
+                fields.append(HTTPField(name: field.name, lenientValue: Array(try template.render(context).utf8)))
             }
             rendered.headerFields = fields
             if let bodyFileName, let bodyFile {
                 let name = try bodyFileName.render(context)
                 rendered.body = Data(try bodyFile(name).render(context).utf8)
                 // As for a body file named at load: the type follows the extension unless a header gives one.
-                if fields[.contentType] == nil {
+                if typesBodyFile, fields[.contentType] == nil {
                     rendered.headerFields[.contentType] = MediaType.forExtension((name as NSString).pathExtension)
                 }
             } else if let body {
