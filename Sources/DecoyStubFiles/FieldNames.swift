@@ -7,7 +7,6 @@ enum FieldNames {
         "multipartPatterns": "match the body instead",
         "pathParameters": "path parameters match any segment",
         "proxyBaseUrl": "proxying is not supported",
-        "postServeActions": "post-serve actions are not supported",
         "serveEventListeners": "serve event listeners are not supported",
     ]
 

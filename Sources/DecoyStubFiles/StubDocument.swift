@@ -7,29 +7,40 @@ import Yams
 /// fields and its errors name the field and place the same way.
 enum StubDocument {
     /// The stub in `data`; its `bodyFileName` is looked up in `folder`, and refused without one.
-    static func stub(_ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool = false) -> Result<
+    static func stub(
+        _ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool = false,
+        webhookAllowedHosts: Set<String> = []
+    ) -> Result<
         StubDefinition, StubFileError
     > {
         let log = DiagnosticLog(file: source)
-        let decoder = decoder(source: source, folder: folder, templatesEveryResponse: templatesEveryResponse)
+        let decoder = decoder(
+            source: source, folder: folder, templatesEveryResponse: templatesEveryResponse,
+            webhookAllowedHosts: webhookAllowedHosts)
         let definition = object(data, log: log).flatMap(decoder.decode)
         return finish(definition, log)
     }
 
     /// A decoder for a document from `source`, its body files looked up in `folder`.
-    private static func decoder(source: String, folder: URL?, templatesEveryResponse: Bool) -> StubDecoder {
+    private static func decoder(
+        source: String, folder: URL?, templatesEveryResponse: Bool, webhookAllowedHosts: Set<String>
+    ) -> StubDecoder {
         let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
         let responses = ResponseDecoder(
             bodyFiles: BodyFiles(root: root), stubFile: source, templatesEveryResponse: templatesEveryResponse)
-        return StubDecoder(responses: responses)
+        return StubDecoder(responses: responses, webhooks: WebhookDecoder(allowedHosts: webhookAllowedHosts))
     }
 
     /// The stubs of WireMock's import document in `data`, `{"mappings": [...], "importOptions": {...}}`.
-    static func stubImport(_ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool) -> Result<
+    static func stubImport(
+        _ data: Data, source: String, folder: URL?, templatesEveryResponse: Bool, webhookAllowedHosts: Set<String> = []
+    ) -> Result<
         StubImport, StubFileError
     > {
         let log = DiagnosticLog(file: source)
-        let decoder = decoder(source: source, folder: folder, templatesEveryResponse: templatesEveryResponse)
+        let decoder = decoder(
+            source: source, folder: folder, templatesEveryResponse: templatesEveryResponse,
+            webhookAllowedHosts: webhookAllowedHosts)
         let stubImport = object(data, log: log)?.object(known: ["mappings", "importOptions"]).flatMap {
             document -> StubImport? in
             let nodes =

@@ -19,11 +19,14 @@ public struct StubFolder: Sendable {
     /// Whether every response is a template, with or without `"transformers": ["response-template"]`:
     /// WireMock's global response templating.
     public var templatesEveryResponse: Bool
+    /// The hosts webhooks may go to beside loopback; a webhook to another is an error.
+    public var webhookAllowedHosts: Set<String>
 
     /// Creates a stubs folder at `url`; nothing is read until it is checked or loaded.
-    public init(url: URL, templatesEveryResponse: Bool = false) {
+    public init(url: URL, templatesEveryResponse: Bool = false, webhookAllowedHosts: Set<String> = []) {
         self.url = url
         self.templatesEveryResponse = templatesEveryResponse
+        self.webhookAllowedHosts = webhookAllowedHosts
     }
 
     /// Reads and checks every stub file, as `decoy check` does, without registering anything.
@@ -46,7 +49,8 @@ public struct StubFolder: Sendable {
             let log = DiagnosticLog(file: file)
             let decoder = StubDecoder(
                 responses: ResponseDecoder(
-                    bodyFiles: bodyFiles, stubFile: file, templatesEveryResponse: templatesEveryResponse))
+                    bodyFiles: bodyFiles, stubFile: file, templatesEveryResponse: templatesEveryResponse),
+                webhooks: WebhookDecoder(allowedHosts: webhookAllowedHosts))
             definitions += Self.stubNodes(in: root + "/" + file, log: log).compactMap(decoder.decode)
             errors += log.errors.sorted(by: Self.inFileOrder)
         }

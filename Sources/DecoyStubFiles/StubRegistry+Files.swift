@@ -13,7 +13,10 @@ extension StubRegistry {
     /// ```
     @discardableResult
     public func load(folder: URL) throws(StubFileError) -> StubFolderReport {
-        try register(StubFolder(url: folder, templatesEveryResponse: templatesEveryResponse), replacing: false)
+        try register(
+            StubFolder(
+                url: folder, templatesEveryResponse: templatesEveryResponse, webhookAllowedHosts: webhookAllowedHosts),
+            replacing: false)
     }
 
     /// Replaces the stubs earlier loads and reloads registered with those in `folder`, in one
@@ -22,7 +25,10 @@ extension StubRegistry {
     /// serving while a file is being fixed.
     @discardableResult
     public func reload(folder: URL) throws(StubFileError) -> StubFolderReport {
-        try register(StubFolder(url: folder, templatesEveryResponse: templatesEveryResponse), replacing: true)
+        try register(
+            StubFolder(
+                url: folder, templatesEveryResponse: templatesEveryResponse, webhookAllowedHosts: webhookAllowedHosts),
+            replacing: true)
     }
 
     /// Writes the stubs added through the admin API into the stubs folder loaded last, one file

@@ -49,7 +49,8 @@ extension StubRegistry {
     public func importMappings(_ json: Data) throws(StubFileError) -> [StubMapping] {
         let (folder, templatesEveryResponse) = contents.withLock { ($0.folder, $0.templatesEveryResponse) }
         let stubImport = try StubDocument.stubImport(
-            json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse
+            json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse,
+            webhookAllowedHosts: webhookAllowedHosts
         ).get()
         let definitions = stubImport.definitions.map { (definition: $0, id: $0.loaded.id ?? Self.newID()) }
         let stubs = definitions.map { scenarioAware($0.definition.stub, for: $0.definition.pattern.route) }
@@ -74,7 +75,8 @@ extension StubRegistry {
     private func decode(_ json: Data) throws(StubFileError) -> StubDefinition {
         let (folder, templatesEveryResponse) = contents.withLock { ($0.folder, $0.templatesEveryResponse) }
         return try StubDocument.stub(
-            json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse
+            json, source: Self.requestBody, folder: folder, templatesEveryResponse: templatesEveryResponse,
+            webhookAllowedHosts: webhookAllowedHosts
         ).get()
     }
 
