@@ -19,8 +19,11 @@ struct WebhookServerTests {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let (data, response) = try await URLSession.shared.data(for: request)
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        // A session of its own: a shared one could reuse a connection to another test's server.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
@@ -43,6 +46,11 @@ struct WebhookServerTests {
             """
         let added = try await Self.send("POST", serving.baseURL.appending(path: "__admin/mappings"), mapping)
         #expect(added.0 == 201, "\(added.1)")
+        let refused = try await Self.send(
+            "POST", serving.baseURL.appending(path: "__admin/mappings"),
+            mapping.replacingOccurrences(of: receiving.baseURL.absoluteString, with: "http://example.com"))
+        #expect(refused.0 == 422)
+        #expect(refused.1.contains(#"\"example.com\" is neither"#), "\(refused.1)")
         let listed = try await Self.send("GET", serving.baseURL.appending(path: "__admin/mappings"))
         #expect(listed.1.contains("postServeActions"))
 
