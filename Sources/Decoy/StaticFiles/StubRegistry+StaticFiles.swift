@@ -10,8 +10,7 @@ extension StubRegistry {
     /// folder its `index.json` or `index.html`. Read per request, so a file added while serving is
     /// served; `nil` when there is no such file inside `__files/`.
     func staticFile(for request: StubRequest) -> StubResponse? {
-        guard request.method == .get, let folder = contents.withLock(\.folder) else { return nil }
-        let root = folder.standardizedFileURL.resolvingSymlinksInPath().path + "/__files"
+        guard request.method == .get, let root = contents.withLock(\.staticFilesRoot) else { return nil }
         // Worked out inside __files/, so that `..` cannot leave it.
         guard let relative = FolderPath.normalized(request.path) else { return nil }
         var path = relative.isEmpty ? root : root + "/" + relative

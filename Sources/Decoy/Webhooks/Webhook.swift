@@ -99,13 +99,13 @@ public struct Webhook: Sendable, Hashable {
         let path =
             (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
             + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
+        let body = try templates.body.map { template throws(TemplateRenderError) in
+            Data(try template.render(context).utf8)
+        }
+        // WireMock sends a body as bytes; without this, URLSession would call it a form.
+        if body != nil, fields[.contentType] == nil { fields[.contentType] = "application/octet-stream" }
         let request = HTTPRequest(
             method: method, scheme: scheme, authority: authority, path: path, headerFields: fields)
-        return (
-            request,
-            try templates.body.map { template throws(TemplateRenderError) in
-                Data(try template.render(context).utf8)
-            }
-        )
+        return (request, body)
     }
 }

@@ -52,6 +52,7 @@ struct StubFileExamples {
         let sent = try await WebhookTests.arrivals(in: receiver.journal)
         #expect(sent.map(\.request.target) == ["/callbacks/7"])
         #expect(sent.first?.request.bodyText == #"{"status": "shipped"}"#)
+        #expect(sent.first?.request.headerFields[.contentType] == "application/octet-stream")
     }
 
     @Test func reloads() throws {

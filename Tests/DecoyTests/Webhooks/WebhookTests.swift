@@ -89,6 +89,7 @@ struct WebhookTests {
         await clock.advance(by: .milliseconds(1))
         let sent = try await Self.arrivals(in: receiver.journal)
         #expect(sent.map(\.request.target) == ["/callbacks/late"])
+        #expect(sent.first?.request.headerFields[.contentType] == nil)
     }
 
     @Test func aWebhookToAnotherHostIsRefusedAtLoadByFileLineAndField() throws {
