@@ -7,18 +7,25 @@ package import Logging
 /// server: the transport webhooks go through and the hosts they may go to beside loopback.
 package final class WebhookSettings: Sendable {
     private struct Values {
-        var transport: any Transport
-        var allowedHosts: Set<String>
+        /// `nil` until set or first used: most registries send no webhook, and a session costs.
+        var transport: (any Transport)?
+        var allowedHosts: Set<String> = []
     }
 
-    private let values: Mutex<Values>
+    private let values = Mutex(Values())
 
-    package init(transport: any Transport = URLSessionTransport(), allowedHosts: Set<String> = []) {
-        values = Mutex(Values(transport: transport, allowedHosts: allowedHosts))
-    }
+    package init() {}
 
+    /// The transport set, or a `URLSessionTransport` made on first use.
     package var transport: any Transport {
-        get { values.withLock(\.transport) }
+        get {
+            values.withLock { values in
+                if let transport = values.transport { return transport }
+                let made = URLSessionTransport()
+                values.transport = made
+                return made
+            }
+        }
         set { values.withLock { $0.transport = newValue } }
     }
 
