@@ -71,19 +71,19 @@ struct WebhookDecoder {
             return nil
         }
         let url = urlNode.text().flatMap { checked($0, at: urlNode, part: "url") }.flatMap { allowed($0, at: urlNode) }
-        let headers =
-            object["headers"].map { headersNode in
-                responses.headers(headersNode).flatMap { fields in
-                    fields.allSatisfy { checked($0.value, at: headersNode, part: "header \($0.name)") != nil }
-                        ? fields : nil
-                }
-            } ?? HTTPFields()
-        let body = object["body"].map { bodyNode in bodyNode.text().flatMap { checked($0, at: bodyNode, part: "body") }
-        }
+        let headers = object["headers"].map { self.headers($0, responses: responses) } ?? HTTPFields()
+        let body = object["body"].map { node in node.text().flatMap { checked($0, at: node, part: "body") } }
         let delay = object["delay"].map { self.delay($0, responses: responses) } ?? Delay.none
         guard let method, let url, let headers, body != .some(nil), let delay else { return nil }
         // Every template was parsed above, where a malformed one is named by its field.
         return try? Webhook(method, url: url, headerFields: headers, body: body ?? nil, delay: delay)
+    }
+
+    /// `headers`, when every value parses as a template; each malformed one is logged.
+    private func headers(_ node: FileNode, responses: ResponseDecoder) -> HTTPFields? {
+        guard let fields = responses.headers(node) else { return nil }
+        let malformed = fields.filter { checked($0.value, at: node, part: "header \($0.name)") == nil }
+        return malformed.isEmpty ? fields : nil
     }
 
     /// `text`, when it parses as a template of the webhook's `part`.

@@ -168,6 +168,10 @@ struct WebhookTests {
             "postServeActions[0].parameters.body", "values start at originalRequest"
         ),
         (
+            #"[{"name": "webhook", "parameters": {"url": "http://127.0.0.1/", "headers": {"X-A": "{{#if}}"}}}]"#,
+            "postServeActions[0].parameters.headers", "in header X-A:"
+        ),
+        (
             #"[{"name": "webhook", "parameters": {"url": "ftp://127.0.0.1/"}}]"#, "postServeActions[0].parameters.url",
             "absolute http or https URL"
         ),
