@@ -100,10 +100,17 @@ extension StubRegistry {
     @discardableResult
     public func removeMappings(like json: Data) throws(StubFileError) -> [StubMapping] {
         let definition = try decode(json)
+        // The same route whatever its webhooks, which say what follows an answer, not what is answered.
+        func answering(_ route: Route) -> Route {
+            var route = route
+            route.webhooks = []
+            return route
+        }
+        let route = answering(definition.pattern.route)
         return contents.withLock { contents in
             let ids =
                 definition.loaded.id.map { [$0] }
-                ?? contents.mappings.filter { $0.route == definition.pattern.route }.map(\.id)
+                ?? contents.mappings.filter { answering($0.route) == route }.map(\.id)
             return ids.compactMap { contents.remove(id: $0) }
         }
     }

@@ -207,6 +207,18 @@ struct WebhookTests {
         #expect(added.route.webhooks == [webhook])
     }
 
+    @Test func removingStubsLikeARequestIgnoresTheirWebhooks() throws {
+        let registry = StubRegistry()
+        try registry.register(
+            StubResponse(text: "ok"),
+            for: Route.get("/hooked").webhook(try Webhook(.post, url: "http://localhost/callbacks")))
+        try registry.register(StubResponse(text: "other"), for: .get("/other"))
+        let removed = try registry.removeMappings(
+            like: Data(#"{"request": {"method": "GET", "urlPathTemplate": "/hooked"}, "response": {}}"#.utf8))
+        #expect(removed.map(\.route.path) == ["/hooked"])
+        #expect(registry.routes.map(\.path) == ["/other"])
+    }
+
     @Test func theEncoderRefusesNothingItCanWrite() throws {
         let webhook = try Webhook(
             .delete, url: "http://localhost/a", delay: .lognormal(median: .milliseconds(20), sigma: 0.5))
