@@ -20,7 +20,7 @@ public struct StubEngine: Sendable {
     public var defaultDelay: Delay { defaultDelaySetting.value }
     let defaultDelaySetting: DelaySetting
     /// Sends the webhooks of the routes that answer.
-    package var webhooks: WebhookSender
+    package var webhookSender: WebhookSender
     /// Unmatched 404s made before for request lines asked for again, so that one repeated request
     /// gets the same response, whose servings' encodings are kept, instead of a new one each time.
     private let unmatchedResponses = BoundedMemo<RequestLine, (nearMisses: [NearMiss], response: StubResponse)>()
@@ -34,15 +34,15 @@ public struct StubEngine: Sendable {
         self.init(
             provider: provider, journal: journal, clock: clock, random: random,
             defaultDelay: DelaySetting(defaultDelay),
-            webhooks: WebhookSender(settings: WebhookSettings()))
+            webhookSender: WebhookSender(settings: WebhookSettings()))
     }
 
     /// Creates an engine whose default delay and webhook settings follow a registry's.
     init(
         provider: any StubProvider, journal: RequestJournal, clock: any Clock<Duration>, random: RandomSource,
-        defaultDelay: DelaySetting, webhooks: WebhookSender
+        defaultDelay: DelaySetting, webhookSender: WebhookSender
     ) {
-        self.webhooks = webhooks
+        self.webhookSender = webhookSender
         self.provider = provider
         self.journal = journal
         self.clock = clock
@@ -105,7 +105,7 @@ public struct StubEngine: Sendable {
     /// Sends the webhooks of `route`, which answered `request`, once its answer is due.
     private func sendWebhooks(of route: Route?, for request: StubRequest) {
         guard let webhooks = route?.webhooks, !webhooks.isEmpty else { return }
-        self.webhooks.send(webhooks, for: request, clock: clock, random: random)
+        webhookSender.send(webhooks, for: request, clock: clock, random: random)
     }
 
     /// Runs deferred stubs until one gives a response; a thrown error becomes a 500 naming it.

@@ -52,7 +52,7 @@ public final class StubRegistry: StubProvider {
     public var engine: StubEngine {
         StubEngine(
             provider: self, journal: journal, clock: clock, random: random, defaultDelay: defaultDelaySetting,
-            webhooks: WebhookSender(settings: webhookSettings))
+            webhookSender: WebhookSender(settings: webhookSettings))
     }
 
     /// Registers `stub` for `route`; among routes that match, the lowest priority number wins, then the newest.

@@ -46,7 +46,7 @@ public final class MockServer: Sendable {
     public init(engine: StubEngine, configuration: Configuration = Configuration()) {
         var engine = engine
         // Webhooks go out from this server's stubs, so their failures belong in its log.
-        if let logger = configuration.logger { engine.webhooks.logger = logger }
+        if let logger = configuration.logger { engine.webhookSender.logger = logger }
         self.engine = engine
         self.configuration = configuration
         recorder = (engine.provider as? StubRegistry).map(Recorder.init(registry:))
