@@ -43,6 +43,8 @@ let package = Package(
                 "DecoyClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Atomics", package: "swift-atomics"),
+                // Already in DecoyClient's closure: webhooks log their failures.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Stub files, JSON and YAML, apart from the engine: only who loads a folder links Yams.

@@ -16,9 +16,13 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Check every response as a template, as decoy serve --global-response-templating reads them.")
     var globalResponseTemplating = false
 
+    @Option(name: .customLong("webhook-allowed-host"), help: ServeCommand.webhookAllowedHostHelp)
+    var webhookAllowedHosts: [String] = []
+
     func run() throws {
         let report = StubFolder(
-            url: URL(filePath: folder, directoryHint: .isDirectory), templatesEveryResponse: globalResponseTemplating
+            url: URL(filePath: folder, directoryHint: .isDirectory), templatesEveryResponse: globalResponseTemplating,
+            webhookAllowedHosts: Set(webhookAllowedHosts)
         ).check()
         for error in report.errors { print("error: \(error)") }
         for warning in report.warnings { print("warning: \(warning)") }

@@ -74,6 +74,16 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var defaultContentType = false
 
+    @Option(
+        name: .customLong("webhook-allowed-host"),
+        help: ServeCommand.webhookAllowedHostHelp)
+    var webhookAllowedHosts: [String] = []
+
+    /// Shared with `decoy check`, which checks webhooks' hosts as a serve would.
+    static let webhookAllowedHostHelp = ArgumentHelp(
+        "A host webhooks may be sent to beside loopback (127.0.0.0/8, ::1, localhost); repeat it for more. A stub whose webhook names another host is refused.",
+        valueName: "host")
+
     func validate() throws {
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
         if !Self.headerMemoryLimits.contains(headerMemoryLimit) {
@@ -94,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = StubRegistry(journalLimit: journalLimit, seed: seed, defaultDelay: delay)
         registry.templatesEveryResponse = globalResponseTemplating
         registry.contentTypeFromBody = defaultContentType
+        registry.webhookAllowedHosts = Set(webhookAllowedHosts)
         do {
             if let openapi { try Self.registerExamples(ofSpecAt: openapi, in: registry).forEach(Self.say) }
             if servesFolder { Self.show(try registry.load(folder: url, strict: strict), from: folder) }

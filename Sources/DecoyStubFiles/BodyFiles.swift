@@ -71,14 +71,11 @@ final class BodyFiles {
             FileManager.default.fileExists(atPath: root + "/mappings", isDirectory: &isFolder) && isFolder.boolValue
         let stubFolder = stubFile.split(separator: "/").dropLast().joined(separator: "/")
         for base in ["__files", stubFolder] {
-            guard let relative = Self.normalized(base + "/" + name) else { return .failure(outside) }
+            guard let relative = FolderPath.normalized(base + "/" + name) else { return .failure(outside) }
             let path = root + "/" + relative
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
-                continue
-            }
-            guard URL(filePath: path).resolvingSymlinksInPath().path.hasPrefix(root + "/") else {
-                return .failure(outside)
-            }
+            let entry = FolderPath.entry(at: path)
+            guard entry.exists, !entry.isFolder else { continue }
+            guard FolderPath.isInside(path, folder: root) else { return .failure(outside) }
             if isWireMockRoot, !relative.hasPrefix(base + "/") {
                 return .failure(
                     .unservable(
@@ -87,19 +84,6 @@ final class BodyFiles {
             return .success(path)
         }
         return .failure(.unservable("no file \"\(name)\" in __files/ or next to the stub file"))
-    }
-
-    /// `path`, relative to the folder, with `.` and `..` worked out by name alone; `nil` when it climbs out.
-    private static func normalized(_ path: String) -> String? {
-        var kept: [Substring] = []
-        for component in path.split(separator: "/") where component != "." {
-            if component != ".." {
-                kept.append(component)
-            } else if kept.popLast() == nil {
-                return nil
-            }
-        }
-        return kept.joined(separator: "/")
     }
 }
 

@@ -4,7 +4,6 @@ enum FieldNames {
     private static let unsupported: [String: String] = [
         "multipartPatterns": "match the body instead",
         "pathParameters": "path parameters match any segment",
-        "postServeActions": "post-serve actions are not supported",
         "serveEventListeners": "serve event listeners are not supported",
     ]
 

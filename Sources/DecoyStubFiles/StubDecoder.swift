@@ -10,7 +10,7 @@ struct StubDecoder {
         [
             "id", "uuid", "name", "priority", "request", "response", "responses", "mode", "seed", "when", "else",
             "failureRate", "failure",
-            "scenarioName", "requiredScenarioState", "newScenarioState",
+            "scenarioName", "requiredScenarioState", "newScenarioState", "postServeActions",
         ] + ignoredFields
     /// WireMock fields that change no answer: `metadata` is kept in the mapping for the admin API to
     /// search; WireMock writes the others into saved mappings.
@@ -20,6 +20,8 @@ struct StubDecoder {
     var responses: ResponseDecoder
     /// The id the stub is registered under whatever it says, as when the admin API replaces one by its id.
     var assignedID: String?
+    /// Reads `postServeActions`.
+    var webhooks = WebhookDecoder()
 
     /// The stub `node` describes, compiled; `nil` after logging every problem in it.
     func decode(_ node: FileNode) -> StubDefinition? {
@@ -37,9 +39,11 @@ struct StubDecoder {
         decoder.responses.matchedStubFields = Self.matchedStubFields(id: registeredID, name: name ?? nil)
         decoder.responses.answersHEAD = (decoded ?? nil)?.route.method == .head
         let stub = decoder.failing(object, otherwise: decoder.stub(object))
-        guard let id, let name, let priority, let scenario, var decoded, let stub else { return nil }
+        let webhooks = object["postServeActions"].map { self.webhooks.decode($0, responses: responses) } ?? []
+        guard let id, let name, let priority, let scenario, var decoded, let stub, let webhooks else { return nil }
         decoded.route.priority = priority
         decoded.route.scenario = scenario
+        decoded.route.webhooks = webhooks
         guard let compiled = decoded.compiled() else { return nil }
         let loaded = LoadedStub(
             file: node.log.file, line: node.mark?.line ?? 1, id: id, name: name, route: decoded.route, handle: nil)

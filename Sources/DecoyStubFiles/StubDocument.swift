@@ -20,9 +20,8 @@ enum StubDocument {
     /// A decoder for a document from `source`, its body files looked up in `folder`.
     private static func decoder(source: String, folder: URL?, options: StubFileOptions) -> StubDecoder {
         let root = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
-        let responses = ResponseDecoder(
-            bodyFiles: BodyFiles(root: root), stubFile: source, options: options)
-        return StubDecoder(responses: responses)
+        let responses = ResponseDecoder(bodyFiles: BodyFiles(root: root), stubFile: source, options: options)
+        return StubDecoder(responses: responses, webhooks: WebhookDecoder(allowedHosts: options.webhookAllowedHosts))
     }
 
     /// The stubs of WireMock's import document in `data`, `{"mappings": [...], "importOptions": {...}}`.

@@ -29,13 +29,22 @@ public struct StubFolder: Sendable {
         get { options.contentTypeFromBody }
         set { options.contentTypeFromBody = newValue }
     }
+    /// The hosts webhooks may go to beside loopback; a webhook to another is an error.
+    public var webhookAllowedHosts: Set<String> {
+        get { options.webhookAllowedHosts }
+        set { options.webhookAllowedHosts = newValue }
+    }
     var options: StubFileOptions
 
     /// Creates a stubs folder at `url`; nothing is read until it is checked or loaded.
-    public init(url: URL, templatesEveryResponse: Bool = false, contentTypeFromBody: Bool = false) {
+    public init(
+        url: URL, templatesEveryResponse: Bool = false, contentTypeFromBody: Bool = false,
+        webhookAllowedHosts: Set<String> = []
+    ) {
         self.url = url
         self.options = StubFileOptions(
-            templatesEveryResponse: templatesEveryResponse, contentTypeFromBody: contentTypeFromBody)
+            templatesEveryResponse: templatesEveryResponse, contentTypeFromBody: contentTypeFromBody,
+            webhookAllowedHosts: webhookAllowedHosts)
     }
 
     /// Reads and checks every stub file, as `decoy check` does, without registering anything.
@@ -69,7 +78,8 @@ public struct StubFolder: Sendable {
             let log = DiagnosticLog(file: file)
             let decoder = StubDecoder(
                 responses: ResponseDecoder(
-                    bodyFiles: bodyFiles, stubFile: file, options: options))
+                    bodyFiles: bodyFiles, stubFile: file, options: options),
+                webhooks: WebhookDecoder(allowedHosts: options.webhookAllowedHosts))
             let nodes = Self.stubNodes(in: root + "/" + file, log: log)
             if !log.errors.isEmpty {
                 // The file itself could not be read: none of it loads.

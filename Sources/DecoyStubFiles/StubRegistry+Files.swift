@@ -66,7 +66,7 @@ extension StubRegistry {
 
     private func register(folder url: URL, replacing: Bool, strict: Bool) throws(StubFileError) -> StubFolderReport {
         var folder = StubFolder(url: url)
-        folder.options = contents.withLock(\.fileOptions)
+        folder.options = documentContext.options
         if let missing = folder.missing { throw StubFileError(errors: [missing]) }
         let (compiled, report) = folder.compile()
         guard report.isValid || !strict else { throw StubFileError(errors: report.errors) }

@@ -47,7 +47,7 @@ extension StubRegistry {
     /// - Throws: every problem in every stub, by field; nothing changes then.
     @discardableResult
     public func importMappings(_ json: Data) throws(StubFileError) -> [StubMapping] {
-        let (folder, options) = contents.withLock { ($0.folder, $0.fileOptions) }
+        let (folder, options) = documentContext
         let stubImport = try StubDocument.stubImport(
             json, source: Self.requestBody, folder: folder, options: options
         ).get()
@@ -65,10 +65,17 @@ extension StubRegistry {
 
     private static let requestBody = "request body"
 
+    /// The folder loaded last, where body files are looked up, and how stub documents are read.
+    var documentContext: (folder: URL?, options: StubFileOptions) {
+        var (folder, options) = contents.withLock { ($0.folder, $0.fileOptions) }
+        options.webhookAllowedHosts = webhookAllowedHosts
+        return (folder, options)
+    }
+
     /// The stub in `json`, registered as `id` when given, its `bodyFileName` looked up in the
     /// stubs folder loaded last.
     private func decode(_ json: Data, id: String? = nil) throws(StubFileError) -> StubDefinition {
-        let (folder, options) = contents.withLock { ($0.folder, $0.fileOptions) }
+        let (folder, options) = documentContext
         return try StubDocument.stub(json, source: Self.requestBody, folder: folder, options: options, id: id).get()
     }
 
@@ -94,10 +101,17 @@ extension StubRegistry {
     @discardableResult
     public func removeMappings(like json: Data) throws(StubFileError) -> [StubMapping] {
         let definition = try decode(json)
+        // The same route whatever its webhooks, which say what follows an answer, not what is answered.
+        func answering(_ route: Route) -> Route {
+            var route = route
+            route.webhooks = []
+            return route
+        }
+        let route = answering(definition.pattern.route)
         return contents.withLock { contents in
             let ids =
                 definition.loaded.id.flatMap { contents.mapping(id: $0) == nil ? nil : [$0] }
-                ?? contents.mappings.filter { $0.route == definition.pattern.route }.map(\.id)
+                ?? contents.mappings.filter { answering($0.route) == route }.map(\.id)
             return ids.compactMap { contents.remove(id: $0) }
         }
     }

@@ -171,6 +171,23 @@ struct RemoteDecoyTests {
         }
     }
 
+    @Test("a webhook registered remotely is sent by the server")
+    func webhook() async throws {
+        let receiver = StubRegistry()
+        let registry = StubRegistry()
+        registry.webhookTransport = StubTransport(receiver)
+        try await withRemote(registry) { decoy, server in
+            let webhook = try Webhook(
+                .post, url: "http://127.0.0.1/callbacks/{{originalRequest.path.[1]}}", body: "shipped")
+            try await decoy.register(StubResponse(text: "ok"), for: Route.get("/orders/{id}").webhook(webhook))
+            #expect(registry.mappings.first?.route.webhooks == [webhook])
+            #expect(await outcome(server, .get, "/orders/5").body == "ok")
+            for _ in 0..<2_000 where receiver.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(receiver.journal.entries.map(\.request.target) == ["/callbacks/5"])
+            #expect(receiver.journal.entries.first?.request.bodyText == "shipped")
+        }
+    }
+
     @Test("a global delay holds answers")
     func globalDelay() async throws {
         let registry = StubRegistry()

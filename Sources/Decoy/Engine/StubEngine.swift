@@ -19,6 +19,8 @@ public struct StubEngine: Sendable {
     /// The delay of every stub answer whose response has ``Delay/none``, like WireMock's global delay.
     public var defaultDelay: Delay { defaultDelaySetting.value }
     let defaultDelaySetting: DelaySetting
+    /// Sends the webhooks of the routes that answer.
+    package var webhookSender: WebhookSender
     /// Unmatched 404s made before for request lines asked for again, so that one repeated request
     /// gets the same response, whose servings' encodings are kept, instead of a new one each time.
     private let unmatchedResponses = BoundedMemo<RequestLine, (nearMisses: [NearMiss], response: StubResponse)>()
@@ -30,15 +32,17 @@ public struct StubEngine: Sendable {
         random: RandomSource = RandomSource(), defaultDelay: Delay = .none
     ) {
         self.init(
-            provider: provider, journal: journal, clock: clock, random: random, defaultDelay: DelaySetting(defaultDelay)
-        )
+            provider: provider, journal: journal, clock: clock, random: random,
+            defaultDelay: DelaySetting(defaultDelay),
+            webhookSender: WebhookSender(settings: WebhookSettings()))
     }
 
-    /// Creates an engine whose default delay follows `defaultDelay`, a registry's.
+    /// Creates an engine whose default delay and webhook settings follow a registry's.
     init(
         provider: any StubProvider, journal: RequestJournal, clock: any Clock<Duration>, random: RandomSource,
-        defaultDelay: DelaySetting
+        defaultDelay: DelaySetting, webhookSender: WebhookSender
     ) {
+        self.webhookSender = webhookSender
         self.provider = provider
         self.journal = journal
         self.clock = clock
@@ -87,11 +91,21 @@ public struct StubEngine: Sendable {
         let delay = (response.delay == .none ? defaultDelay : response.delay).sample(from: random)
         journal.record(request, route: route, response: response, delay: delay)
         let delivery = Delivery(response, to: request.method, route: route, delay: delay, clock: clock)
-        guard delay > .zero else { return .ready(delivery) }
+        guard delay > .zero else {
+            sendWebhooks(of: route, for: request)
+            return .ready(delivery)
+        }
         return .pending { [clock] in
             try await clock.sleep(for: delay)
+            sendWebhooks(of: route, for: request)
             return delivery
         }
+    }
+
+    /// Sends the webhooks of `route`, which answered `request`, once its answer is due.
+    private func sendWebhooks(of route: Route?, for request: StubRequest) {
+        guard let webhooks = route?.webhooks, !webhooks.isEmpty else { return }
+        webhookSender.send(webhooks, for: request, clock: clock, random: random)
     }
 
     /// Runs deferred stubs until one gives a response; a thrown error becomes a 500 naming it.

@@ -21,7 +21,11 @@ package struct RegistryContents {
     /// Removed or replaced through the admin API, by registration number; a reset restores them.
     private var removedBaseline: [UInt64: Record] = [:]
     /// The stubs folder loaded last, where `bodyFileName`s of stubs added later are looked up.
-    package var folder: URL?
+    package var folder: URL? {
+        didSet { staticFilesRoot = folder.map { $0.standardizedFileURL.resolvingSymlinksInPath().path + "/__files" } }
+    }
+    /// The folder's `__files/`, its symbolic links resolved once per load rather than per request.
+    private(set) var staticFilesRoot: String?
     /// What loading the folder last found, as the admin API lists it.
     package var folderReport: (any Encodable & Sendable)?
     /// The routes of the stubs the folder loaded last refused.

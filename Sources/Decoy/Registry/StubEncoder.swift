@@ -15,6 +15,7 @@ package enum StubEncoder {
             if let required = scenario.requiredState { members["requiredScenarioState"] = .string(required) }
             if let new = scenario.newState { members["newScenarioState"] = .string(new) }
         }
+        if !route.webhooks.isEmpty { members["postServeActions"] = try postServeActions(route.webhooks) }
         return members
     }
 
@@ -188,20 +189,10 @@ package enum StubEncoder {
             }
         }
         if let problem = response.delay.problem { throw StubEncodingError(stub: "its delay", reason: problem) }
-        switch response.delay {
-        case .none:
-            break
-        case .fixed(let duration):
+        if case .fixed(let duration) = response.delay {
             members["fixedDelayMilliseconds"] = try milliseconds(duration, "its delay")
-        case .uniform(let range):
-            members["delayDistribution"] = .object([
-                "type": .string("uniform"), "lower": try milliseconds(range.lowerBound, "its delay"),
-                "upper": try milliseconds(range.upperBound, "its delay"),
-            ])
-        case .lognormal(let median, let sigma):
-            members["delayDistribution"] = .object([
-                "type": .string("lognormal"), "median": try milliseconds(median, "its delay"), "sigma": .number(sigma),
-            ])
+        } else if let distribution = try distribution(response.delay, "its delay") {
+            members["delayDistribution"] = .object(distribution)
         }
         switch response.throttle {
         case .none:
@@ -243,6 +234,22 @@ package enum StubEncoder {
     }
 
     /// Each name once, in the order of its first field: a string, or a list for a repeated field.
+    /// A uniform or lognormal `delay`'s members, as a `delayDistribution` is written; `nil` for
+    /// none or a fixed one, which each place writes its own way. `part` names it in errors.
+    static func distribution(_ delay: Delay, _ part: String) throws(StubEncodingError) -> [String: JSONValue]? {
+        switch delay {
+        case .none, .fixed:
+            return nil
+        case .uniform(let range):
+            return [
+                "type": .string("uniform"), "lower": try milliseconds(range.lowerBound, part),
+                "upper": try milliseconds(range.upperBound, part),
+            ]
+        case .lognormal(let median, let sigma):
+            return ["type": .string("lognormal"), "median": try milliseconds(median, part), "sigma": .number(sigma)]
+        }
+    }
+
     static func headers(_ fields: HTTPFields) -> JSONValue {
         var values: [String: [String]] = [:]
         for field in fields { values[field.name.rawName, default: []].append(field.value) }

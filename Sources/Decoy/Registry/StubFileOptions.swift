@@ -5,9 +5,14 @@ package struct StubFileOptions: Sendable, Equatable {
     /// `Content-Type` set from a `jsonBody` or a body file's extension when a stub sets none,
     /// where WireMock sends none.
     package var contentTypeFromBody = false
+    /// The hosts webhooks may go to beside loopback; a stub whose webhook names another is refused.
+    package var webhookAllowedHosts: Set<String> = []
 
-    package init(templatesEveryResponse: Bool = false, contentTypeFromBody: Bool = false) {
+    package init(
+        templatesEveryResponse: Bool = false, contentTypeFromBody: Bool = false, webhookAllowedHosts: Set<String> = []
+    ) {
         self.templatesEveryResponse = templatesEveryResponse
         self.contentTypeFromBody = contentTypeFromBody
+        self.webhookAllowedHosts = webhookAllowedHosts
     }
 }

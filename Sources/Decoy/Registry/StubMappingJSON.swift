@@ -30,6 +30,9 @@ package enum StubMappingJSON {
                 ])
             ]
             if route.priority != Route.defaultPriority { members["priority"] = .number(Double(route.priority)) }
+            if let actions = try? StubEncoder.postServeActions(route.webhooks), !route.webhooks.isEmpty {
+                members["postServeActions"] = actions
+            }
         }
         members["name"] = .string("registered in code: \(route)")
         members["metadata"] = .object([

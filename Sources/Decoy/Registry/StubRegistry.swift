@@ -25,6 +25,8 @@ public final class StubRegistry: StubProvider {
         set { defaultDelaySetting.value = newValue }
     }
     private let defaultDelaySetting: DelaySetting
+    /// The transport and hosts of webhooks, shared with the engines.
+    package let webhookSettings = WebhookSettings()
     package let contents = Mutex(RegistryContents())
     let scenarios = ScenarioStates()
 
@@ -48,7 +50,9 @@ public final class StubRegistry: StubProvider {
 
     /// The engine that serves this registry's stubs and records into its journal.
     public var engine: StubEngine {
-        StubEngine(provider: self, journal: journal, clock: clock, random: random, defaultDelay: defaultDelaySetting)
+        StubEngine(
+            provider: self, journal: journal, clock: clock, random: random, defaultDelay: defaultDelaySetting,
+            webhookSender: WebhookSender(settings: webhookSettings))
     }
 
     /// Registers `stub` for `route`; among routes that match, the lowest priority number wins, then the newest.
@@ -91,11 +95,15 @@ public final class StubRegistry: StubProvider {
         contents.withLock { $0.table.entries.map(\.pattern.route) }
     }
 
-    /// The stub for `request`, found without scanning every route.
+    /// The stub for `request`, found without scanning every route; when none matches, a `GET`
+    /// is answered from the loaded folder's `__files/` if a file there fits its path, as in
+    /// WireMock, and journaled as unmatched all the same.
     ///
     /// The lock is held only to copy the table, so a slow matcher holds up no other request.
     public func lookup(_ request: StubRequest) -> StubLookup {
-        contents.withLock { $0.tableForLookup() }.lookup(request, scenarios: scenarios)
+        let found = contents.withLock { $0.tableForLookup() }.lookup(request, scenarios: scenarios)
+        guard case .unmatched = found, let file = staticFile(for: request) else { return found }
+        return .matched(StubMatch(stub: file, route: nil))
     }
 
     /// The current state of the scenario `name`; ``Scenario/started`` until a route moves it.

@@ -32,10 +32,11 @@ public struct Route: Sendable, Hashable {
         let matchers: [RequestMatcher]
         let priority: Int
         let scenario: Scenario?
+        let webhooks: [Webhook]
 
         init(
             method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, matchers: [RequestMatcher],
-            priority: Int, scenario: Scenario?
+            priority: Int, scenario: Scenario?, webhooks: [Webhook]
         ) {
             self.method = method
             self.path = path
@@ -43,6 +44,7 @@ public struct Route: Sendable, Hashable {
             self.matchers = matchers
             self.priority = priority
             self.scenario = scenario
+            self.webhooks = webhooks
         }
     }
 
@@ -52,12 +54,12 @@ public struct Route: Sendable, Hashable {
     private mutating func update(
         method: HTTPRequest.Method?? = nil, path: String? = nil, pathSyntax: PathSyntax? = nil,
         matchers: [RequestMatcher]? = nil,
-        priority: Int? = nil, scenario: Scenario?? = nil
+        priority: Int? = nil, scenario: Scenario?? = nil, webhooks: [Webhook]? = nil
     ) {
         storage = Storage(
             method: method ?? storage.method, path: path ?? storage.path, pathSyntax: pathSyntax ?? storage.pathSyntax,
             matchers: matchers ?? storage.matchers, priority: priority ?? storage.priority,
-            scenario: scenario ?? storage.scenario
+            scenario: scenario ?? storage.scenario, webhooks: webhooks ?? storage.webhooks
         )
     }
 
@@ -91,6 +93,11 @@ public struct Route: Sendable, Hashable {
         get { storage.scenario }
         set { update(scenario: .some(newValue)) }
     }
+    /// The requests sent after the route's stub answers, as WireMock's `webhook` post-serve action sends them.
+    public var webhooks: [Webhook] {
+        get { storage.webhooks }
+        set { update(webhooks: newValue) }
+    }
 
     /// The priority routes get unless given another; WireMock's default.
     public static let defaultPriority = 5
@@ -102,14 +109,15 @@ public struct Route: Sendable, Hashable {
     ) {
         storage = Storage(
             method: method, path: path, pathSyntax: pathSyntax, matchers: matchers, priority: priority,
-            scenario: scenario)
+            scenario: scenario, webhooks: [])
     }
 
     /// Routes are equal when their fields are.
     public static func == (lhs: Route, rhs: Route) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.method == rhs.method && lhs.path == rhs.path && lhs.pathSyntax == rhs.pathSyntax
-                && lhs.matchers == rhs.matchers && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario)
+                && lhs.matchers == rhs.matchers && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario
+                && lhs.webhooks == rhs.webhooks)
     }
 
     /// Hashes the fields.
@@ -120,6 +128,7 @@ public struct Route: Sendable, Hashable {
         hasher.combine(matchers)
         hasher.combine(priority)
         hasher.combine(scenario)
+        hasher.combine(webhooks)
     }
 
     /// `GET` requests to `path`.
@@ -163,6 +172,13 @@ public struct Route: Sendable, Hashable {
     public func scenario(_ name: String, requiredState: String? = nil, newState: String? = nil) -> Route {
         var copy = self
         copy.scenario = Scenario(name: name, requiredState: requiredState, newState: newState)
+        return copy
+    }
+
+    /// A copy that also sends `webhook` each time the route's stub answers.
+    public func webhook(_ webhook: Webhook) -> Route {
+        var copy = self
+        copy.webhooks.append(webhook)
         return copy
     }
 

@@ -199,6 +199,13 @@ package enum MediaType {
         case "xml": "application/xml"
         case "png": "image/png"
         case "jpg", "jpeg": "image/jpeg"
+        case "gif": "image/gif"
+        case "svg": "image/svg+xml"
+        case "css": "text/css"
+        case "js": "application/javascript"
+        case "csv": "text/csv"
+        case "pdf": "application/pdf"
+        case "zip": "application/zip"
         case "graphql": "application/graphql"
         default: "application/octet-stream"
         }

@@ -14,14 +14,23 @@ public struct ResponseTemplate: Sendable, CustomStringConvertible {
 
     /// Parses `text`; the error says where and what is wrong, and names the helper concerned.
     public init(_ text: String) throws(TemplateSyntaxError) {
-        description = text
-        nodes = try TemplateParser.parse(text)
+        try self.init(text, requestName: "request")
     }
+
+    /// Parses `text`, in which the request goes by `requestName`.
+    package init(_ text: String, requestName: String) throws(TemplateSyntaxError) {
+        description = text
+        nodes = try TemplateParser.parse(text, requestName: requestName)
+        self.requestName = requestName
+    }
+
+    /// The name the request goes by in the template.
+    let requestName: String
 
     /// The text for one request.
     func render(_ context: TemplateContext) throws(TemplateRenderError) -> String {
         var output = ""
-        var renderer = TemplateRenderer(context: context)
+        var renderer = TemplateRenderer(context: context, requestName: requestName)
         try renderer.render(nodes, into: &output)
         return output
     }
@@ -105,8 +114,11 @@ private struct TemplateRenderer {
     /// What `assign` and `parseJson` set, by name.
     private var variables: [String: TemplateValue] = [:]
 
-    init(context: TemplateContext) {
+    private let requestName: String
+
+    init(context: TemplateContext, requestName: String) {
         self.context = context
+        self.requestName = requestName
         scopes = [Scope(value: .null)]
     }
 
@@ -236,7 +248,7 @@ private struct TemplateRenderer {
         var value: TemplateValue
         if path.parents == 0, let parameter = scopes.reversed().lazy.compactMap({ $0.parameters[first] }).first {
             value = parameter
-        } else if level == 0, first == "request" {
+        } else if level == 0, first == requestName {
             guard let part = path.segments.dropFirst().first else { return context.requestValue() }
             if let made = requestParts[part] {
                 value = made

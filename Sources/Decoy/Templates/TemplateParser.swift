@@ -37,12 +37,17 @@ struct TemplateParser {
     private var blockParameters: [Set<String>] = []
     /// The variables set so far (`assign`, `parseJson`): after them, a path may start with their names.
     fileprivate var variables: Set<String> = []
+    /// The name the request goes by: `request` in a response, `originalRequest` in a webhook.
+    private let requestName: String
 
-    private init(_ text: String) { source = Array(text) }
+    private init(_ text: String, requestName: String) {
+        source = Array(text)
+        self.requestName = requestName
+    }
 
-    /// The nodes of `text`.
-    static func parse(_ text: String) throws(TemplateSyntaxError) -> [TemplateNode] {
-        var parser = TemplateParser(text)
+    /// The nodes of `text`, whose paths at the top start at `requestName`.
+    static func parse(_ text: String, requestName: String) throws(TemplateSyntaxError) -> [TemplateNode] {
+        var parser = TemplateParser(text, requestName: requestName)
         try parser.split()
         let (nodes, end) = try parser.nodes()
         switch end {
@@ -291,21 +296,22 @@ struct TemplateParser {
         guard contextDepth == 0, !path.isData, path.parents == 0, let first = path.segments.first,
             !blockParameters.contains(where: { $0.contains(first) })
         else { return }
-        guard first == "request" else {
+        guard first == requestName else {
             if variables.contains(first) { return }
             throw unknownHelper(first, at: offset)
         }
         if path.segments.count > 1, !Self.requestParts.contains(path.segments[1]) {
             throw error(
                 at: offset,
-                "request has no part \"\(path.segments[1])\"; it has \(Self.requestParts.joined(separator: ", "))")
+                "\(requestName) has no part \"\(path.segments[1])\"; it has \(Self.requestParts.joined(separator: ", "))"
+            )
         }
     }
 
     fileprivate func unknownHelper(_ name: String, at offset: Int) -> TemplateSyntaxError {
         error(
             at: offset, helper: name,
-            "no helper or value is called \"\(name)\"; helpers: \(TemplateHelper.allCases.map(\.rawValue).joined(separator: ", ")), if, unless, each, with; values start at request or a variable set before"
+            "no helper or value is called \"\(name)\"; helpers: \(TemplateHelper.allCases.map(\.rawValue).joined(separator: ", ")), if, unless, each, with; values start at \(requestName) or a variable set before"
         )
     }
 

@@ -44,6 +44,9 @@ public final class MockServer: Sendable {
 
     /// Creates a server for `engine`.
     public init(engine: StubEngine, configuration: Configuration = Configuration()) {
+        var engine = engine
+        // Webhooks go out from this server's stubs, so their failures belong in its log.
+        if let logger = configuration.logger { engine.webhookSender.logger = logger }
         self.engine = engine
         self.configuration = configuration
         recorder = (engine.provider as? StubRegistry).map(Recorder.init(registry:))

@@ -43,6 +43,21 @@ struct StubFileExamples {
         #expect(StubFolder(url: stubsFolder).check().errors.map(\.field) == ["response.status"])
     }
 
+    @Test func webhookInSwift() async throws {
+        let receiver = StubRegistry()
+        try receiver.register(StubResponse(status: .noContent), for: .post("/callbacks/{id}"))
+        let registry = StubRegistry()
+        registry.webhookTransport = StubTransport(receiver)
+        let callback = try Webhook(.post, url: "http://127.0.0.1:9000/callbacks/{{originalRequest.path.[1]}}",
+                                   body: #"{"status": "shipped"}"#, delay: .fixed(.milliseconds(100)))
+        try registry.register(StubResponse(status: .accepted), for: Route.post("/orders/{id}").webhook(callback))
+        #expect(try await registry.engine.answer(StubRequest(method: .post, target: "/orders/7")).status == .accepted)
+        let sent = try await WebhookTests.arrivals(in: receiver.journal)
+        #expect(sent.map(\.request.target) == ["/callbacks/7"])
+        #expect(sent.first?.request.bodyText == #"{"status": "shipped"}"#)
+        #expect(sent.first?.request.headerFields[.contentType] == "application/octet-stream")
+    }
+
     @Test func reloads() throws {
         let registry = StubRegistry()
         try registry.load(folder: stubsFolder)

@@ -1,0 +1,111 @@
+import Foundation
+public import HTTPTypes
+
+/// A request Decoy sends after a route's stub answers: WireMock's `webhook` post-serve action.
+///
+/// The URL, the header values and the body are templates in which the request that was answered
+/// goes by `originalRequest` (`{{originalRequest.path.[1]}}`, `{{jsonPath originalRequest.body '$.id'}}`),
+/// as in WireMock. The webhook is sent apart from the answer, which it never delays, after its
+/// own delay on the engine's clock, and only to a host the registry allows (see
+/// ``StubRegistry/webhookAllowedHosts``).
+///
+/// ```swift
+/// let callback = try Webhook(.post, url: "http://127.0.0.1:9000/callbacks", body: #"{"order": "{{originalRequest.path.[1]}}"}"#)
+/// try registry.register(StubResponse(status: .accepted), for: Route.post("/orders/{id}").webhook(callback))
+/// ```
+public struct Webhook: Sendable, Hashable {
+    /// The method of the request sent.
+    public let method: HTTPRequest.Method
+    /// Where it is sent: an absolute `http` or `https` URL, a template.
+    public let url: String
+    /// Its header fields; each value is a template.
+    public let headerFields: HTTPFields
+    /// Its body, a template; `nil` for none.
+    public let body: String?
+    /// How long after the answer it is sent.
+    public let delay: Delay
+    /// The templates, parsed once, in one object: a webhook is copied with its route.
+    let templates: Templates
+
+    final class Templates: Sendable {
+        let url: ResponseTemplate
+        let headerValues: [ResponseTemplate]
+        let body: ResponseTemplate?
+
+        init(url: ResponseTemplate, headerValues: [ResponseTemplate], body: ResponseTemplate?) {
+            (self.url, self.headerValues, self.body) = (url, headerValues, body)
+        }
+    }
+
+    /// The name the answered request goes by in a webhook's templates.
+    package static let requestName = "originalRequest"
+
+    /// Creates a webhook; throws a ``TemplateSyntaxError`` naming the part whose template is malformed.
+    public init(
+        _ method: HTTPRequest.Method, url: String, headerFields: HTTPFields = [:], body: String? = nil,
+        delay: Delay = .none
+    ) throws(TemplateSyntaxError) {
+        (self.method, self.url, self.headerFields, self.body, self.delay) = (method, url, headerFields, body, delay)
+        templates = Templates(
+            url: try Self.template(url, part: "url"),
+            headerValues: try headerFields.map { field throws(TemplateSyntaxError) in
+                try Self.template(field.value, part: "header \(field.name)")
+            },
+            body: try body.map { text throws(TemplateSyntaxError) in try Self.template(text, part: "body") })
+    }
+
+    /// `text` parsed as a template of the webhook's `part`.
+    package static func template(_ text: String, part: String) throws(TemplateSyntaxError) -> ResponseTemplate {
+        do {
+            return try ResponseTemplate(text, requestName: requestName)
+        } catch {
+            throw TemplateSyntaxError(
+                line: error.line, column: error.column, helper: error.helper, reason: "in \(part): \(error.reason)")
+        }
+    }
+
+    /// Webhooks are equal when their fields are.
+    public static func == (lhs: Webhook, rhs: Webhook) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.headerFields == rhs.headerFields
+            && lhs.body == rhs.body && lhs.delay == rhs.delay
+    }
+
+    /// Hashes the fields.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(headerFields)
+        hasher.combine(body)
+        hasher.combine(delay)
+    }
+
+    /// The request to send for `original`, rendered; throws when a template cannot be rendered
+    /// for it or the URL it gives is not an absolute `http` or `https` one.
+    func request(for original: StubRequest, random: RandomSource) throws(TemplateRenderError) -> (
+        HTTPRequest, Data?
+    ) {
+        let context = TemplateContext(request: original, now: Date.init, random: random)
+        let url = try templates.url.render(context)
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
+        else {
+            throw TemplateRenderError("\"\(url)\" is not an absolute http or https URL")
+        }
+        var fields = HTTPFields()
+        for (field, template) in zip(headerFields, templates.headerValues) {
+            fields.append(HTTPField(name: field.name, value: try template.render(context)))
+        }
+        let authority = (components.percentEncodedHost ?? host) + (components.port.map { ":\($0)" } ?? "")
+        let path =
+            (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
+            + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
+        let body = try templates.body.map { template throws(TemplateRenderError) in
+            Data(try template.render(context).utf8)
+        }
+        // WireMock sends a body as bytes; without this, URLSession would call it a form.
+        if body != nil, fields[.contentType] == nil { fields[.contentType] = "application/octet-stream" }
+        let request = HTTPRequest(
+            method: method, scheme: scheme, authority: authority, path: path, headerFields: fields)
+        return (request, body)
+    }
+}

@@ -1,0 +1,149 @@
+import Decoy
+import Foundation
+import HTTPTypes
+
+/// Reads a stub's `postServeActions` into ``Webhook``s: WireMock's list of named actions
+/// (`[{"name": "webhook", "parameters": {…}}]`) or its older map (`{"webhook": {…}}`), which
+/// WireMock 2.35.1 still reads. A webhook to a host the registry does not allow is refused here,
+/// at load, where its file and line can be named.
+struct WebhookDecoder {
+    /// The parameters of a webhook.
+    static let parameterFields = ["method", "url", "headers", "body", "delay"]
+    /// The hosts allowed beside loopback.
+    var allowedHosts: Set<String> = []
+
+    /// The webhooks `node` lists; `nil` after logging every problem in it.
+    func decode(_ node: FileNode, responses: ResponseDecoder) -> [Webhook]? {
+        var actions: [(name: String, parameters: FileNode?, node: FileNode)] = []
+        var valid = true
+        if case .mapping = node.node {
+            actions = node.object(known: nil)?.members.map { ($0.key, $0.value, $0.value) } ?? []
+        } else if let list = node.list("a list of post-serve actions") {
+            for item in list {
+                guard let object = item.object(known: ["name", "parameters"]) else {
+                    valid = false
+                    continue
+                }
+                guard let nameNode = object["name"] else {
+                    item.error("a post-serve action needs \"name\": webhook")
+                    valid = false
+                    continue
+                }
+                guard let name = nameNode.text() else {
+                    valid = false
+                    continue
+                }
+                actions.append((name, object["parameters"], item))
+            }
+        } else {
+            return nil
+        }
+        var webhooks: [Webhook] = []
+        for action in actions {
+            guard action.name == "webhook" else {
+                action.node.error("not supported by Decoy: the post-serve action \"\(action.name)\"; only webhook is")
+                valid = false
+                continue
+            }
+            guard let parameters = action.parameters else {
+                action.node.error("a webhook needs \"parameters\" with at least \"url\"")
+                valid = false
+                continue
+            }
+            if let webhook = webhook(parameters, responses: responses) {
+                webhooks.append(webhook)
+            } else {
+                valid = false
+            }
+        }
+        return valid ? webhooks : nil
+    }
+
+    /// One webhook's parameters.
+    private func webhook(_ node: FileNode, responses: ResponseDecoder) -> Webhook? {
+        guard let object = node.object(known: Self.parameterFields) else { return nil }
+        let method =
+            object["method"].map { methodNode in
+                methodNode.text().flatMap { HTTPRequest.Method($0) ?? methodNode.expected("a method such as \"POST\"") }
+            } ?? .get
+        guard let urlNode = object["url"] else {
+            node.error("a webhook needs \"url\", where it is sent")
+            return nil
+        }
+        let url = urlNode.text().flatMap { checked($0, at: urlNode, part: "url") }.flatMap { allowed($0, at: urlNode) }
+        let headers = object["headers"].map { self.headers($0, responses: responses) } ?? HTTPFields()
+        let body = object["body"].map { node in node.text().flatMap { checked($0, at: node, part: "body") } }
+        let delay = object["delay"].map { self.delay($0, responses: responses) } ?? Delay.none
+        guard let method, let url, let headers, body != .some(nil), let delay else { return nil }
+        // Every template was parsed above, where a malformed one is named by its field.
+        return try? Webhook(method, url: url, headerFields: headers, body: body ?? nil, delay: delay)
+    }
+
+    /// `headers`, when every value parses as a template; each malformed one is logged.
+    private func headers(_ node: FileNode, responses: ResponseDecoder) -> HTTPFields? {
+        guard let fields = responses.headers(node) else { return nil }
+        let malformed = fields.filter { checked($0.value, at: node, part: "header \($0.name)") == nil }
+        return malformed.isEmpty ? fields : nil
+    }
+
+    /// `text`, when it parses as a template of the webhook's `part`.
+    private func checked(_ text: String, at node: FileNode, part: String) -> String? {
+        do {
+            _ = try Webhook.template(text, part: part)
+            return text
+        } catch {
+            node.error(
+                "malformed template at line \(error.line), column \(error.column): \(error.reason)"
+                    + (error.helper.map { " (helper \($0))" } ?? ""))
+            return nil
+        }
+    }
+
+    /// `url`, when its host is allowed; one written as a template is checked when it is sent.
+    private func allowed(_ url: String, at node: FileNode) -> String? {
+        let authority = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3)
+        if authority.contains(where: { $0.contains("{{") }) { return url }
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
+        else {
+            return node.expected("an absolute http or https URL")
+        }
+        guard WebhookHosts.allows(host, besides: allowedHosts) else {
+            node.error(WebhookHosts.refusal(of: host))
+            return nil
+        }
+        return url
+    }
+
+    /// WireMock's `delay`: `{"type": "fixed", "milliseconds": …}`, or a distribution as a
+    /// response's `delayDistribution` is written.
+    private func delay(_ node: FileNode, responses: ResponseDecoder) -> Delay? {
+        guard case .mapping = node.node else { return node.expected("an object") }
+        guard let type = node.object(known: nil)?["type"] else {
+            node.error("a delay needs \"type\": fixed, uniform or lognormal")
+            return nil
+        }
+        switch type.text() {
+        case "fixed":
+            guard let object = node.object(known: ["type", "milliseconds"]) else { return nil }
+            guard let milliseconds = object["milliseconds"] else {
+                node.error("a fixed delay needs \"milliseconds\"")
+                return nil
+            }
+            let delay = milliseconds.integer(in: 0...Int.max, "a whole number of milliseconds").map {
+                Delay.fixed(.milliseconds($0))
+            }
+            if let problem = delay?.problem {
+                milliseconds.error(problem)
+                return nil
+            }
+            return delay
+        case "uniform", "lognormal":
+            return responses.delay(FileObject(node: node, members: [("delayDistribution", node)]))
+        case nil:
+            return nil
+        default:
+            return type.expected("fixed, uniform or lognormal")
+        }
+    }
+}
