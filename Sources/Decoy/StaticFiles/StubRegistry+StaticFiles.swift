@@ -7,8 +7,8 @@ extension StubRegistry {
 
     /// The file of the loaded folder's `__files/` that answers `request` when no stub does, as
     /// WireMock serves it: a `GET` for `/docs/a.json` gets `__files/docs/a.json`, and one for a
-    /// folder its `index.json` or `index.html`. Read per request, so a file added while serving is
-    /// served; `nil` when there is no such file inside `__files/`.
+    /// folder its `index.json` or `index.html`, and a folder without one `403`. Read per request, so
+    /// a file added while serving is served; `nil` when there is no such file inside `__files/`.
     func staticFile(for request: StubRequest) -> StubResponse? {
         guard request.method == .get, let root = contents.withLock(\.staticFilesRoot) else { return nil }
         // Worked out inside __files/, so that `..` cannot leave it.
@@ -18,7 +18,11 @@ extension StubRegistry {
         if entry.isFolder {
             guard
                 let index = ["index.json", "index.html"].first(where: { FolderPath.entry(at: path + "/" + $0).exists })
-            else { return nil }
+            else {
+                guard path != root, FolderPath.isInside(path, folder: root) else { return nil }
+                return StubResponse(
+                    status: .forbidden, text: "__files/\(relative) is a folder with no index.json or index.html\n")
+            }
             path += "/" + index
             entry = FolderPath.entry(at: path)
         }
@@ -35,6 +39,6 @@ extension StubRegistry {
             return StubResponse(status: .internalServerError, text: "\(name) could not be read\n")
         }
         return StubResponse(
-            headerFields: [.contentType: MediaType.forExtension((path as NSString).pathExtension)], body: body)
+            headerFields: [.contentType: MediaType.ofStaticFile((path as NSString).pathExtension)], body: body)
     }
 }

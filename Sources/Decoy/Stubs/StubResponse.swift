@@ -210,6 +210,14 @@ package enum MediaType {
         default: "application/octet-stream"
         }
     }
+
+    /// The type WireMock gives a file of `__files/` it serves statically: without a character
+    /// set, and `application/json` for an extension it does not know, or none.
+    package static func ofStaticFile(_ pathExtension: String) -> String {
+        let known = forExtension(pathExtension)
+        guard known != "application/octet-stream" else { return "application/json" }
+        return known.split(separator: ";").first.map(String.init) ?? known
+    }
 }
 
 extension JSONEncoder {
