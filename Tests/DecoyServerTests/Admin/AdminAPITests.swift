@@ -47,6 +47,32 @@ struct AdminAPITests {
         }
     }
 
+    @Test func theStubFilesReportListsRefusedStubsAndWarnings() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-admin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appending(path: "mappings"), withIntermediateDirectories: true)
+        try Data(#"{"request": {"urlPath": "/ok"}, "response": {"status": "200"}}"#.utf8)
+            .write(to: folder.appending(path: "mappings/ok.json"))
+        try Data(#"{"request": {"urlPath": "/bad"}, "response": {"status": 999}}"#.utf8)
+            .write(to: folder.appending(path: "mappings/bad.json"))
+        try await withServer { http, registry in
+            #expect(try await http.admin("GET", "/stub-files").status == 404)
+            try registry.load(folder: folder)
+            let report = try await http.admin("GET", "/stub-files")
+            #expect(report.status == 200)
+            #expect(report.json["stubs"] as? Int == 1)
+            let refused = try #require((report.json["refused"] as? [[String: Any]])?.first)
+            #expect(refused["file"] as? String == "mappings/bad.json")
+            #expect(refused["request"] as? String == "ANY /bad")
+            let error = try #require((refused["errors"] as? [[String: Any]])?.first)
+            #expect(error["field"] as? String == "response.status")
+            let warning = try #require((report.json["warnings"] as? [[String: Any]])?.first)
+            #expect(warning["file"] as? String == "mappings/ok.json")
+            #expect(try await http.send("GET", "/bad").text.contains("mappings/bad.json:1 was refused"))
+        }
+    }
+
     @Test func badInputIsRefusedByNameAndChangesNothing() async throws {
         try await withServer { http, registry in
             try registry.register(StubResponse(text: "kept"), for: .get("/kept"))
