@@ -63,6 +63,54 @@ struct HostileStubFileTests {
         #expect(registry.mappings.isEmpty)
     }
 
+    /// A 100 KB scalar aliased 10,000 times: few values, but a gigabyte of text once expanded.
+    static func largeScalarAliased(asJSON: Bool) -> String {
+        let large = String(repeating: "x", count: 100_000)
+        let aliases = Array(repeating: "*big", count: 10_000).joined(separator: ", ")
+        return asJSON
+            ? #"{"request": {"urlPath": "/big"}, "response": {"jsonBody": [&big "\#(large)", \#(aliases)]}}"#
+            : "big: &big \(large)\nrequest: {urlPath: /big}\nresponse: {jsonBody: [\(aliases)]}\n"
+    }
+
+    @Test func aLargeScalarAliasedManyTimesIsRefusedBeforeItIsExpanded() throws {
+        let folder = try ScratchFolder(["big.yaml": Self.largeScalarAliased(asJSON: false)])
+        let started = ContinuousClock.now
+        let report = StubFolder(url: folder.url).check()
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(2), "\(elapsed)")
+        #expect(
+            report.errors.map(\.description) == [
+                "big.yaml: aliases make this file stand for more than 10485760 bytes of text; write them out, or repeat fewer"
+            ])
+    }
+
+    @Test func aLargeScalarAliasedManyTimesInAnAdminBodyIsRefused() {
+        let registry = StubRegistry()
+        let started = ContinuousClock.now
+        let error = #expect(throws: StubFileError.self) {
+            try registry.addMapping(Data(Self.largeScalarAliased(asJSON: true).utf8))
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(2), "\(elapsed)")
+        #expect(
+            error?.errors.map(\.message) == [
+                "aliases make this file stand for more than 10485760 bytes of text; write them out, or repeat fewer"
+            ])
+        #expect(registry.mappings.isEmpty)
+    }
+
+    /// The bound grows with the file: a file may repeat up to four times its own size.
+    @Test func aLargeFileMayRepeatAPartOfItself() throws {
+        // 12 MB expanded: past 10 MiB, within four times the file's 4 MB.
+        let large = String(repeating: "y", count: 4_000_000)
+        let folder = try ScratchFolder([
+            "large.yaml": "big: &big \(large)\nrequest: {urlPath: /big}\nresponse: {jsonBody: [*big, *big]}\n"
+        ])
+        let report = StubFolder(url: folder.url).check()
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.stubs.count == 1)
+    }
+
     @Test func aliasesWithinTheBoundStillLoad() throws {
         let folder = try ScratchFolder([
             "shared.yaml": """
