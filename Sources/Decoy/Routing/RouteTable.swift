@@ -33,9 +33,13 @@ struct RouteTable: Sendable {
         let entry = RouteEntry(id: id, pattern: pattern, stub: stub)
         makeTrieUnique()
         switch pattern.path {
-        case .expression:
+        case .expression(_, let plainStart):
             expressions.append(entry)
             kindByID[entry.id] = .expression
+            // In the trie as well, at the plain segments it starts with, for near misses only.
+            let segments = plainStart.map(PathSegment.literal)
+            trie.insert(entry, along: segments[...], as: .expression)
+            segmentsByID[entry.id] = segments
         case .segments(let segments):
             if let path = pattern.path.literalPath {
                 literals[path, default: []].append(entry)
@@ -44,7 +48,7 @@ struct RouteTable: Sendable {
                 kindByID[entry.id] = .template
                 templateCount += 1
             }
-            trie.insert(entry, along: segments[...], asTemplate: pattern.path.literalPath == nil)
+            trie.insert(entry, along: segments[...], as: pattern.path.literalPath == nil ? .template : .literal)
             segmentsByID[entry.id] = segments
         }
         return entry.id
@@ -137,7 +141,7 @@ struct RouteTable: Sendable {
         candidates.removeLast(candidates.count - kept)
         // Ranked by how many differences each has; only the three shown get theirs made.
         let nearest = Closeness.nearest(candidates, limit: 3) {
-            $0.pattern.differenceCount(request, segments: segments, scenarios: scenarios)
+            $0.pattern.distance(request, segments: segments, scenarios: scenarios)
         }
         // Worded only when shown, straight into the 404's body.
         let misses = nearest.map { entry in
