@@ -95,7 +95,10 @@ struct HostileClientTests {
         let started = ContinuousClock.now
         let refused = try await http.admin("POST", "/mappings", body)
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(2), "\(elapsed)")
+        // Some 50 ms alone; the admin API answers from the shared task pool, which the tests
+        // running beside this one may hold for seconds. Expanding the aliases took 15 s and more,
+        // and the in-process tests hold the refusal itself to 2 s.
+        #expect(elapsed < .seconds(10), "\(elapsed)")
         #expect(refused.status == 422)
         #expect(refused.text.contains("bytes of text; write them out, or repeat fewer"), "\(refused.text)")
         #expect(registry.mappings.count == 2)

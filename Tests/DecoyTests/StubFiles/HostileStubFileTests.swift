@@ -1,8 +1,9 @@
 import Clocks
 import Decoy
-import DecoyStubFiles
 import Foundation
 import Testing
+
+@testable import DecoyStubFiles
 
 /// Stub files and admin bodies written to hurt: each is refused at load with an error that names
 /// the file and field, in bounded time, and nothing a file allows can crash a later request.
@@ -99,16 +100,14 @@ struct HostileStubFileTests {
         #expect(registry.mappings.isEmpty)
     }
 
-    /// The bound grows with the file: a file may repeat up to four times its own size.
-    @Test func aLargeFileMayRepeatAPartOfItself() throws {
-        // 12 MB expanded: past 10 MiB, within four times the file's 4 MB.
-        let large = String(repeating: "y", count: 4_000_000)
-        let folder = try ScratchFolder([
-            "large.yaml": "big: &big \(large)\nrequest: {urlPath: /big}\nresponse: {jsonBody: [*big, *big]}\n"
-        ])
-        let report = StubFolder(url: folder.url).check()
-        #expect(report.errors.isEmpty, "\(report.errors)")
-        #expect(report.stubs.count == 1)
+    /// The byte bound counts scalar text through anchors and aliases, and grows with the file.
+    @Test func theByteBoundCountsEachAliasAndGrowsWithTheFile() {
+        let text = "a: &a [xxxx, yyyy]\nb: [*a, *a]\n"
+        // "a", "xxxx", "yyyy", "b", then the anchor's 8 bytes twice: 26 bytes.
+        #expect(AliasBound.excess(in: text, values: 100, bytes: 26) == nil)
+        #expect(AliasBound.excess(in: text, values: 100, bytes: 25) == .bytes)
+        #expect(AliasBound.byteLimit(forFileOf: 1_000) == 10 * 1024 * 1024)
+        #expect(AliasBound.byteLimit(forFileOf: 4_000_000) == 16_000_000)
     }
 
     @Test func aliasesWithinTheBoundStillLoad() throws {
