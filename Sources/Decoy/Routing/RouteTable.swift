@@ -2,7 +2,8 @@
 ///
 /// Literal paths hash straight to their routes, template paths sit in a trie of segments, and
 /// regular expressions, the last resort, are tried in turn. The trie also holds the literal
-/// routes, for one purpose only: finding the routes closest to a request that matched nothing.
+/// routes, and the regular expressions at the plain segments they start with, for one purpose
+/// only: finding the routes closest to a request that matched nothing.
 ///
 /// A value: a lookup copies it under the registry's lock and matches outside it.
 struct RouteTable: Sendable {
@@ -123,7 +124,7 @@ struct RouteTable: Sendable {
 
     /// The closest routes, at most three, ranked as DecoyTesting ranks the journal's near misses
     /// (``Closeness``): among the routes whose path fits and the trie's nearest, the fewest
-    /// differences first, then the earliest registered. Also whether they depend on the request
+    /// differences first, then the fewest edits, then the earliest registered. Also whether they depend on the request
     /// line only, as they do when no candidate looks at header fields, cookies, the body or a scenario.
     private func nearMisses(
         for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates
