@@ -19,13 +19,18 @@ enum SegmentEdits {
         // routes of every unmatched request measure a few segments each.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: expected.count + 1) { row in
             for column in row.indices { row[column] = column }
-            for (index, byte) in received.enumerated() {
+            // Counted by hand: `enumerated()` costs a generic lookup per step in a debug build.
+            var index = 0
+            for byte in received {
+                index += 1
                 var diagonal = row[0]
-                row[0] = index + 1
-                for (column, other) in expected.enumerated() {
+                row[0] = index
+                var column = 0
+                for other in expected {
                     let replaced = diagonal + (byte == other ? 0 : 1)
                     diagonal = row[column + 1]
                     row[column + 1] = min(replaced, row[column] + 1, diagonal + 1)
+                    column += 1
                 }
             }
             return row[expected.count]
@@ -47,8 +52,8 @@ enum SegmentEdits {
             variants.append(
                 String(unsafeUninitializedCapacity: bytes.count - 1) { text in
                     var written = 0
-                    for (index, byte) in bytes.enumerated() where index != left {
-                        text[written] = byte
+                    for index in bytes.indices where index != left {
+                        text[written] = bytes[index]
                         written += 1
                     }
                     return written
