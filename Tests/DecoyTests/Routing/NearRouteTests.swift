@@ -32,6 +32,26 @@ struct NearRouteTests {
                 == #"GET /recommendations: path segment 1 is "recomendations", the route expects "recommendations""#)
     }
 
+    /// A regular expression leaves the walk with its route, and a literal child its typo index.
+    @Test func aRemovedRouteIsNoLongerClosest() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(), for: .get("/health"))
+        let expression = try registry.register(StubResponse(), for: .get(matching: #"/reports/\d{4}"#))
+        let literal = try registry.register(StubResponse(), for: .get("/recommendations"))
+        #expect(try await Self.closest(registry, "/reports/20x6").first?.hasPrefix(#"GET ~/reports/\d{4}:"#) == true)
+        #expect(try await Self.closest(registry, "/recomendations").first?.hasPrefix("GET /recommendations:") == true)
+        registry.remove(expression)
+        registry.remove(literal)
+        #expect(
+            try await Self.closest(registry, "/reports/20x6") == [
+                #"GET /health: path segment 1 is "reports", the route expects "health"; the route expects 1 path segments, the request has 2"#
+            ])
+        #expect(
+            try await Self.closest(registry, "/recomendations") == [
+                #"GET /health: path segment 1 is "recomendations", the route expects "health""#
+            ])
+    }
+
     /// 10,000 routes of every kind straight under the root, so that the walk cannot try every
     /// sibling, and one route of each kind registered last, the worst place for a tie.
     private static func crowded(plus targets: [Route]) throws -> StubRegistry {
