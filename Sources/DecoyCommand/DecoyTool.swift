@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `decoy`: serve a folder of stub files over HTTP, or check one.
 @main
@@ -6,6 +7,24 @@ struct DecoyTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decoy",
         abstract: "A mock HTTP server for testing API clients.",
+        version: version,
         subcommands: [ServeCommand.self, CheckCommand.self, RecordCommand.self]
     )
+
+    /// The version `decoy --version` prints; the one place it is written.
+    static let version = "0.9.0"
+
+    /// Runs the command line, after refusing WireMock's options that `decoy serve` does not take
+    /// with the reason, which the parser cannot give.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == ServeCommand.configuration.commandName,
+            let refusal = WireMockOptions.refusal(of: arguments.dropFirst())
+        {
+            FileHandle.standardError.write(
+                Data("Error: \(refusal)\nSee 'decoy serve --help' for more information.\n".utf8))
+            exit(withError: ExitCode.validationFailure)
+        }
+        await main(arguments)
+    }
 }

@@ -4,6 +4,7 @@ import DecoyServer
 /// Where a command's server listens and who may use its admin API, the same for `serve` and `record`.
 struct ListenOptions: ParsableArguments {
     @Option(
+        name: [.customLong("host"), .customLong("bind-address")],
         help:
             "The numeric address to listen on: 127.0.0.1 or ::1 for this machine only; another, such as 0.0.0.0, needs --admin-token or --no-admin."
     )

@@ -37,7 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Append the log to this file instead of standard output.")
     var logFile: String?
 
-    @Option(help: "The most requests the journal keeps; older ones are dropped, the total still counts them.")
+    @Option(
+        name: [.customLong("journal-limit"), .customLong("max-request-journal-entries")],
+        help: "The most requests the journal keeps; older ones are dropped, the total still counts them.")
     var journalLimit = 10_000
 
     @Option(
@@ -84,7 +86,10 @@ struct ServeCommand: AsyncParsableCommand {
         "A host webhooks may be sent to beside loopback (127.0.0.0/8, ::1, localhost); repeat it for more. A stub whose webhook names another host is refused.",
         valueName: "host")
 
-    func validate() throws {
+    @OptionGroup(title: "WireMock's options") var wireMock: WireMockOptions
+
+    mutating func validate() throws {
+        try takeWireMockOptions()
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
         if !Self.headerMemoryLimits.contains(headerMemoryLimit) {
             throw ValidationError(
@@ -92,6 +97,22 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         if log == .none, logFile != nil { throw ValidationError("--log-file needs a log; drop --log none.") }
+    }
+
+    /// Puts what WireMock's options ask for where Decoy's own options keep it.
+    private mutating func takeWireMockOptions() throws {
+        if let rootDir = wireMock.rootDir {
+            if folder != Self.defaultFolder, folder != rootDir {
+                throw ValidationError("--root-dir and the folder argument name different folders; give one.")
+            }
+            folder = rootDir
+        }
+        if let (flag, wanted) = wireMock.log {
+            if log != .requests, log != wanted {
+                throw ValidationError("\(flag) is --log \(wanted.rawValue); it cannot go with --log \(log.rawValue).")
+            }
+            log = wanted
+        }
     }
 
     /// Whether there is a folder to serve: with `--openapi`, a missing default one is none.

@@ -161,12 +161,22 @@ public struct StubFolder: Sendable {
         do {
             let yaml = isJSON ? lenient(text, log: log) : text
             // Every value built from the file walks the tree with its aliases expanded, so a few
-            // hundred bytes of nested aliases would be billions of values: refuse them first.
-            guard AliasBound.expandsToAtMost(yaml, data.count + maximumAliasedValues) else {
+            // hundred bytes of nested aliases would be billions of values, and a large scalar
+            // aliased many times gigabytes of text: refuse them first.
+            let aliasedBytes = AliasBound.byteLimit(forFileOf: data.count)
+            switch AliasBound.excess(in: yaml, values: data.count + maximumAliasedValues, bytes: aliasedBytes) {
+            case .values:
                 log.error(
                     "aliases repeat more than \(maximumAliasedValues) values in this file; write them out, or repeat fewer"
                 )
                 return nil
+            case .bytes:
+                log.error(
+                    "aliases make this file stand for more than \(aliasedBytes) bytes of text; write them out, or repeat fewer"
+                )
+                return nil
+            case nil:
+                break
             }
             // An explicit encoding spares Yams a look at the environment for each file.
             guard let root = try Yams.compose(yaml: yaml, .basic, .default, .utf8) else {

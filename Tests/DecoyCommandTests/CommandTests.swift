@@ -51,6 +51,107 @@ struct CommandTests {
         #expect(try ServeCommand.parse(["--header-memory-limit", "65536"]).headerMemoryLimit == 65_536)
     }
 
+    /// WireMock's names for Decoy's own options, as its standalone jar takes them.
+    @Test func serveTakesWireMocksNamesForItsOwnOptions() throws {
+        let command = try ServeCommand.parse([
+            "--root-dir", "mocks", "--port", "9090", "--bind-address", "::1", "--verbose",
+            "--max-request-journal-entries", "50", "--global-response-templating",
+        ])
+        #expect(command.folder == "mocks")
+        #expect(command.listen.port == 9090)
+        #expect(command.listen.host == "::1")
+        #expect(command.log == .verbose)
+        #expect(command.journalLimit == 50)
+        #expect(command.globalResponseTemplating)
+        #expect(try ServeCommand.parse(["--disable-request-logging"]).log == LogOption.none)
+        #expect(try ServeCommand.parse(["mocks", "--root-dir", "mocks"]).folder == "mocks")
+    }
+
+    /// WireMock's options that ask for what Decoy does anyway are accepted and change nothing.
+    @Test func serveAcceptsWireMocksOptionsThatAskForWhatItDoes() throws {
+        let command = try ServeCommand.parse([
+            "--local-response-templating", "--disable-banner", "--disable-gzip", "--async-response-enabled", "true",
+            "--disable-optimize-xml-factories-loading",
+        ])
+        #expect(command.folder == ServeCommand.defaultFolder)
+        #expect(command.log == .requests)
+        #expect(!command.globalResponseTemplating)
+    }
+
+    @Test func versionIsPrintedFromOnePlace() {
+        #expect(DecoyTool.configuration.version == DecoyTool.version)
+        #expect(DecoyTool.version.split(separator: ".").count == 3)
+    }
+
+    @Test(arguments: [
+        (
+            ["--port", "0", "--https-port", "8443"],
+            "decoy serve does not take WireMock's --https-port: Decoy's server speaks plain HTTP only."
+        ),
+        (["--no-request-journal"], "decoy serve does not take WireMock's --no-request-journal: Decoy always keeps"),
+        (["--proxy-all=http://example.com"], "decoy serve does not take WireMock's --proxy-all: add a stub with"),
+        (
+            ["stubs", "--container-threads", "4"],
+            "decoy serve does not take WireMock's --container-threads: Decoy's server threads"
+        ),
+    ])
+    func serveRefusesWireMockOptionsItDoesNotTakeByName(arguments: [String], message: String) throws {
+        let refusal = WireMockOptions.refusal(of: arguments)
+        #expect(refusal?.hasPrefix(message) == true, "\(String(describing: refusal))")
+        // Parsed regardless, they are unknown.
+        #expect(throws: (any Error).self) { try ServeCommand.parse(arguments) }
+    }
+
+    @Test func aRefusedNameAfterTheTerminatorIsAFolder() {
+        #expect(WireMockOptions.refusal(of: ["--port", "0", "--", "--https-port"]) == nil)
+        #expect(WireMockOptions.refusal(of: ["--port", "0", "--verbose"]) == nil)
+    }
+
+    @Test(arguments: [
+        (["--frobnicate"], "Unknown option '--frobnicate'"),
+        (["--root-dir", "a", "b"], "--root-dir and the folder argument name different folders; give one."),
+        (["--verbose", "--log", "none"], "--verbose is --log verbose; it cannot go with --log none."),
+        (["--verbose", "--disable-request-logging"], "--verbose and --disable-request-logging ask for opposite logs"),
+        (["--max-request-journal-entries", "0"], "--journal-limit must be at least 1."),
+    ])
+    func serveRefusesWireMockNamesThatDoNotGoTogether(arguments: [String], message: String) throws {
+        let error = #expect(throws: (any Error).self) { try ServeCommand.parse(arguments) }
+        #expect(error.map { ServeCommand.message(for: $0) }?.contains(message) == true, "\(String(describing: error))")
+    }
+
+    /// Every option WireMock 2.35.1's `--help` lists is Decoy's, accepted, or refused with a reason.
+    @Test func everyWireMockOptionHasAnAnswer() throws {
+        let same = [
+            "--port", "--bind-address", "--root-dir", "--verbose", "--global-response-templating",
+            "--max-request-journal-entries", "--disable-request-logging", "--help",
+        ]
+        let accepted = [
+            "--local-response-templating", "--disable-banner", "--disable-gzip", "--async-response-enabled",
+            "--disable-optimize-xml-factories-loading",
+        ]
+        let answered = Set(same + accepted + WireMockOptions.refused.keys)
+        #expect(Self.wireMockOptions.filter { !answered.contains($0) } == [])
+        #expect(answered.count == Self.wireMockOptions.count)
+    }
+
+    /// The options `java -jar wiremock-standalone-2.35.1.jar --help` lists.
+    static let wireMockOptions = [
+        "--admin-api-basic-auth", "--admin-api-require-https", "--allow-proxy-targets", "--async-response-enabled",
+        "--async-response-threads", "--bind-address", "--ca-keystore", "--ca-keystore-password", "--ca-keystore-type",
+        "--container-threads", "--deny-proxy-targets", "--disable-banner", "--disable-gzip", "--disable-http",
+        "--disable-optimize-xml-factories-loading", "--disable-request-logging", "--disable-strict-http-headers",
+        "--enable-browser-proxying", "--enable-stub-cors", "--extensions", "--global-response-templating", "--help",
+        "--https-keystore", "--https-port", "--https-require-client-cert", "--https-truststore",
+        "--jetty-accept-queue-size", "--jetty-acceptor-threads", "--jetty-header-buffer-size",
+        "--jetty-header-request-size", "--jetty-header-response-size", "--jetty-idle-timeout", "--jetty-stop-timeout",
+        "--key-manager-password", "--keystore-password", "--keystore-type", "--load-resources-from-classpath",
+        "--local-response-templating", "--logged-response-body-size-limit", "--match-headers",
+        "--max-request-journal-entries", "--max-template-cache-entries", "--no-request-journal",
+        "--permitted-system-keys", "--port", "--preserve-host-header", "--print-all-network-traffic", "--proxy-all",
+        "--proxy-via", "--record-mappings", "--root-dir", "--timeout", "--trust-all-proxy-targets",
+        "--trust-proxy-target", "--truststore-password", "--truststore-type", "--use-chunked-encoding", "--verbose",
+    ]
+
     @Test(arguments: [
         (["--no-admin", "--admin-token", "x"], "--admin-token needs the admin API; drop --no-admin."),
         (["--journal-limit", "0"], "--journal-limit must be at least 1."),

@@ -4,14 +4,16 @@ import Foundation
 enum PathPattern: Sendable {
     /// Template segments.
     case segments([PathSegment])
-    /// A regular expression over the whole decoded path.
-    case expression(CompiledExpression)
+    /// A regular expression over the whole decoded path, and the whole segments it starts with
+    /// as plain text (``plainSegments(startingExpression:)``).
+    case expression(CompiledExpression, plainStart: [String])
 
     init(parsing route: Route) throws(RouteError) {
         switch route.pathSyntax {
         case .regularExpression:
             self = .expression(
-                try CompiledExpression(route.path, orThrow: { RouteError(path: route.path, reason: $0) }))
+                try CompiledExpression(route.path, orThrow: { RouteError(path: route.path, reason: $0) }),
+                plainStart: Self.plainSegments(startingExpression: route.path))
         case .template, .exact:
             guard route.path.hasPrefix("/") else {
                 throw RouteError(path: route.path, reason: "a path must start with \"/\"")
@@ -47,10 +49,13 @@ enum PathPattern: Sendable {
         path: String, segments requestSegments: [Substring], to differences: inout some DifferenceSink
     ) {
         switch self {
-        case .expression(let expression):
+        case .expression(let expression, let plainStart):
             switch expression.matchesWhole(path) {
             case true: return
-            case false: differences.add(.pathExpression(expression))
+            case false:
+                differences.add(
+                    .pathExpression(
+                        expression, edits: 1 + Self.edits(from: requestSegments, toStart: plainStart)))
             case nil: differences.add(.pathExpressionGaveUp(expression))
             }
         case .segments(let segments):
@@ -70,6 +75,32 @@ enum PathPattern: Sendable {
                 differences.add(.segmentCount(expected: segments.count, orMore: false, received: requestSegments.count))
             }
         }
+    }
+
+    /// The whole segments a path expression starts with as plain text, where the search for near
+    /// misses meets the route and from which its distance to a path is measured: `/users/9\d\d`
+    /// gives `["users"]`, `/orders/[0-9]+/items` `["orders"]`, and an expression that starts
+    /// with anything but `/` (after an optional `^`) none. A segment cut by the first character
+    /// that means more than itself is not whole, so `/users?/7` gives none.
+    static func plainSegments(startingExpression pattern: String) -> [String] {
+        let text = pattern.hasPrefix("^") ? pattern.dropFirst() : Substring(pattern)
+        guard text.hasPrefix("/") else { return [] }
+        let plain = text.prefix { !#"\.[](){}*+?^$|"#.contains($0) }
+        var segments = plain.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if plain.count < text.count { segments.removeLast() }
+        return segments
+    }
+
+    /// How many single-byte edits turn the start of `requestSegments` into `plainStart`: each
+    /// segment's ``SegmentEdits/distance(_:_:)``, and a segment the request lacks in full.
+    private static func edits(from requestSegments: [Substring], toStart plainStart: [String]) -> Int {
+        var edits = 0
+        for (index, segment) in plainStart.enumerated() {
+            edits +=
+                index < requestSegments.count
+                ? SegmentEdits.distance(requestSegments[index], segment) : max(1, segment.utf8.count)
+        }
+        return edits
     }
 
     /// The segments of a path: `/users/42` gives `["users", "42"]`, `/` gives none, a trailing slash an empty last one.

@@ -42,13 +42,15 @@ extension RequestPattern {
         return differences
     }
 
-    /// How many ways `request`, split into `segments`, differs from this route: the count of
-    /// ``differences(_:segments:scenarios:)``, found without making them, to rank near misses.
-    func differenceCount(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil) -> Int {
-        var differences = DifferenceCount()
-        path.appendDifferences(path: request.path, segments: segments, to: &differences)
-        appendDifferencesBeyondPath(request, scenarios: scenarios, to: &differences)
-        return differences.count
+    /// How far `request`, split into `segments`, is from this route: the ``Closeness/Distance`` of
+    /// ``differences(_:segments:scenarios:)``, found without keeping them, to rank near misses.
+    func distance(_ request: StubRequest, segments: [Substring], scenarios: ScenarioStates? = nil)
+        -> Closeness.Distance
+    {
+        var distance = Closeness.Distance()
+        path.appendDifferences(path: request.path, segments: segments, to: &distance)
+        appendDifferencesBeyondPath(request, scenarios: scenarios, to: &distance)
+        return distance
     }
 }
 

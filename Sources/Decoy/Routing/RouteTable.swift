@@ -2,7 +2,8 @@
 ///
 /// Literal paths hash straight to their routes, template paths sit in a trie of segments, and
 /// regular expressions, the last resort, are tried in turn. The trie also holds the literal
-/// routes, for one purpose only: finding the routes closest to a request that matched nothing.
+/// routes, and the regular expressions at the plain segments they start with, for one purpose
+/// only: finding the routes closest to a request that matched nothing.
 ///
 /// A value: a lookup copies it under the registry's lock and matches outside it.
 struct RouteTable: Sendable {
@@ -33,9 +34,13 @@ struct RouteTable: Sendable {
         let entry = RouteEntry(id: id, pattern: pattern, stub: stub)
         makeTrieUnique()
         switch pattern.path {
-        case .expression:
+        case .expression(_, let plainStart):
             expressions.append(entry)
             kindByID[entry.id] = .expression
+            // In the trie as well, at the plain segments it starts with, for near misses only.
+            let segments = plainStart.map(PathSegment.literal)
+            trie.insert(entry, along: segments[...], as: .expression)
+            segmentsByID[entry.id] = segments
         case .segments(let segments):
             if let path = pattern.path.literalPath {
                 literals[path, default: []].append(entry)
@@ -44,7 +49,7 @@ struct RouteTable: Sendable {
                 kindByID[entry.id] = .template
                 templateCount += 1
             }
-            trie.insert(entry, along: segments[...], asTemplate: pattern.path.literalPath == nil)
+            trie.insert(entry, along: segments[...], as: pattern.path.literalPath == nil ? .template : .literal)
             segmentsByID[entry.id] = segments
         }
         return entry.id
@@ -119,7 +124,7 @@ struct RouteTable: Sendable {
 
     /// The closest routes, at most three, ranked as DecoyTesting ranks the journal's near misses
     /// (``Closeness``): among the routes whose path fits and the trie's nearest, the fewest
-    /// differences first, then the earliest registered. Also whether they depend on the request
+    /// differences first, then the fewest edits, then the earliest registered. Also whether they depend on the request
     /// line only, as they do when no candidate looks at header fields, cookies, the body or a scenario.
     private func nearMisses(
         for request: StubRequest, segments: [Substring], pathMatches: [RouteEntry], scenarios: ScenarioStates
@@ -137,7 +142,7 @@ struct RouteTable: Sendable {
         candidates.removeLast(candidates.count - kept)
         // Ranked by how many differences each has; only the three shown get theirs made.
         let nearest = Closeness.nearest(candidates, limit: 3) {
-            $0.pattern.differenceCount(request, segments: segments, scenarios: scenarios)
+            $0.pattern.distance(request, segments: segments, scenarios: scenarios)
         }
         // Worded only when shown, straight into the 404's body.
         let misses = nearest.map { entry in

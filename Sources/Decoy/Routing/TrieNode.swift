@@ -19,6 +19,23 @@ final class TrieNode: @unchecked Sendable {
     @exclusivity(unchecked) private var rests: [RouteEntry] = []
     /// Literal routes ending here, kept only to find near misses.
     @exclusivity(unchecked) private var literalRoutes: [RouteEntry] = []
+    /// Regular-expression routes whose expression starts with the path to here as plain text,
+    /// kept only to find near misses; like `rests`, they may match any longer path.
+    @exclusivity(unchecked) private var expressionRoutes: [RouteEntry] = []
+    /// The keys of `literals` by each of their ``SegmentEdits/variants(of:)``, in the order they
+    /// were added: the children one edit from a request's segment are found with a lookup per
+    /// variant of the segment, however many children there are.
+    @exclusivity(unchecked) private var literalsByVariant: [String: [String]] = [:]
+
+    /// What a route ending at a node is, which decides where the node keeps it.
+    enum Ending {
+        /// A template path: matched through the trie.
+        case template
+        /// A literal path, hashed for matching: kept here for near misses only.
+        case literal
+        /// A regular expression, kept at the plain segments it starts with, for near misses only.
+        case expression
+    }
 
     /// A deep copy, sharing only the entries, which never change.
     func copy() -> TrieNode {
@@ -29,12 +46,18 @@ final class TrieNode: @unchecked Sendable {
         copy.templates = templates
         copy.rests = rests
         copy.literalRoutes = literalRoutes
+        copy.expressionRoutes = expressionRoutes
+        copy.literalsByVariant = literalsByVariant
         return copy
     }
 
-    func insert(_ entry: RouteEntry, along segments: ArraySlice<PathSegment>, asTemplate: Bool) {
+    func insert(_ entry: RouteEntry, along segments: ArraySlice<PathSegment>, as ending: Ending) {
         guard let segment = segments.first else {
-            if asTemplate { templates.append(entry) } else { literalRoutes.append(entry) }
+            switch ending {
+            case .template: templates.append(entry)
+            case .literal: literalRoutes.append(entry)
+            case .expression: expressionRoutes.append(entry)
+            }
             return
         }
         switch segment {
@@ -42,12 +65,15 @@ final class TrieNode: @unchecked Sendable {
             rests.append(entry)
         case .literal(let text):
             let child = literals[text] ?? TrieNode()
-            if literals[text] == nil { literalOrder.append((text, child)) }
+            if literals[text] == nil {
+                literalOrder.append((text, child))
+                for variant in SegmentEdits.variants(of: text) { literalsByVariant[variant, default: []].append(text) }
+            }
             literals[text] = child
-            child.insert(entry, along: segments.dropFirst(), asTemplate: asTemplate)
+            child.insert(entry, along: segments.dropFirst(), as: ending)
         case .parameter, .wildcard:
             if anySegment.isEmpty { anySegment.append(TrieNode()) }
-            anySegment[0].insert(entry, along: segments.dropFirst(), asTemplate: asTemplate)
+            anySegment[0].insert(entry, along: segments.dropFirst(), as: ending)
         }
     }
 
@@ -55,6 +81,7 @@ final class TrieNode: @unchecked Sendable {
         guard let segment = segments.first else {
             templates.removeAll { $0.id == id }
             literalRoutes.removeAll { $0.id == id }
+            expressionRoutes.removeAll { $0.id == id }
             return
         }
         switch segment {
@@ -65,6 +92,10 @@ final class TrieNode: @unchecked Sendable {
             if literals[text]?.isEmpty == true {
                 literals[text] = nil
                 literalOrder.removeAll { $0.key == text }
+                for variant in SegmentEdits.variants(of: text) {
+                    literalsByVariant[variant]?.removeAll { $0 == text }
+                    if literalsByVariant[variant]?.isEmpty == true { literalsByVariant[variant] = nil }
+                }
             }
         case .parameter, .wildcard:
             anySegment[0].remove(id, along: segments.dropFirst())
@@ -74,6 +105,7 @@ final class TrieNode: @unchecked Sendable {
 
     private var isEmpty: Bool {
         literals.isEmpty && anySegment.isEmpty && templates.isEmpty && rests.isEmpty && literalRoutes.isEmpty
+            && expressionRoutes.isEmpty
     }
 
     /// Calls `visit` with every template route whose path fits `segments`.
@@ -92,9 +124,12 @@ final class TrieNode: @unchecked Sendable {
     ///
     /// The walk is best first over the cost of the path so far: a segment that fits (a literal
     /// that equals it, a parameter, `*`) costs nothing, a literal that differs costs one, and so
-    /// does ending before or after the request does. At each node it tries at most `fanOut`
-    /// differing children, in the order they were added, so that the same stubs always give the
-    /// same routes. It stops once it holds `limit` routes or has taken `budget` steps.
+    /// does ending before or after the request does. Regular-expression routes are met at the
+    /// plain segments they start with, as `**` routes are. Of a node's differing children it
+    /// tries first those one edit from the request's segment, a typo's, found by the segment's
+    /// variants however many children there are, then the others in the order they were added,
+    /// at most `fanOut` of each, so that the same stubs always give the same routes. It stops
+    /// once it holds `limit` routes or has taken `budget` steps.
     func nearRoutes(to segments: [Substring], limit: Int, budget: Int, fanOut: Int) -> [RouteEntry] {
         enum Place {
             /// Walking the request's segments; `depth` of them are behind.
@@ -120,12 +155,14 @@ final class TrieNode: @unchecked Sendable {
                 queue.append((node, place))
             }
         }
-        /// The first `fanOut` literal children other than `skipping`, in the order they were added.
-        func pushLiterals(of node: TrieNode, skipping: String?, _ place: Place, dearer isDearer: Bool) {
+        /// The first `fanOut` literal children other than `skipping` and `typos`, in the order they were added.
+        func pushLiterals(
+            of node: TrieNode, skipping: String?, typos: [String] = [], _ place: Place, dearer isDearer: Bool
+        ) {
             var pushed = 0
             for (key, child) in node.literalOrder {
                 if pushed == fanOut { break }
-                if key == skipping { continue }
+                if key == skipping || typos.contains(key) { continue }
                 push(child, place, dearer: isDearer)
                 pushed += 1
             }
@@ -137,6 +174,9 @@ final class TrieNode: @unchecked Sendable {
         func take(_ entries: [RouteEntry]) {
             if !entries.isEmpty { found += entries.prefix(limit - found.count) }
         }
+        // The variants of each of the request's segments, made the first time a node at its depth has
+        // literal children to look among.
+        var variants: [[String]?] = Array(repeating: nil, count: segments.count)
         var steps = 0
         while true {
             var index = 0
@@ -152,10 +192,12 @@ final class TrieNode: @unchecked Sendable {
                     take(node.templates)
                     take(node.literalRoutes)
                     take(node.rests)
+                    take(node.expressionRoutes)
                     pushLiterals(of: node, skipping: nil, .pastEnd, dearer: false)
                     for child in node.anySegment { push(child, .pastEnd, dearer: false) }
                 case .along(let depth):
                     take(node.rests)
+                    take(node.expressionRoutes)
                     guard depth < segments.count else {
                         take(node.templates)
                         take(node.literalRoutes)
@@ -163,11 +205,17 @@ final class TrieNode: @unchecked Sendable {
                         for child in node.anySegment { push(child, .pastEnd, dearer: true) }
                         continue
                     }
-                    push(node, .endingShort, dearer: true)
                     let segment = String(segments[depth])
+                    var typos: [String] = []
+                    if !node.literalsByVariant.isEmpty {
+                        if variants[depth] == nil { variants[depth] = SegmentEdits.variants(of: segment) }
+                        typos = node.literals(oneEditFrom: segment, variants: variants[depth]!, limit: fanOut)
+                        for key in typos { push(node.literals[key]!, .along(depth: depth + 1), dearer: true) }
+                    }
+                    push(node, .endingShort, dearer: true)
                     if let fitting = node.literals[segment] { push(fitting, .along(depth: depth + 1), dearer: false) }
                     for child in node.anySegment { push(child, .along(depth: depth + 1), dearer: false) }
-                    pushLiterals(of: node, skipping: segment, .along(depth: depth + 1), dearer: true)
+                    pushLiterals(of: node, skipping: segment, typos: typos, .along(depth: depth + 1), dearer: true)
                 }
             }
             guard found.count < limit, steps < budget, cost < maximumCost, !dearer.isEmpty else { break }
@@ -176,6 +224,19 @@ final class TrieNode: @unchecked Sendable {
             dearer.removeAll(keepingCapacity: true)
         }
         return found
+    }
+
+    /// The keys of at most `limit` literal children one edit from `segment`, not `segment` itself,
+    /// found through its `variants`, in the order of the variants and then of the children added.
+    private func literals(oneEditFrom segment: String, variants: [String], limit: Int) -> [String] {
+        var keys: [String] = []
+        for variant in variants {
+            for key in literalsByVariant[variant] ?? [] where key != segment && !keys.contains(key) {
+                keys.append(key)
+                if keys.count == limit { return keys }
+            }
+        }
+        return keys
     }
 
     func allTemplates() -> [RouteEntry] {

@@ -42,7 +42,7 @@ struct NearMisses: Encodable {
     static func requests(
         nearlyMatching pattern: RequestPattern, document: JSONValue?, in entries: [JournalEntry], baseURL: String
     ) -> [Entry] {
-        Closeness.ranked(entries) { pattern.differences(from: $0.request) }.prefix(3).map { miss in
+        Closeness.ranked(entries, from: pattern) { $0.request }.prefix(3).map { miss in
             Entry(
                 request: ServedRequest(miss.candidate, baseURL: baseURL), stubMapping: nil, requestPattern: document,
                 matchResult: .init(differences: miss.differences.count)

@@ -27,11 +27,11 @@ struct ReceivedRequests {
     }
 
     /// The requests among `candidates` nearest to `pattern`, ranked as the unmatched 404 ranks its
-    /// closest routes (the fewest differences, then the oldest), each with every part that
+    /// closest routes (the fewest differences, then the fewest edits, then the oldest), each with every part that
     /// differed; `place` says where they were looked for.
     static func nearMisses(to pattern: RequestPattern, among candidates: [JournalEntry], place: String = "") -> [String]
     {
-        let ranked = Closeness.ranked(candidates) { pattern.differences(from: $0.request) }
+        let ranked = Closeness.ranked(candidates, from: pattern) { $0.request }
         guard !ranked.isEmpty else { return [] }
         let shown = ranked.prefix(nearMissLimit)
         let count = shown.count < ranked.count ? "closest \(shown.count) of \(ranked.count)" : "closest first"

@@ -84,6 +84,27 @@ struct HostileClientTests {
         #expect(try await http.send("GET", "/ok").text == "fine")
     }
 
+    /// A 100 KB string aliased 10,000 times, a gigabyte once expanded, is refused at once.
+    @Test func aLargeStringAliasedManyTimesOverTheAdminAPIIsRefusedAndTheServerGoesOn() async throws {
+        let (server, registry) = try Self.started()
+        defer { server.stop() }
+        let large = String(repeating: "x", count: 100_000)
+        let aliases = Array(repeating: "*big", count: 10_000).joined(separator: ", ")
+        let body = #"{"request": {"urlPath": "/big"}, "response": {"jsonBody": [&big "\#(large)", \#(aliases)]}}"#
+        let http = AdminConnection(server)
+        let started = ContinuousClock.now
+        let refused = try await http.admin("POST", "/mappings", body)
+        let elapsed = ContinuousClock.now - started
+        // Some 50 ms alone; the admin API answers from the shared task pool, which the tests
+        // running beside this one may hold for seconds. Expanding the aliases took 15 s and more,
+        // and the in-process tests hold the refusal itself to 2 s.
+        #expect(elapsed < .seconds(10), "\(elapsed)")
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("bytes of text; write them out, or repeat fewer"), "\(refused.text)")
+        #expect(registry.mappings.count == 2)
+        #expect(try await http.send("GET", "/ok").text == "fine")
+    }
+
     /// The whole reply to `request`, sent on a connection of its own, and the request as journaled.
     private static func exchange(_ request: String) async throws -> (reply: String, journaled: StubRequest?) {
         let (server, registry) = try Self.started()

@@ -42,7 +42,7 @@ struct OrderExpectationTests {
             Near misses (closest 3 of 6):
               2. POST /login → 404 (unmatched): path segment 1 is "login", the route expects "logout"
               6. POST /orders → 404 (unmatched): path segment 1 is "orders", the route expects "logout"
-              1. GET /health → 404 (unmatched): path segment 1 is "health", the route expects "logout"; the method is GET, the route expects POST
+              5. GET /order → 404 (unmatched): path segment 1 is "order", the route expects "logout"; the method is GET, the route expects POST
             """
         expectFailure(message) { registry.expectOrder([.post("/logout"), .get("/me")]) }
     }

@@ -1,8 +1,9 @@
 import Clocks
 import Decoy
-import DecoyStubFiles
 import Foundation
 import Testing
+
+@testable import DecoyStubFiles
 
 /// Stub files and admin bodies written to hurt: each is refused at load with an error that names
 /// the file and field, in bounded time, and nothing a file allows can crash a later request.
@@ -61,6 +62,52 @@ struct HostileStubFileTests {
                 "aliases repeat more than 100000 values in this file; write them out, or repeat fewer"
             ])
         #expect(registry.mappings.isEmpty)
+    }
+
+    /// A 100 KB scalar aliased 10,000 times: few values, but a gigabyte of text once expanded.
+    static func largeScalarAliased(asJSON: Bool) -> String {
+        let large = String(repeating: "x", count: 100_000)
+        let aliases = Array(repeating: "*big", count: 10_000).joined(separator: ", ")
+        return asJSON
+            ? #"{"request": {"urlPath": "/big"}, "response": {"jsonBody": [&big "\#(large)", \#(aliases)]}}"#
+            : "big: &big \(large)\nrequest: {urlPath: /big}\nresponse: {jsonBody: [\(aliases)]}\n"
+    }
+
+    @Test func aLargeScalarAliasedManyTimesIsRefusedBeforeItIsExpanded() throws {
+        let folder = try ScratchFolder(["big.yaml": Self.largeScalarAliased(asJSON: false)])
+        let started = ContinuousClock.now
+        let report = StubFolder(url: folder.url).check()
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(2), "\(elapsed)")
+        #expect(
+            report.errors.map(\.description) == [
+                "big.yaml: aliases make this file stand for more than 10485760 bytes of text; write them out, or repeat fewer"
+            ])
+    }
+
+    @Test func aLargeScalarAliasedManyTimesInAnAdminBodyIsRefused() {
+        let registry = StubRegistry()
+        let started = ContinuousClock.now
+        let error = #expect(throws: StubFileError.self) {
+            try registry.addMapping(Data(Self.largeScalarAliased(asJSON: true).utf8))
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(2), "\(elapsed)")
+        #expect(
+            error?.errors.map(\.message) == [
+                "aliases make this file stand for more than 10485760 bytes of text; write them out, or repeat fewer"
+            ])
+        #expect(registry.mappings.isEmpty)
+    }
+
+    /// The byte bound counts scalar text through anchors and aliases, and grows with the file.
+    @Test func theByteBoundCountsEachAliasAndGrowsWithTheFile() {
+        let text = "a: &a [xxxx, yyyy]\nb: [*a, *a]\n"
+        // "a", "xxxx", "yyyy", "b", then the anchor's 8 bytes twice: 26 bytes.
+        #expect(AliasBound.excess(in: text, values: 100, bytes: 26) == nil)
+        #expect(AliasBound.excess(in: text, values: 100, bytes: 25) == .bytes)
+        #expect(AliasBound.byteLimit(forFileOf: 1_000) == 10 * 1024 * 1024)
+        #expect(AliasBound.byteLimit(forFileOf: 4_000_000) == 16_000_000)
     }
 
     @Test func aliasesWithinTheBoundStillLoad() throws {
