@@ -93,6 +93,13 @@ public final class WireMockJavaClientCheck {
                     removeStub(stub);
                     expect(send("GET", "/java/gone", null).statusCode() == 404, "removed");
                 }),
+                new Check("removeStub by request pattern removes the stubs of that pattern", () -> {
+                    stubFor(get(urlEqualTo("/java/by-pattern")).willReturn(ok("here")));
+                    stubFor(get(urlEqualTo("/java/kept")).willReturn(ok("kept")));
+                    removeStub(get(urlEqualTo("/java/by-pattern")));
+                    expect(send("GET", "/java/by-pattern", null).statusCode() == 404, "removed");
+                    expect(send("GET", "/java/kept", null).body().equals("kept"), "the other kept");
+                }),
                 new Check("importStubs adds several at once", () -> {
                     importStubs(StubImport.stubImport()
                             .stub(get("/java/import/1").willReturn(ok("one")))
