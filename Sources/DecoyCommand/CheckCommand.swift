@@ -33,7 +33,7 @@ struct CheckCommand: ParsableCommand {
             )
             throw ExitCode.failure
         }
-        print("\(folder): \(report.stubs.count) stubs, valid\(warnings)")
+        print("\(folder): \(count(report.stubs.count, "stub")), valid\(warnings)")
     }
 
     private func count(_ number: Int, _ noun: String) -> String {

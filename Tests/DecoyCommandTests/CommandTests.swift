@@ -35,6 +35,15 @@ struct CommandTests {
         #expect(throws: ExitCode.failure) { try CheckCommand.parse([broken.url.path]).run() }
     }
 
+    /// What WireMock reads leniently passes the check, with warnings; a refused stub fails it.
+    @Test func checkPassesLenientJSONAndTakesServesStrictFlags() throws {
+        let lenient = try Folder(["hello.json": "// greets\n" + Self.hello + "\n}"])
+        try CheckCommand.parse([lenient.url.path]).run()
+        let command = try ServeCommand.parse(["--strict", "--default-content-type"])
+        #expect(command.strict && command.defaultContentType)
+        #expect(try ServeCommand.parse([]).strict == false)
+    }
+
     @Test func checkReadsEveryResponseAsATemplateWithGlobalResponseTemplating() throws {
         let folder = try Folder([
             "echo.json": #"{"request": {"urlPath": "/echo"}, "response": {"body": "{{shout request.path}}"}}"#
