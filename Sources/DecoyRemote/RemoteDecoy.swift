@@ -68,10 +68,13 @@ public struct RemoteDecoy: Sendable {
         _ = try await send(.delete, "mappings/\(Self.segment(stub.id))")
     }
 
-    /// Back to the start: the stubs the server was started with, an empty journal, and every
-    /// scenario in ``Scenario/started``.
+    /// Back to the start: the stubs the server was started with (its stubs folder, without what
+    /// tests added or removed), an empty journal, every scenario in ``Scenario/started``, and the
+    /// global delay it was started with (`decoy serve --delay`, none by default). WireMock's
+    /// `POST /__admin/reset` keeps the global delay; this adds Decoy's `POST /__admin/settings/reset`.
     public func reset() async throws {
         _ = try await send(.post, "reset")
+        _ = try await send(.post, "settings/reset")
     }
 
     /// Empties the server's journal.

@@ -7,6 +7,10 @@ import Foundation
 import HTTPTypes
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `RemoteDecoy` against a `MockServer` in this process, on an ephemeral port: what a UI test
 /// does against `decoy serve`.
 @Suite("RemoteDecoy")
@@ -185,6 +189,31 @@ struct RemoteDecoyTests {
             for _ in 0..<2_000 where receiver.journal.entries.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
             #expect(receiver.journal.entries.map(\.request.target) == ["/callbacks/5"])
             #expect(receiver.journal.entries.first?.request.bodyText == "shipped")
+        }
+    }
+
+    @Test("a reset brings back what the server started with: its stubs, an empty journal, its scenarios and delay")
+    func resetRestoresTheStartingState() async throws {
+        let registry = StubRegistry(defaultDelay: .fixed(.milliseconds(30)))
+        try registry.register(
+            StubResponse(text: "welcome"), for: Route.get("/onboarding").scenario("onboarding", requiredState: "done"))
+        try await withRemote(registry) { decoy, server in
+            try await decoy.register(StubResponse(text: "added"), for: .get("/added"))
+            try await decoy.setScenarioState("onboarding", to: "done")
+            try await decoy.setGlobalDelay(.zero)
+            _ = await outcome(server, .get, "/added")
+
+            try await decoy.reset()
+            #expect(registry.defaultDelay == .fixed(.milliseconds(30)))
+            #expect(registry.scenarioState("onboarding") == Scenario.started)
+            #expect(try await decoy.journal().entries.isEmpty)
+            #expect(await outcome(server, .get, "/added").status == 404)
+            // WireMock's own reset, over the admin API, keeps the global delay as WireMock's does.
+            try await decoy.setGlobalDelay(.zero)
+            var request = URLRequest(url: server.baseURL.appending(path: "__admin/reset"))
+            request.httpMethod = "POST"
+            _ = try await URLSession(configuration: .ephemeral).data(for: request)
+            #expect(registry.defaultDelay == Delay.none)
         }
     }
 

@@ -25,6 +25,8 @@ public final class StubRegistry: StubProvider {
         set { defaultDelaySetting.value = newValue }
     }
     private let defaultDelaySetting: DelaySetting
+    /// The default delay the registry was made with, which ``resetSettings()`` brings back.
+    private let initialDefaultDelay: Delay
     /// The transport and hosts of webhooks, shared with the engines.
     package let webhookSettings = WebhookSettings()
     package let contents = Mutex(RegistryContents())
@@ -46,6 +48,14 @@ public final class StubRegistry: StubProvider {
         self.journal = RequestJournal(limit: journalLimit)
         self.random = RandomSource(seed: seed)
         self.defaultDelaySetting = DelaySetting(defaultDelay)
+        self.initialDefaultDelay = defaultDelay
+    }
+
+    /// Brings back the ``defaultDelay`` the registry was made with (`decoy serve --delay`), which
+    /// the admin API's settings may have changed: what a test counts on between tests. WireMock's
+    /// reset, ``reset()``, leaves it as it is.
+    public func resetSettings() {
+        defaultDelay = initialDefaultDelay
     }
 
     /// The engine that serves this registry's stubs and records into its journal.

@@ -62,6 +62,10 @@ struct AdminAPI: Sendable {
             }
         case (.get, "stub-files"): return withRegistry(request, stubFiles)
         case (.get, "settings"): return withRegistry(request, settings)
+        case (.post, "settings/reset"):
+            return withRegistry(request) {
+                $0.resetSettings(); return AdminReply.ok
+            }
         case (.post, "settings"), (.put, "settings"):
             return changing(request) { (registry) throws(StubFileError) in try registry.applySettings(request.body) }
         case (.get, "requests"): return requests(request, baseURL: baseURL)
@@ -117,7 +121,7 @@ struct AdminAPI: Sendable {
     private static let endpoints: Set = [
         "health", "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
         "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "stub-files", "settings",
-        "requests",
+        "settings/reset", "requests",
         "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched",
         "requests/reset",
         "requests/unmatched/near-misses", "near-misses/request", "near-misses/request-pattern",
