@@ -1,13 +1,13 @@
 // swift-format-ignore-file
 import Decoy
 import DecoyRemote
-import DecoyServer
 import DecoyTesting
 import Foundation
 import Testing
 
-// The examples of docs/testing.md, "iOS UI tests", line for line, against a MockServer standing
-// in for `decoy serve`.
+// The examples of docs/testing.md, "iOS UI tests", line for line, imports included, against a
+// MockServer standing in for `decoy serve`: these imports are the UI test target's, and this file
+// needs no other to compile them.
 
 func decoyURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
     URL(string: environment["DECOY_URL"] ?? "http://127.0.0.1:8080")!
@@ -21,25 +21,23 @@ struct RemoteExamples {
     }
 
     @Test func aUITestRegistersDrivesAndVerifies() async throws {
-        let registry = StubRegistry()
-        try registry.register(StubResponse(text: "welcome"), for: Route.get("/onboarding").scenario("onboarding", requiredState: "done"))
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        func decoyURL() -> URL { server.baseURL }
+        try await withRemote { remote, server in
+            func decoyURL() -> URL { remote.baseURL }
 
-        let decoy = RemoteDecoy(baseURL: decoyURL())
-        try await decoy.reset()
-        try await decoy.register(StubResponse(status: .created, json: #"{"id": 7, "name": "Ada"}"#), for: .post("/users"))
-        try await decoy.register(SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: "[]")), for: .get("/users"))
-        try await decoy.setScenarioState("onboarding", to: "done")
+            let decoy = RemoteDecoy(baseURL: decoyURL())
+            try await decoy.reset()
+            try await decoy.register(StubResponse(status: .created, json: #"{"id": 7, "name": "Ada"}"#), for: .post("/users"))
+            try await decoy.register(SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: "[]")), for: .get("/users"))
+            try await decoy.register(StubResponse(text: "welcome back"), for: Route.get("/onboarding").scenario("onboarding", requiredState: "done"))
+            try await decoy.setScenarioState("onboarding", to: "done")
 
-        // What the app does when the test taps "Sign up".
-        #expect(await outcome(server, .post, "/users").status == 201)
-        #expect(await outcome(server, .get, "/onboarding").body == "welcome")
+            // What the app does when the test taps "Sign up".
+            #expect(await outcome(server, .post, "/users").status == 201)
+            #expect(await outcome(server, .get, "/onboarding").body == "welcome back")
 
-        let journal = try await decoy.journal()
-        journal.expect(.post("/users"), count: .once)
-        journal.expectNoUnmatchedRequests()
+            let journal = try await decoy.journal()
+            journal.expect(.post("/users"), count: .once)
+            journal.expectNoUnmatchedRequests()
+        }
     }
 }
