@@ -95,6 +95,8 @@ let package = Package(
                 "DecoyClient",
                 // Reads the route of each serve event's mapping with the stub-file decoder.
                 "DecoyStubFiles",
+                // The assertions, which a remote expectation reports through; free of any C library on iOS.
+                "DecoyTesting",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]

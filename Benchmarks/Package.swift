@@ -23,6 +23,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "RemoteBench",
+            dependencies: [
+                .product(name: "Decoy", package: "Decoy"),
+                .product(name: "DecoyServer", package: "Decoy"),
+                .product(name: "DecoyRemote", package: "Decoy"),
+            ],
+            path: "Remote"
+        ),
+        .executableTarget(
             name: "ServerBench",
             dependencies: [
                 .product(name: "Decoy", package: "Decoy"),

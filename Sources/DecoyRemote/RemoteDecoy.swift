@@ -121,7 +121,7 @@ public struct RemoteDecoy: Sendable {
     // MARK: Requests
 
     /// Sends one admin request and returns the body of its `2xx` answer.
-    private func send(_ method: HTTPRequest.Method, _ endpoint: String, json: JSONValue? = nil) async throws -> Data {
+    func send(_ method: HTTPRequest.Method, _ endpoint: String, json: JSONValue? = nil) async throws -> Data {
         // Joined as text: appending path components would encode the `%` of an encoded segment again.
         let base =
             baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString

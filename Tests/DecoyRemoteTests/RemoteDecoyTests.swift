@@ -229,6 +229,26 @@ struct RemoteDecoyTests {
         }
     }
 
+    @Test("an expectation counts on the server and fails with the in-process message")
+    func expectationsCountOnTheServer() async throws {
+        try await withRemote { decoy, server in
+            try await decoy.register(StubResponse(status: .created), for: .post("/users"))
+            _ = await outcome(server, .post, "/users")
+            _ = await outcome(server, .post, "/user")
+            #expect(try await decoy.count(of: .post("/users")) == 1)
+            #expect(try await decoy.count(of: Route.any("/**")) == 2)
+            #expect(try await failureMessages { try await decoy.expect(.post("/users"), count: .once) }.isEmpty)
+            #expect(try await failureMessages { try await decoy.expectNoRequests(to: .get("/users")) }.isEmpty)
+            let remote = try await failureMessages { try await decoy.expect(.post("/users"), count: .exactly(2)) }
+            let local = failureMessages { server.expect(.post("/users"), count: .exactly(2)) }
+            #expect(remote == local)
+            #expect(remote.first?.contains("Near misses") == true)
+            let unmatched = try await failureMessages { try await decoy.expectNoUnmatchedRequests() }
+            #expect(unmatched == failureMessages { server.expectNoUnmatchedRequests() })
+            #expect(unmatched.count == 1)
+        }
+    }
+
     @Test("the journal reads as in-process, with the same messages and near misses")
     func journal() async throws {
         try await withRemote { decoy, server in

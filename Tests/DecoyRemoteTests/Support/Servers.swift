@@ -52,6 +52,18 @@ func outcome(
 }
 
 /// The messages of the test failures `body` records, which are expected.
+/// The messages of the failures an async `body` records, as ``failureMessages(_:)-(()->Void)`` collects them.
+func failureMessages(_ body: () async throws -> Void) async throws -> [String] {
+    let messages = Mutex<[String]>([])
+    try await withKnownIssue(isIntermittent: true) {
+        try await body()
+    } matching: { issue in
+        messages.withLock { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
+        return true
+    }
+    return messages.withLock { $0 }
+}
+
 func failureMessages(_ body: () -> Void) -> [String] {
     let messages = Mutex<[String]>([])
     withKnownIssue(isIntermittent: true) {
