@@ -16,13 +16,23 @@ enum ServeEvents {
     static func journal(from data: Data) throws -> RequestJournal {
         let page = try JSONDecoder().decode(ServeEvent.Page.self, from: data)
         let newestFirst = page.requests
+        // Many requests share a few stubs, and reading a mapping's route goes through the
+        // stub-file decoder: each mapping is read once.
+        var routes: [JSONValue: Route?] = [:]
         let entries = try newestFirst.enumerated().reversed().map { index, event in
-            try entry(event, position: page.meta.total - index)
+            let route = event.stubMapping.flatMap { mapping in
+                if let known = routes[mapping] { return known }
+                let route = Route(mapping: mapping)
+                routes[mapping] = route
+                return route
+            }
+            return try entry(event, position: page.meta.total - index, route: route)
         }
         return RequestJournal(entries: entries, totalCount: page.meta.total)
     }
 
-    private static func entry(_ event: ServeEvent, position: Int) throws -> JournalEntry {
+    /// The entry `event` describes; `route` is its mapping's, when Decoy reads one.
+    private static func entry(_ event: ServeEvent, position: Int, route mappingRoute: Route?) throws -> JournalEntry {
         guard let method = HTTPRequest.Method(event.request.method) else {
             throw DecodingError.dataCorrupted(
                 .init(
@@ -44,7 +54,7 @@ enum ServeEvents {
         )
         response.fault = event.response.fault.flatMap { faults[$0] }
         // A matched request whose stub is gone since, or has no route Decoy reads, still matched.
-        let route = event.wasMatched ? (event.stubMapping.flatMap(Route.init(mapping:)) ?? Route.any("/**")) : nil
+        let route = event.wasMatched ? (mappingRoute ?? Route.any("/**")) : nil
         return JournalEntry(
             sequence: ServedRequest.sequence(inID: event.id) ?? position,
             date: Date(timeIntervalSince1970: Double(event.request.loggedDate) / 1000),
