@@ -6,23 +6,51 @@ import Yams
 /// Members keep the order they are written in, so a body reads back the way its author wrote it.
 enum JSONText {
     static func of(_ node: Node) -> String {
-        switch node {
-        case .mapping:
-            "{" + members(of: node, excluding: []) + "}"
-        case .sequence(let sequence):
-            "[" + sequence.map(of).joined(separator: ",") + "]"
-        case .scalar(let scalar):
-            scalar.style == .plain ? plain(scalar.string) : scalar.string.jsonQuoted
-        case .alias:
-            "null"
-        }
+        var text = ""
+        append(node, to: &text)
+        return text
     }
 
     /// The members of an object node, without braces, leaving out `excluded` names.
     static func members(of node: Node, excluding excluded: Set<String>) -> String {
-        guard case .mapping(let mapping) = node else { return "" }
-        return mapping.filter { !excluded.contains($0.key.string ?? "") }
-            .map { (key, value) in (key.string ?? "").jsonQuoted + ":" + of(value) }.joined(separator: ",")
+        var text = ""
+        appendMembers(of: node, excluding: excluded, to: &text)
+        return text
+    }
+
+    /// Appends `node` as JSON: a whole stub's mapping is made at every load, so into one buffer.
+    private static func append(_ node: Node, to text: inout String) {
+        switch node {
+        case .mapping:
+            text += "{"
+            appendMembers(of: node, excluding: [], to: &text)
+            text += "}"
+        case .sequence(let sequence):
+            text += "["
+            for (index, element) in sequence.enumerated() {
+                if index > 0 { text += "," }
+                append(element, to: &text)
+            }
+            text += "]"
+        case .scalar(let scalar):
+            text += scalar.style == .plain ? plain(scalar.string) : scalar.string.jsonQuoted
+        case .alias:
+            text += "null"
+        }
+    }
+
+    private static func appendMembers(of node: Node, excluding excluded: Set<String>, to text: inout String) {
+        guard case .mapping(let mapping) = node else { return }
+        var first = true
+        for (key, value) in mapping {
+            let name = key.string ?? ""
+            if excluded.contains(name) { continue }
+            if !first { text += "," }
+            first = false
+            text += name.jsonQuoted
+            text += ":"
+            append(value, to: &text)
+        }
     }
 
     /// An unquoted scalar: JSON literals as written; YAML's other spellings of null, flags and numbers translated.

@@ -3,6 +3,8 @@
 ///
 /// The text is made strict JSON by blanking what WireMock passes over, each byte but line breaks
 /// turned into a space, so that every line and column a later error names is still the file's.
+/// Tabs become spaces too: the text is parsed as YAML, which forbids them in indentation, and a
+/// JSON tab is whitespace or escaped, never inside a string.
 struct LenientJSON {
     /// Something read leniently, at its first place in the file.
     struct Leniency: Equatable {
@@ -38,6 +40,8 @@ struct LenientJSON {
 
     /// The strict JSON text.
     private(set) var text: [UInt8]
+    /// Whether ``text`` differs from what was read.
+    private(set) var isChanged = false
     /// What was read leniently, in the order found.
     private(set) var leniencies: [Leniency] = []
 
@@ -51,6 +55,10 @@ struct LenientJSON {
     /// Reads `bytes`; what cannot be made sense of is left as it is, for the parser to report.
     init(_ bytes: [UInt8]) {
         text = bytes
+        for index in text.indices where text[index] == UInt8(ascii: "\t") {
+            text[index] = UInt8(ascii: " ")
+            isChanged = true
+        }
         var index = 0
         var objects: [OpenObject] = []
         var containers: [UInt8] = []
@@ -166,6 +174,7 @@ struct LenientJSON {
         for index in range where text[index] != UInt8(ascii: "\n") && text[index] != UInt8(ascii: "\r") {
             text[index] = UInt8(ascii: " ")
         }
+        isChanged = isChanged || !range.isEmpty
     }
 
     /// Notes `kind` at `index`, unless one of its kind was noted already.

@@ -193,16 +193,14 @@ public struct StubFolder: Sendable {
         }
     }
 
-    /// JSON `text` as WireMock reads it (see ``LenientJSON``), each leniency a warning, made
-    /// ready for the YAML parser: a JSON tab is whitespace or escaped, never inside a string,
-    /// and YAML forbids it in indentation.
+    /// JSON `text` as WireMock reads it and ready for the YAML parser (see ``LenientJSON``),
+    /// each leniency a warning.
     private static func lenient(_ text: String, log: DiagnosticLog) -> String {
         let json = LenientJSON(Array(text.utf8))
         for leniency in json.leniencies {
             log.warning(leniency.message, at: (leniency.line, leniency.column))
         }
-        let strict = json.leniencies.isEmpty ? text : String(decoding: json.text, as: UTF8.self)
-        return strict.replacingOccurrences(of: "\t", with: " ")
+        return json.isChanged ? String(decoding: json.text, as: UTF8.self) : text
     }
 
     /// How many values YAML aliases may add to a file, beyond one per byte of it, which no file
