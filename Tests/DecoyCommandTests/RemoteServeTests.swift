@@ -54,6 +54,49 @@ struct RemoteServeTests {
     }
 }
 
+/// The steps of docs/testing.md's UI-test road against `decoy serve` itself, started with a
+/// global delay and a stubs folder that has a scenario: what a reset brings back.
+@Suite("The UI-test road against decoy serve")
+struct UITestRoadTests {
+    @Test func theDocumentedStepsRunAndAResetBringsBackTheServersStart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-road-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let onboarding = #"""
+            {"request": {"method": "GET", "urlPath": "/onboarding"}, "response": {"body": "welcome back"},
+             "scenarioName": "onboarding", "requiredScenarioState": "done"}
+            """#
+        try Data(onboarding.utf8).write(to: folder.appending(path: "onboarding.json"))
+        let server = try await ServedProcess.start(arguments: [
+            "serve", folder.path, "--port", "0", "--log", "none", "--delay", "30",
+        ])
+        defer { server.terminate() }
+        let decoy = RemoteDecoy(baseURL: URL(string: server.baseURL)!)
+        let session = URLSession(configuration: .ephemeral)
+        func send(_ method: String, _ target: String) async throws -> (Int, String) {
+            var request = URLRequest(url: URL(string: server.baseURL + target)!)
+            request.httpMethod = method
+            let (data, response) = try await session.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        }
+
+        try await decoy.reset()
+        try await decoy.register(
+            StubResponse(status: .created, json: #"{"id": 7, "name": "Ada"}"#), for: .post("/users"))
+        try await decoy.setScenarioState("onboarding", to: "done")
+        try await decoy.setGlobalDelay(.zero)
+        #expect(try await send("POST", "/users").0 == 201)
+        #expect(try await send("GET", "/onboarding") == (200, "welcome back"))
+        try await decoy.expect(.post("/users"), count: .once)
+        try await decoy.expectNoUnmatchedRequests()
+
+        try await decoy.reset()
+        #expect(try await send("POST", "/users").0 == 404)
+        #expect(try await send("GET", "/onboarding").0 == 404)
+        #expect(try await send("GET", "/__admin/settings").1.contains(#""fixedDelay":30"#))
+    }
+}
+
 /// The same from XCTest, as an iOS UI test target is written.
 final class RemoteServeXCTests: XCTestCase {
     func testScenarioStateAndNearMisses() async throws {
