@@ -4,7 +4,7 @@ extension MockServer {
     /// Where and how a ``MockServer`` listens, and the limits it enforces.
     public struct Configuration: Sendable {
         /// The numeric address to listen on: `127.0.0.1` (the default) or `::1` for this machine only;
-        /// another, such as `0.0.0.0`, needs an ``adminAccess`` other than ``AdminAccess/open``.
+        /// another, such as `0.0.0.0`, needs an ``adminAccess`` other than ``MockServer/AdminAccess/open``.
         public var host: String
         /// The port; 0 picks a free one, which ``MockServer/port`` then tells.
         public var port: UInt16
