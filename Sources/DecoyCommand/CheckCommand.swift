@@ -29,7 +29,10 @@ struct CheckCommand: ParsableCommand {
         let warnings = report.warnings.isEmpty ? "" : ", \(count(report.warnings.count, "warning"))"
         guard report.isValid else {
             print(
-                "\(folder): \(count(report.errors.count, "error")) in \(count(report.refused.count, "stub")) that decoy serve would refuse\(warnings)"
+                """
+                \(folder): \(count(report.errors.count, "error")) in \(count(report.refused.count, "stub")) that \
+                decoy serve would refuse\(warnings)
+                """
             )
             throw ExitCode.failure
         }

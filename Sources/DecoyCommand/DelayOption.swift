@@ -5,7 +5,10 @@ import Decoy
 /// (median and sigma), the delay distributions of stub files.
 enum DelayOption {
     static let help = ArgumentHelp(
-        "The delay of every stub without one of its own, in milliseconds: 250, 100-300 (uniform) or lognormal:80:0.4 (median, sigma).",
+        """
+        The delay of every stub without one of its own, in milliseconds: 250, 100-300 (uniform) or \
+        lognormal:80:0.4 (median, sigma).
+        """,
         valueName: "delay"
     )
 

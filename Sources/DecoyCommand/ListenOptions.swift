@@ -6,7 +6,10 @@ struct ListenOptions: ParsableArguments {
     @Option(
         name: [.customLong("host"), .customLong("bind-address")],
         help:
-            "The numeric address to listen on: 127.0.0.1 or ::1 for this machine only; another, such as 0.0.0.0, needs --admin-token or --no-admin."
+            """
+            The numeric address to listen on: 127.0.0.1 or ::1 for this machine only; another, such as 0.0.0.0, \
+            needs --admin-token or --no-admin.
+            """
     )
     var host: String = "127.0.0.1"
 

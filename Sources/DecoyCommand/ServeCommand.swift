@@ -30,7 +30,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "What to log: none, requests (a line per request) or verbose (also why unmatched requests missed the closest stubs)."
+            """
+            What to log: none, requests (a line per request) or verbose (also why unmatched requests missed the \
+            closest stubs).
+            """
     )
     var log: LogOption = .requests
 
@@ -44,7 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Bytes of memory each connection has for a request's head and its response's head; a request head that does not fit is answered 431, a response head that does not fit beside it 500."
+            """
+            Bytes of memory each connection has for a request's head and its response's head; a request head that \
+            does not fit is answered 431, a response head that does not fit beside it 500.
+            """
     )
     var headerMemoryLimit = MockServer.Configuration().headerMemoryLimit
 
@@ -54,25 +60,38 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also answer every operation of this OpenAPI 3.0 or 3.1 document (JSON or YAML) from its examples, checking requests against it; the folder's stubs win. Without the folder argument, a missing ./stubs is no error.",
+            """
+            Also answer every operation of this OpenAPI 3.0 or 3.1 document (JSON or YAML) from its examples, \
+            checking requests against it; the folder's stubs win. Without the folder argument, a missing ./stubs \
+            is no error.
+            """,
             valueName: "spec"))
     var openapi: String?
 
     @Flag(
         help:
-            "Render every response as a template, as WireMock's --global-response-templating does; without it, only responses with \"transformers\": [\"response-template\"]."
+            """
+            Render every response as a template, as WireMock's --global-response-templating does; without it, \
+            only responses with \"transformers\": [\"response-template\"].
+            """
     )
     var globalResponseTemplating = false
 
     @Flag(
         help:
-            "Refuse to start when any stub file has an error, as decoy check does, for CI; without it, every valid stub serves and each other is refused by name."
+            """
+            Refuse to start when any stub file has an error, as decoy check does, for CI; without it, every valid \
+            stub serves and each other is refused by name.
+            """
     )
     var strict = false
 
     @Flag(
         help:
-            "Set Content-Type from a jsonBody (application/json) or a body file's extension when a stub sets none; WireMock sends none."
+            """
+            Set Content-Type from a jsonBody (application/json) or a body file's extension when a stub sets none; \
+            WireMock sends none.
+            """
     )
     var defaultContentType = false
 
@@ -83,7 +102,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Shared with `decoy check`, which checks webhooks' hosts as a serve would.
     static let webhookAllowedHostHelp = ArgumentHelp(
-        "A host webhooks may be sent to beside loopback (127.0.0.0/8, ::1, localhost); repeat it for more. A stub whose webhook names another host is refused.",
+        """
+        A host webhooks may be sent to beside loopback (127.0.0.0/8, ::1, localhost); repeat it for more. A stub \
+        whose webhook names another host is refused.
+        """,
         valueName: "host")
 
     @OptionGroup(title: "WireMock's options") var wireMock: WireMockOptions
@@ -93,7 +115,10 @@ struct ServeCommand: AsyncParsableCommand {
         if journalLimit < 1 { throw ValidationError("--journal-limit must be at least 1.") }
         if !Self.headerMemoryLimits.contains(headerMemoryLimit) {
             throw ValidationError(
-                "--header-memory-limit must be from \(Self.headerMemoryLimits.lowerBound) to \(Self.headerMemoryLimits.upperBound) bytes."
+                """
+                --header-memory-limit must be from \(Self.headerMemoryLimits.lowerBound) to \
+                \(Self.headerMemoryLimits.upperBound) bytes.
+                """
             )
         }
         if log == .none, logFile != nil { throw ValidationError("--log-file needs a log; drop --log none.") }
@@ -148,7 +173,11 @@ struct ServeCommand: AsyncParsableCommand {
                 adminAccess: listen.adminAccess))
         try server.start()
         Self.say(
-            "Decoy is serving \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \(server.baseURL)"
+            """
+            Decoy is serving \
+            \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \
+            \(server.baseURL)
+            """
         )
         let watcher =
             watch && servesFolder

@@ -19,7 +19,10 @@ struct WireMockOptions: ParsableArguments {
 
     @Flag(
         help:
-            "Accepted for WireMock's sake, with no effect: Decoy always renders the responses with \"transformers\": [\"response-template\"] as templates."
+            """
+            Accepted for WireMock's sake, with no effect: Decoy always renders the responses with \
+            \"transformers\": [\"response-template\"] as templates.
+            """
     )
     var localResponseTemplating = false
 
@@ -79,7 +82,10 @@ struct WireMockOptions: ParsableArguments {
             "--record-mappings": "record with decoy record --target URL, which writes stub files when it stops",
             "--match-headers": "decoy record has no header matching to turn on",
             "--proxy-all":
-                "add a stub with \"proxyBaseUrl\" at a low priority, or run decoy record --target URL, which proxies every request no stub answers",
+                """
+            add a stub with \"proxyBaseUrl\" at a low priority, or run decoy record --target URL, which \
+            proxies every request no stub answers
+            """,
             "--extensions": "Decoy runs no Java extensions; register Swift stubs in code instead",
             "--jetty-header-buffer-size":
                 "use --header-memory-limit, the memory each connection has for a request's head and its response's",

@@ -85,7 +85,10 @@ struct OpenAPIExampleStub: Stub {
                 Problem(
                     place: "body", schema: "\(body.pointer)/content",
                     message:
-                        "the Content-Type \(contentType.isEmpty ? "is missing" : contentType + " is not allowed"); the document allows \(allowed)"
+                        """
+                        the Content-Type \(contentType.isEmpty ? "is missing" : contentType + " is not allowed"); \
+                        the document allows \(allowed)
+                        """
                 )
             ]
         }
@@ -170,7 +173,10 @@ struct OpenAPIExampleStub: Stub {
                 return StubResponse(
                     status: .internalServerError,
                     text:
-                        "The OpenAPI document has no 2xx response for \(operation); it has \(responseList). Ask for one with Prefer: code=…\n"
+                        """
+                        The OpenAPI document has no 2xx response for \(operation); it has \(responseList). Ask \
+                        for one with Prefer: code=…\n
+                        """
                 )
             }
             responseIndex = index
@@ -197,7 +203,10 @@ struct OpenAPIExampleStub: Stub {
                         Problem(
                             place: "header Prefer", schema: "\(operation.pointer)/responses",
                             message:
-                                "the response has no example named \"\(wantedExample)\"; it has \(names.isEmpty ? "no named examples" : names.joined(separator: ", "))"
+                                """
+                                the response has no example named \"\(wantedExample)\"; it has \
+                                \(names.isEmpty ? "no named examples" : names.joined(separator: ", "))
+                                """
                         )
                     ], in: operation)
             }
@@ -239,7 +248,10 @@ struct OpenAPIExampleStub: Stub {
                 throw Problem(
                     place: "header Prefer", schema: nil,
                     message:
-                        "the preference \"\(token.trimmingCharacters(in: .whitespaces))\" is not supported; Decoy reads code=… and example=…"
+                        """
+                        the preference \"\(token.trimmingCharacters(in: .whitespaces))\" is not supported; Decoy \
+                        reads code=… and example=…
+                        """
                 )
             }
             read.append((key, parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))))

@@ -106,7 +106,10 @@ public struct OpenAPISpec: Sendable {
             throw OpenAPISpecError(
                 source: source, place: nil,
                 reason:
-                    "no operation has the operationId \"\(id)\"; it has \(known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", "))"
+                    """
+                    no operation has the operationId \"\(id)\"; it has \
+                    \(known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", "))
+                    """
             )
         }
         return operation

@@ -78,7 +78,10 @@ struct OperationReader {
             if style != defaultStyle || explode != (defaultStyle == "form") {
                 note(
                     pointer,
-                    "style \(style) with explode \(explode) is not read: values are checked as style \(defaultStyle) sends them"
+                    """
+                    style \(style) with explode \(explode) is not read: values are checked as style \
+                    \(defaultStyle) sends them
+                    """
                 )
             }
             if parameter?["content"] != nil { note(pointer, "a parameter described by content is not checked") }

@@ -128,13 +128,19 @@ struct SchemaValidator: Sendable {
         if let maximum = bound("maximum"), exclusiveMaximum ? number >= maximum : number > maximum {
             fail(
                 "maximum",
-                "\(Self.describe(.number(number))) is above the maximum \(Self.describe(.number(maximum)))\(exclusiveMaximum ? " (exclusive)" : "")"
+                """
+                \(Self.describe(.number(number))) is above the maximum \
+                \(Self.describe(.number(maximum)))\(exclusiveMaximum ? " (exclusive)" : "")
+                """
             )
         }
         if let minimum = bound("minimum"), exclusiveMinimum ? number <= minimum : number < minimum {
             fail(
                 "minimum",
-                "\(Self.describe(.number(number))) is below the minimum \(Self.describe(.number(minimum)))\(exclusiveMinimum ? " (exclusive)" : "")"
+                """
+                \(Self.describe(.number(number))) is below the minimum \
+                \(Self.describe(.number(minimum)))\(exclusiveMinimum ? " (exclusive)" : "")
+                """
             )
         }
         if let maximum = bound("exclusiveMaximum"), number >= maximum {

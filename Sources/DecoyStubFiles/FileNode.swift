@@ -139,7 +139,10 @@ struct FileObject {
         let present = members.filter { keys.contains($0.key) }
         if present.count > 1 {
             present[1].value.error(
-                "give only one of \(keys.joined(separator: ", ")); found \(present.map(\.key).joined(separator: " and "))"
+                """
+                give only one of \(keys.joined(separator: ", ")); found \
+                \(present.map(\.key).joined(separator: " and "))
+                """
             )
         }
         return present.first

@@ -72,7 +72,10 @@ struct ResponseDecoder {
                 templated = true
             } else {
                 element.warning(
-                    "transformer \"\(name)\" is not in Decoy, which has response-template; served without it, as WireMock serves a stub whose transformer is not installed"
+                    """
+                    transformer \"\(name)\" is not in Decoy, which has response-template; served without it, as \
+                    WireMock serves a stub whose transformer is not installed
+                    """
                 )
             }
         }
@@ -166,7 +169,10 @@ struct ResponseDecoder {
                 // Checked as they come: swift-http-types traps at 65,535 fields.
                 guard fields.count < Self.maximumHeaderFieldCount, size <= Self.maximumHeaderSize else {
                     node.error(
-                        "a response has at most \(Self.maximumHeaderFieldCount) header values and \(Self.maximumHeaderSize / 1024) KiB of header fields"
+                        """
+                        a response has at most \(Self.maximumHeaderFieldCount) header values and \
+                        \(Self.maximumHeaderSize / 1024) KiB of header fields
+                        """
                     )
                     return nil
                 }
@@ -205,7 +211,10 @@ struct ResponseDecoder {
             case .success(let data):
                 if literalTemplate {
                     node.warning(
-                        "bodyFileName \"\(name)\" is a template, but the response names no response-template transformer, so the file of that very name is served, as in WireMock; \(advice)"
+                        """
+                        bodyFileName \"\(name)\" is a template, but the response names no response-template \
+                        transformer, so the file of that very name is served, as in WireMock; \(advice)
+                        """
                     )
                 }
                 return .served(data, MediaType.forExtension((name as NSString).pathExtension))
@@ -214,7 +223,10 @@ struct ResponseDecoder {
                 return nil
             case .failure(.unservable(_)) where literalTemplate:
                 let reason =
-                    "bodyFileName \"\(name)\" is a template, but the response names no response-template transformer, so WireMock reads the name as written and answers 500"
+                    """
+                    bodyFileName \"\(name)\" is a template, but the response names no response-template \
+                    transformer, so WireMock reads the name as written and answers 500
+                    """
                 node.warning(reason + "; " + advice)
                 return .unservable("The stub's " + reason + ".")
             case .failure(.unservable(let reason)):
@@ -235,7 +247,10 @@ struct ResponseDecoder {
         }
         guard length <= body.count || answersHEAD else {
             node.error(
-                "Content-Length \(length) is more than the body's \(body.count) bytes; a client would wait for bytes that never come"
+                """
+                Content-Length \(length) is more than the body's \(body.count) bytes; a client would wait for \
+                bytes that never come
+                """
             )
             return nil
         }

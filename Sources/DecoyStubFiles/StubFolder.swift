@@ -167,12 +167,18 @@ public struct StubFolder: Sendable {
             switch AliasBound.excess(in: yaml, values: data.count + maximumAliasedValues, bytes: aliasedBytes) {
             case .values:
                 log.error(
-                    "aliases repeat more than \(maximumAliasedValues) values in this file; write them out, or repeat fewer"
+                    """
+                    aliases repeat more than \(maximumAliasedValues) values in this file; write them out, or \
+                    repeat fewer
+                    """
                 )
                 return nil
             case .bytes:
                 log.error(
-                    "aliases make this file stand for more than \(aliasedBytes) bytes of text; write them out, or repeat fewer"
+                    """
+                    aliases make this file stand for more than \(aliasedBytes) bytes of text; write them out, or \
+                    repeat fewer
+                    """
                 )
                 return nil
             case nil:

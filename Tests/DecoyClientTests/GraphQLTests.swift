@@ -49,7 +49,8 @@ struct GraphQLTests {
 
     @Test func errorsFailTheRequestWithPartialData() async throws {
         let reply = #"""
-            {"data": {"hero": {"name": "Luke"}}, "errors": [{"message": "friends unavailable", "locations": [{"line": 3, "column": 5}], "path": ["hero", "friends", 1]}]}
+            {"data": {"hero": {"name": "Luke"}}, "errors": [{"message": "friends unavailable", "locations": [{"line": \#
+            3, "column": 5}], "path": ["hero", "friends", 1]}]}
             """#
         let (client, _) = try Self.client(answering: StubResponse(json: reply))
         let error = await #expect(throws: APIError.self) {

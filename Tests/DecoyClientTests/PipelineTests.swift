@@ -178,7 +178,10 @@ struct PipelineTests {
         let second = await iterator.next()
         guard case .unacceptableStatus(let status) = first?.error, case .decoding = second?.error else {
             Issue.record(
-                "expected a status failure then a decoding failure, got \(String(describing: first)), \(String(describing: second))"
+                """
+                expected a status failure then a decoding failure, got \(String(describing: first)), \
+                \(String(describing: second))
+                """
             )
             return
         }

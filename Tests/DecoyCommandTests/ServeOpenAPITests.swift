@@ -28,7 +28,10 @@ struct ServeOpenAPITests {
     @Test func examplesAnswerWhatNoStubFileDoesAndBadRequestsGet400() async throws {
         let folder = try CommandTests.Folder([
             "rex.json":
-                #"{"request": {"method": "GET", "urlPath": "/pets/2"}, "response": {"status": 200, "body": "from the file"}}"#,
+                #"""
+            {"request": {"method": "GET", "urlPath": "/pets/2"}, "response": {"status": 200, "body": "from \#
+            the file"}}
+            """#,
             "pets.yaml": Self.spec,
         ])
         let registry = StubRegistry()
@@ -40,7 +43,10 @@ struct ServeOpenAPITests {
         #expect(
             lines.contains {
                 $0.hasSuffix(
-                    "not supported: #/paths/~1pets~1{id}/get/parameters/0/schema/format: the format decimal is not checked"
+                    """
+                    not supported: #/paths/~1pets~1{id}/get/parameters/0/schema/format: the format decimal is not \
+                    checked
+                    """
                 )
             })
         try FileManager.default.removeItem(at: folder.url.appending(path: "pets.yaml"))

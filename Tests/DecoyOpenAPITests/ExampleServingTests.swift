@@ -162,7 +162,10 @@ struct ExampleServingTests {
         #expect(answer.status == .ok)
         #expect(
             String(decoding: answer.body, as: UTF8.self)
-                == #"{"id":1,"name":"string","parent":{"id":9,"kind":"org"},"since":"2024-01-01T00:00:00Z","status":"active","tags":["string"]}"#
+                == #"""
+                {"id":1,"name":"string","parent":{"id":9,"kind":"org"},"since":"2024-01-01T00:00:00Z",\#
+                "status":"active","tags":["string"]}
+                """#
         )
         #expect(spec.unsupported == [])
     }

@@ -29,7 +29,8 @@ struct OpenAPISpecTests {
         let json = #"""
             {"openapi": "3.1.0", "info": {"title": "T", "version": "1"},
              "paths": {"/pets/{petId}": {"delete": {"operationId": "deletePet",
-               "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": ["integer", "null"]}}],
+               "parameters": [{"name": "petId", "in": "path", "required": true, "schema": {"type": ["integer", \#
+            "null"]}}],
                "responses": {"204": {"description": "Gone."}}}}}}
             """#
         let spec = try OpenAPISpec(data: Data(json.utf8), source: "pets.json")
@@ -48,7 +49,9 @@ struct OpenAPISpecTests {
             try Specs.users.operation("getUsr")
         } throws: { error in
             "\(error)"
-                == #"users.yaml: no operation has the operationId "getUsr"; it has "listUsers", "createUser", "getUser""#
+                == #"""
+                users.yaml: no operation has the operationId "getUsr"; it has "listUsers", "createUser", "getUser"
+                """#
         }
     }
 
@@ -71,12 +74,18 @@ struct OpenAPISpecTests {
         ),
         // A reference to nothing.
         (
-            "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n",
+            """
+            openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        \
+            '200': {$ref: '#/components/responses/Nope'}\n
+            """,
             "broken.yaml: a reference cannot be resolved"
         ),
         // Two operations with one id.
         (
-            "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get: {operationId: x, responses: {'200': {description: d}}}\n    put: {operationId: x, responses: {'200': {description: d}}}\n",
+            """
+            openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get: {operationId: x, responses: \
+            {'200': {description: d}}}\n    put: {operationId: x, responses: {'200': {description: d}}}\n
+            """,
             #"broken.yaml, at #/paths/~1a/put: operationId "x" is also the id of GET /a"#
         ),
     ])
@@ -127,10 +136,22 @@ struct OpenAPISpecTests {
             spec.unsupported == [
                 "#/paths/~1a/post: security requirements are not checked",
                 "#/paths/~1a/post/parameters/0/schema/format: the format ipv4 is not checked",
-                "#/paths/~1a/post/parameters/1: style form with explode false is not read: values are checked as style form sends them",
-                "#/paths/~1a/post/requestBody/content/application~1json/schema/patternProperties: the keyword patternProperties is not checked",
-                "#/paths/~1a/post/requestBody/content/text~1plain/schema: bodies of text/plain are not checked against their schema",
-                "#/paths/~1a/post/responses/201/content/text~1plain: no example, and no schema to make one from: answered with an empty body",
+                """
+                #/paths/~1a/post/parameters/1: style form with explode false is not read: values are checked as \
+                style form sends them
+                """,
+                """
+                #/paths/~1a/post/requestBody/content/application~1json/schema/patternProperties: the keyword \
+                patternProperties is not checked
+                """,
+                """
+                #/paths/~1a/post/requestBody/content/text~1plain/schema: bodies of text/plain are not checked \
+                against their schema
+                """,
+                """
+                #/paths/~1a/post/responses/201/content/text~1plain: no example, and no schema to make one from: \
+                answered with an empty body
+                """,
             ])
     }
 }

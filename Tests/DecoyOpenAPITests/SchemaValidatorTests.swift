@@ -36,14 +36,20 @@ struct SchemaValidatorTests {
         SchemaValidator(document: Self.spec.document)
             .violations(of: JSONValue(parsing: Data(json.utf8))!, schemaAt: "#/components/schemas/Account")
             .map {
-                "\($0.instancePath) \($0.schemaPath.replacingOccurrences(of: "#/components/schemas/Account", with: "")): \($0.message)"
+                """
+                \($0.instancePath) \
+                \($0.schemaPath.replacingOccurrences(of: "#/components/schemas/Account", with: "")): \($0.message)
+                """
             }
     }
 
     @Test func aValidValuePassesAndAReadOnlyPropertyIsNotRequiredOfARequest() {
         #expect(
             violations(
-                #"{"email": "ada@example.com", "since": "2024-05-01T10:00:00Z", "born": "1815-12-10", "count": 3, "code": "ABC", "tags": ["x"], "ratio": 1.5, "kind": "a", "note": null, "pet": 7}"#
+                #"""
+                {"email": "ada@example.com", "since": "2024-05-01T10:00:00Z", "born": "1815-12-10", "count": 3, \#
+                "code": "ABC", "tags": ["x"], "ratio": 1.5, "kind": "a", "note": null, "pet": 7}
+                """#
             ) == [])
     }
 

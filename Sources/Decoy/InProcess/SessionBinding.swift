@@ -9,8 +9,8 @@ import Foundation
 ///
 /// `URLProtocol` instances are made by Foundation and see only the request and the task, so the
 /// session carries a token in its additional header fields, and this table maps tokens to
-/// bindings. The session retains its binding as its delegate; the table holds it weakly, so the
-/// binding lives exactly as long as the session.
+/// bindings. The session retains its binding as its delegate until it is invalidated; the table
+/// holds it weakly, and drops the entries of bindings gone whenever a new binding is made.
 final class SessionBinding: NSObject, URLSessionDelegate, Sendable {
     let engine: StubEngine
     let token = UUID().uuidString
@@ -34,9 +34,11 @@ final class SessionBinding: NSObject, URLSessionDelegate, Sendable {
         return table.withLock { $0[token]?.binding?.engine }
     }
 
-    /// The session `task` belongs to. swift-corelibs-foundation adds a configuration's header
-    /// fields only when it sends the request, after the protocol has seen it, and exposes no
-    /// task's session; reflection finds it.
+    /// The session `task` belongs to, found by reflection on swift-corelibs-foundation's internal
+    /// `URLSessionTask.session`, because no supported way exists: a task has no public session,
+    /// a configuration's header fields are added only by corelibs' own HTTP protocol, after ours
+    /// has seen the request, and `task.delegate` is the session's delegate only for a task without
+    /// one of its own. `SessionBindingTests` fails, naming the field, when corelibs changes it.
     static func session(of task: URLSessionTask) -> URLSession? {
         var mirror: Mirror? = Mirror(reflecting: task)
         while let current = mirror {

@@ -40,7 +40,10 @@ public func withSharedSessionIntercepted<Result>(
 public struct SharedSessionInterceptionError: Error, CustomStringConvertible {
     /// Says what happened and what to do.
     public var description: String {
-        "URLSession.shared is already intercepted by another test: tests that intercept it cannot run in parallel; mark their suite .serialized"
+        """
+        URLSession.shared is already intercepted by another test: tests that intercept it cannot run in parallel; \
+        mark their suite .serialized
+        """
     }
 }
 

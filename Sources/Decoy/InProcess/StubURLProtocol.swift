@@ -29,7 +29,6 @@ public class StubURLProtocol: URLProtocol {
             return
         }
         let first = request
-        // Foundation calls a protocol's client from any thread; the box says so to the compiler.
         let loader = Loader(urlProtocol: self)
         let task = Task { await StubURLProtocol.answer(first, from: engine, to: loader) }
         running.withLock { $0 = task }
@@ -141,6 +140,10 @@ public class StubURLProtocol: URLProtocol {
 }
 
 /// Hands an answer to a protocol's client from the task that produced it.
+///
+/// `@unchecked`: `URLProtocol` is not `Sendable`, but the loader only reads the `client` and `task`
+/// Foundation gives the protocol when it makes it, and calls the client, which Foundation allows
+/// from any thread.
 private struct Loader: @unchecked Sendable {
     let urlProtocol: StubURLProtocol
 

@@ -87,7 +87,8 @@ package struct ServedRequest: Codable, Sendable {
     package let url: String
     package let absoluteUrl: String
     package let method: String
-    /// Always loopback: the server listens on nothing else with its admin API open.
+    /// Always `127.0.0.1`: the journal keeps no client's address, so a client over `::1`, or over
+    /// another address a server with an admin token listens on, is reported as `127.0.0.1` too.
     package let clientIp: String
     package let headers: [String: String]
     package let cookies: [String: String]

@@ -17,7 +17,10 @@ public struct VerificationError: Error, Sendable, CustomStringConvertible {
         } else {
             let shown = received.suffix(Self.listedLimit)
             lines.append(
-                "Requests received (\(received.count)\(received.count > shown.count ? ", last \(shown.count) shown" : "")):"
+                """
+                Requests received \
+                (\(received.count)\(received.count > shown.count ? ", last \(shown.count) shown" : "")):
+                """
             )
             lines += shown.map { "  \($0.sequence). \($0)" }
         }

@@ -8,7 +8,10 @@ extension StubEncoder {
             throw StubEncodingError(
                 stub: "ProxyStub",
                 reason:
-                    "its transport is \(type(of: proxy.transport)), which exists only in this process; a stub file's proxy sends through URLSession"
+                    """
+                    its transport is \(type(of: proxy.transport)), which exists only in this process; a stub \
+                    file's proxy sends through URLSession
+                    """
             )
         }
         var members: [String: JSONValue] = ["proxyBaseUrl": .string(proxy.baseURL.absoluteString)]

@@ -59,7 +59,10 @@ package enum StubEncoder {
                 throw StubEncodingError(
                     stub: "ConditionalStub",
                     reason:
-                        "its condition is a closure, which runs only in the process that made it; make it from request matchers, ConditionalStub(when: [...], then:, else:)"
+                        """
+                        its condition is a closure, which runs only in the process that made it; make it from \
+                        request matchers, ConditionalStub(when: [...], then:, else:)
+                        """
                 )
             }
             var when: [String: JSONValue] = [:]
@@ -82,7 +85,10 @@ package enum StubEncoder {
             return StubEncodingError(
                 stub: name,
                 reason:
-                    "its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values"
+                    """
+                    its closure runs only in the process that made it; register it in-process, or write its \
+                    answers as StubResponse values
+                    """
             )
         case is StubResponse, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub,
             is FailingStub, is ProxyStub:
@@ -91,7 +97,10 @@ package enum StubEncoder {
             return StubEncodingError(
                 stub: name,
                 reason:
-                    "a custom Stub type is Swift code, which a stub file cannot hold; build it from StubResponse, AlternatingStub, RandomStub, SequenceStub, FailingStub and ConditionalStub(when: [matchers], …)"
+                    """
+                    a custom Stub type is Swift code, which a stub file cannot hold; build it from StubResponse, \
+                    AlternatingStub, RandomStub, SequenceStub, FailingStub and ConditionalStub(when: [matchers], …)
+                    """
             )
         }
     }
@@ -140,7 +149,10 @@ package enum StubEncoder {
             throw StubEncodingError(
                 stub: "FailingStub",
                 reason:
-                    "around a RandomStub, a stub file has one seed, the RandomStub's; seed the RandomStub and leave the FailingStub's seed nil"
+                    """
+                    around a RandomStub, a stub file has one seed, the RandomStub's; seed the RandomStub and \
+                    leave the FailingStub's seed nil
+                    """
             )
         }
     }
@@ -295,7 +307,10 @@ package enum StubEncoder {
             throw StubEncodingError(
                 stub: "the route \(route)",
                 reason:
-                    "a stub file matches the target only as url (equal to it, with that path) or urlPattern (a regular expression, on any path), once"
+                    """
+                    a stub file matches the target only as url (equal to it, with that path) or urlPattern (a \
+                    regular expression, on any path), once
+                    """
             )
         }
         try addMatchers(
@@ -337,7 +352,10 @@ package enum StubEncoder {
                 throw StubEncodingError(
                     stub: owner,
                     reason:
-                        "a stub file's when takes query parameters, headers, cookies, form parameters and the body, not the target"
+                        """
+                        a stub file's when takes query parameters, headers, cookies, form parameters and the \
+                        body, not the target
+                        """
                 )
             }
         }

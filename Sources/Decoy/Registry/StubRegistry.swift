@@ -109,7 +109,8 @@ public final class StubRegistry: StubProvider {
     /// is answered from the loaded folder's `__files/` if a file there fits its path, as in
     /// WireMock, and journaled as unmatched all the same.
     ///
-    /// The lock is held only to copy the table, so a slow matcher holds up no other request.
+    /// The lock is held only to take the table's snapshot, so a slow matcher holds up no other
+    /// request.
     public func lookup(_ request: StubRequest) -> StubLookup {
         let found = contents.withLock { $0.tableForLookup() }.lookup(request, scenarios: scenarios)
         guard case .unmatched = found, let file = staticFile(for: request) else { return found }

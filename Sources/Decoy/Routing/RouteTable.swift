@@ -5,7 +5,8 @@
 /// routes, and the regular expressions at the plain segments they start with, for one purpose
 /// only: finding the routes closest to a request that matched nothing.
 ///
-/// A value: a lookup copies it under the registry's lock and matches outside it.
+/// A value: the registry shares one snapshot of it with the lookups made until it next changes,
+/// taken under the registry's lock and matched outside it.
 struct RouteTable: Sendable {
     private var literals: [String: [RouteEntry]] = [:]
     private var trie = TrieNode()

@@ -4,9 +4,12 @@
 /// state; a route with a ``newState`` moves the scenario there each time it answers.
 ///
 /// ```swift
-/// try registry.register(StubResponse(json: "[]"), for: Route.get("/cart").scenario("checkout", requiredState: Scenario.started))
-/// try registry.register(StubResponse(status: .created), for: Route.post("/cart").scenario("checkout", newState: "filled"))
-/// try registry.register(StubResponse(json: #"[{"sku": "A-1"}]"#), for: Route.get("/cart").scenario("checkout", requiredState: "filled"))
+/// try registry.register(
+///     StubResponse(json: "[]"), for: Route.get("/cart").scenario("checkout", requiredState: Scenario.started))
+/// try registry.register(
+///     StubResponse(status: .created), for: Route.post("/cart").scenario("checkout", newState: "filled"))
+/// try registry.register(
+///     StubResponse(json: #"[{"sku": "A-1"}]"#), for: Route.get("/cart").scenario("checkout", requiredState: "filled"))
 /// ```
 public struct Scenario: Sendable, Hashable, CustomStringConvertible {
     /// The state every scenario starts in, and returns to when the registry resets scenarios.

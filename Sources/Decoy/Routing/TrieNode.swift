@@ -3,6 +3,9 @@
 /// A class, so that walking down reads a reference instead of copying every buffer of a node.
 /// Lookups read a snapshot of the table outside the registry's lock, so a trie a snapshot may
 /// share is never changed: `RouteTable` writes to a ``copy()`` of it instead.
+///
+/// `@unchecked`: its properties are `var`s, changed only under the registry's lock on a trie no
+/// snapshot shares yet, so every thread that can reach a node reads one that no longer changes.
 final class TrieNode: @unchecked Sendable {
     // Every stored property is `@exclusivity(unchecked)`: the near-miss walk reads them dozens of
     // times per unmatched request, and the runtime's access check on each read costs more than

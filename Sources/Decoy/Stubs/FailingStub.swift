@@ -2,7 +2,9 @@
 /// normally: a flaky API for retry and resilience tests.
 ///
 /// ```swift
-/// FailingStub(failing: 0.3, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(json: #"{"ok": true}"#), seed: 7)
+/// FailingStub(
+///     failing: 0.3, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(json: #"{"ok": true}"#),
+///     seed: 7)
 /// ```
 public struct FailingStub: Stub {
     let rate: Double

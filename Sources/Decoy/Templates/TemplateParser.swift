@@ -303,7 +303,10 @@ struct TemplateParser {
         if path.segments.count > 1, !Self.requestParts.contains(path.segments[1]) {
             throw error(
                 at: offset,
-                "\(requestName) has no part \"\(path.segments[1])\"; it has \(Self.requestParts.joined(separator: ", "))"
+                """
+                \(requestName) has no part \"\(path.segments[1])\"; it has \
+                \(Self.requestParts.joined(separator: ", "))
+                """
             )
         }
     }
@@ -311,7 +314,11 @@ struct TemplateParser {
     fileprivate func unknownHelper(_ name: String, at offset: Int) -> TemplateSyntaxError {
         error(
             at: offset, helper: name,
-            "no helper or value is called \"\(name)\"; helpers: \(TemplateHelper.allCases.map(\.rawValue).joined(separator: ", ")), if, unless, each, with; values start at \(requestName) or a variable set before"
+            """
+            no helper or value is called \"\(name)\"; helpers: \
+            \(TemplateHelper.allCases.map(\.rawValue).joined(separator: ", ")), if, unless, each, with; values \
+            start at \(requestName) or a variable set before
+            """
         )
     }
 

@@ -10,7 +10,8 @@ public import HTTPTypes
 /// ``StubRegistry/webhookAllowedHosts``).
 ///
 /// ```swift
-/// let callback = try Webhook(.post, url: "http://127.0.0.1:9000/callbacks", body: #"{"order": "{{originalRequest.path.[1]}}"}"#)
+/// let callback = try Webhook(
+///     .post, url: "http://127.0.0.1:9000/callbacks", body: #"{"order": "{{originalRequest.path.[1]}}"}"#)
 /// try registry.register(StubResponse(status: .accepted), for: Route.post("/orders/{id}").webhook(callback))
 /// ```
 public struct Webhook: Sendable, Hashable {

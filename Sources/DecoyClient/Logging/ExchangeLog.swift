@@ -19,7 +19,10 @@ struct ExchangeLog: Sendable {
     func response(_ response: HTTPResponse, body: Data, to request: HTTPRequest, after elapsed: Duration) -> String {
         let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
         let head =
-            "← \(response.status.code) \(request.method) \(redactedTarget(request)) (\(String(format: "%.1f", milliseconds)) ms)"
+            """
+            ← \(response.status.code) \(request.method) \(redactedTarget(request)) \
+            (\(String(format: "%.1f", milliseconds)) ms)
+            """
         return lines(head: head, fields: response.headerFields, body: body)
     }
 

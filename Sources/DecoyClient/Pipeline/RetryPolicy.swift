@@ -6,7 +6,9 @@ import Foundation
 /// pipeline again, interceptors included.
 ///
 /// ```swift
-/// RetryPolicy(maxAttempts: 3, backoff: .exponential(initial: .milliseconds(200), multiplier: 2, maximum: .seconds(5)), jitter: 0.2)
+/// RetryPolicy(
+///     maxAttempts: 3, backoff: .exponential(initial: .milliseconds(200), multiplier: 2, maximum: .seconds(5)),
+///     jitter: 0.2)
 /// ```
 public struct RetryPolicy: Sendable {
     /// How the wait grows from one attempt to the next.

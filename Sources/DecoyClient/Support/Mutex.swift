@@ -18,7 +18,10 @@ package struct Mutex<Value>: @unchecked Sendable {
     // @unchecked, as `Synchronization.Mutex`: the value is reached only inside `withLock`, with
     // the lock held, and goes in and comes out as `sending`.
     private let storage: Storage
-    /// Into `storage`, which keeps them valid: a class instance never moves.
+    /// Into `storage`, kept past the `withUnsafeMutablePointers` closure that lent them, which is
+    /// safe: the value and the lock live inline in the one heap instance, which never moves;
+    /// `storage` is a `let` of every copy, so the instance outlives each `withLock`, the only place
+    /// they are used. Reading them inside the closure instead makes `sending` uncheckable.
     private let value: UnsafeMutablePointer<Value>
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
 

@@ -164,8 +164,8 @@ struct AdminAPI: Sendable {
             .notImplemented,
             """
             Decoy cannot serve \(request.method) \(request.path) here: this server serves a custom StubProvider \
-            (\(type(of: engine.provider))), which has no stub mappings, scenarios or settings to list or change; only a \
-            StubRegistry has them. The request journal endpoints work with any provider.
+            (\(type(of: engine.provider))), which has no stub mappings, scenarios or settings to list or change; only \
+            a StubRegistry has them. The request journal endpoints work with any provider.
             """)
     }
 

@@ -3,7 +3,8 @@ extension MockServer {
     public enum AdminAccess: Sendable, Hashable {
         /// No admin API: `/__admin` paths go to the stubs like any other.
         case off
-        /// Anyone who can reach the server; allowed on a loopback address only.
+        /// Anyone who can reach the server; allowed only on a loopback host (127.0.0.0/8 or `::1`),
+        /// as starting on another fails with ``MockServerError/openAdminAPIOffLoopback(host:)``.
         case open
         /// Only requests with `Authorization: Bearer <token>`.
         case token(String)

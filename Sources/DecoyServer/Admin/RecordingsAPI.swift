@@ -70,7 +70,10 @@ extension AdminAPI {
             for name in spec.keys.sorted() where !fields.contains(name) {
                 throw invalid(
                     name,
-                    "Decoy does not take \(name) in a recording; it takes \(fields.sorted().joined(separator: ", ")). See docs/recording.md."
+                    """
+                    Decoy does not take \(name) in a recording; it takes \
+                    \(fields.sorted().joined(separator: ", ")). See docs/recording.md.
+                    """
                 )
             }
             return try body(spec)
@@ -92,7 +95,10 @@ extension AdminAPI {
         if let filters = spec["filters"], filters != .object(["allowNonProxied": .bool(false)]) {
             throw invalid(
                 "filters",
-                "Decoy does not filter recordings: it records every proxied request (filters may only be {\"allowNonProxied\": false})"
+                """
+                Decoy does not filter recordings: it records every proxied request (filters may only be \
+                {\"allowNonProxied\": false})
+                """
             )
         }
         if let criteria = spec["extractBodyCriteria"] {

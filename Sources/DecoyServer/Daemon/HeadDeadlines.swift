@@ -8,8 +8,8 @@ import Foundation
 /// libmicrohttpd's own timeout counts from the last byte received, so a client that sends a
 /// byte every few seconds would hold its connection forever. Each connection gets a watch that
 /// holds a deadline while the head is awaited (from the connection's start or the previous
-/// answer) and none while a request is served; a task sweeps the watches and shuts the sockets
-/// of those past their deadline, which libmicrohttpd then closes as it would any other.
+/// answer) and none while a request is served; a thread of its own sweeps the watches and shuts
+/// the sockets of those past their deadline, which libmicrohttpd then closes as it would any other.
 final class HeadDeadlines: Sendable {
     /// One connection's deadline, in ``Nanoseconds/roughlyNow``'s nanoseconds; 0 while none is set.
     final class Watch: Sendable {
@@ -36,8 +36,8 @@ final class HeadDeadlines: Sendable {
     /// In nanoseconds: a deadline is set on every answer, so it is worked out without `Duration`.
     private let timeout: Int64
     private let watches = Mutex<[ObjectIdentifier: Watch]>([:])
-    /// A thread of its own, not a task: with Swift's few pool threads kept busy by the code under
-    /// test, a sweeping task waited for seconds past its interval, and slow heads went uncut.
+    /// A thread of its own, not a task: the code under test may keep Swift's few pool threads
+    /// busy for seconds, and a sweep must run on time for slow heads to be cut.
     private let sweeper: PeriodicFlush
 
     init(timeout: Duration) {

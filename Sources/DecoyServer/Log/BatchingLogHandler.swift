@@ -43,7 +43,7 @@ package struct BatchingLogHandler: LogHandler {
     ) {
         let pretty = prettyMetadata(nil, error: nil)
         // Every level's prefix, worded once for the batch into one block that each line copies
-        // from: a prefix array handed to each line cost a retain and a release per line.
+        // from: a prefix array handed to each line would cost a retain and a release per line.
         var prefixes: [UInt8] = []
         let ranges = Logger.Level.allCases.map { level in
             let start = prefixes.count

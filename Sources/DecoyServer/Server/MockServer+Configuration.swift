@@ -3,7 +3,8 @@ public import Logging
 extension MockServer {
     /// Where and how a ``MockServer`` listens, and the limits it enforces.
     public struct Configuration: Sendable {
-        /// The loopback address to listen on: `127.0.0.1` (the default) or `::1`.
+        /// The numeric address to listen on: `127.0.0.1` (the default) or `::1` for this machine only;
+        /// another, such as `0.0.0.0`, needs an ``adminAccess`` other than ``MockServer/AdminAccess/open``.
         public var host: String
         /// The port; 0 picks a free one, which ``MockServer/port`` then tells.
         public var port: UInt16
@@ -32,7 +33,7 @@ extension MockServer {
         /// own, a batch at a time, never on the threads that answer; ``MockServer/stop()``
         /// returns once every answered request's line is handed over.
         public var logger: Logger?
-        /// Who may use the admin API under `/__admin`; open by default, as the server listens on loopback.
+        /// Who may use the admin API under `/__admin`; open by default, as the default host is loopback.
         public var adminAccess: AdminAccess
 
         /// Creates a configuration: 127.0.0.1 on a free port, with limits for a test server.

@@ -14,7 +14,10 @@ public enum MockServerError: Error, Sendable, Hashable, CustomStringConvertible 
             "cannot listen on \"\(host)\": give an IPv4 or IPv6 address such as 127.0.0.1 or ::1"
         case .cannotListen(let host, let port): "cannot listen on \(host) port \(port): is the port in use?"
         case .openAdminAPIOffLoopback(let host):
-            "\(host) is reachable from other machines, which could change the stubs through the admin API: give the admin API a token (.token, --admin-token) or turn it off (.off, --no-admin)"
+            """
+            \(host) is reachable from other machines, which could change the stubs through the admin API: give \
+            the admin API a token (.token, --admin-token) or turn it off (.off, --no-admin)
+            """
         }
     }
 }

@@ -97,7 +97,10 @@ struct AdminAPITests {
             #expect(escaping.status == 422)
             #expect(
                 escaping.errorTitle
-                    == #"there is no stubs folder to find "../secret.txt" in; send the body inline, or load a stubs folder"#
+                    == #"""
+                    there is no stubs folder to find "../secret.txt" in; send the body inline, or load a stubs \#
+                    folder
+                    """#
             )
 
             let unknown = try await http.admin("GET", "/mappings/no-such-id")
@@ -166,7 +169,8 @@ struct AdminAPITests {
         try Data(
             #"""
             [{"id": "from-file", "request": {"urlPath": "/file"}, "response": {"body": "from the file"}},
-             {"request": {"urlPath": "/cart"}, "scenarioName": "cart", "newScenarioState": "filled", "response": {"body": "added"}}]
+             {"request": {"urlPath": "/cart"}, "scenarioName": "cart", "newScenarioState": "filled", "response": \#
+            {"body": "added"}}]
             """#.utf8
         ).write(to: folder.appending(path: "stubs.json"))
         let registry = StubRegistry()
@@ -239,7 +243,10 @@ struct AdminAPITests {
             #expect(refused.status == 501)
             #expect(
                 refused.errorTitle?.hasPrefix(
-                    "Decoy cannot serve \(method) /__admin\(path) here: this server serves a custom StubProvider (Fixed)"
+                    """
+                    Decoy cannot serve \(method) /__admin\(path) here: this server serves a custom StubProvider \
+                    (Fixed)
+                    """
                 ) == true, "\(refused.errorTitle ?? "")")
         }
         #expect(

@@ -22,7 +22,10 @@ struct AdminAPIWireMockClientTests {
     private static func stub(_ path: String, _ text: String, id: String? = nil) -> String {
         let ids = id.map { #""id": "\#($0)", "uuid": "\#($0)", "# } ?? ""
         return
-            #"{\#(ids)"request": {"method": "GET", "url": "\#(path)"}, "response": {"status": 200, "body": "\#(text)"}}"#
+            #"""
+            {\#(ids)"request": {"method": "GET", "url": "\#(path)"}, "response": {"status": 200, "body": \#
+            "\#(text)"}}
+            """#
     }
 
     @Test func idAndUUIDAreOneAndEchoedBoth() async throws {
@@ -80,7 +83,10 @@ struct AdminAPIWireMockClientTests {
         try await withServer { http, registry in
             _ = try await http.admin("POST", "/mappings", Self.stub("/kept", "kept", id: Self.id))
             let ignoring =
-                #"{"mappings": [\#(Self.stub("/kept", "replaced", id: Self.id)), \#(Self.stub("/new", "new"))], "importOptions": {"duplicatePolicy": "IGNORE"}}"#
+                #"""
+                {"mappings": [\#(Self.stub("/kept", "replaced", id: Self.id)), \#(Self.stub("/new", "new"))], \#
+                "importOptions": {"duplicatePolicy": "IGNORE"}}
+                """#
             #expect(try await http.admin("POST", "/mappings/import", ignoring).status == 200)
             #expect(try await http.send("GET", "/kept").text == "kept")
             #expect(try await http.send("GET", "/new").text == "new")
@@ -90,7 +96,10 @@ struct AdminAPIWireMockClientTests {
             #expect(try await http.send("GET", "/kept").text == "replaced")
 
             let broken =
-                #"{"mappings": [\#(Self.stub("/more", "more")), {"request": {"url": "/bad"}, "response": {"status": 42}}]}"#
+                #"""
+                {"mappings": [\#(Self.stub("/more", "more")), {"request": {"url": "/bad"}, "response": \#
+                {"status": 42}}]}
+                """#
             let refused = try await http.admin("POST", "/mappings/import", broken)
             #expect(refused.status == 422)
             #expect(
@@ -112,9 +121,15 @@ struct AdminAPIWireMockClientTests {
     @Test func scenariosListTheirStubsAndTakeAStateByName() async throws {
         try await withServer { http, registry in
             let started =
-                #"{"request": {"url": "/cart"}, "scenarioName": "Cart", "requiredScenarioState": "Started", "newScenarioState": "Filled", "response": {"body": "empty"}}"#
+                #"""
+                {"request": {"url": "/cart"}, "scenarioName": "Cart", "requiredScenarioState": "Started", \#
+                "newScenarioState": "Filled", "response": {"body": "empty"}}
+                """#
             let filled =
-                #"{"request": {"url": "/cart"}, "scenarioName": "Cart", "requiredScenarioState": "Filled", "response": {"body": "one item"}}"#
+                #"""
+                {"request": {"url": "/cart"}, "scenarioName": "Cart", "requiredScenarioState": "Filled", \#
+                "response": {"body": "one item"}}
+                """#
             _ = try await http.admin("POST", "/mappings", started)
             _ = try await http.admin("POST", "/mappings", filled)
 
@@ -181,7 +196,10 @@ struct AdminAPIWireMockClientTests {
         try await withServer { http, _ in
             _ = try await http.admin(
                 "POST", "/mappings",
-                #"{"request": {"url": "/secret", "basicAuthCredentials": {"username": "ada", "password": "lovelace"}}, "response": {}}"#
+                #"""
+                {"request": {"url": "/secret", "basicAuthCredentials": {"username": "ada", "password": \#
+                "lovelace"}}, "response": {}}
+                """#
             )
             let right = "Basic " + Data("ada:lovelace".utf8).base64EncodedString()
             #expect(
@@ -202,7 +220,10 @@ struct AdminAPIWireMockClientTests {
         try await withServer { http, registry in
             _ = try await http.admin(
                 "POST", "/mappings",
-                #"{"id": "\#(Self.id)", "request": {"urlPath": "/users/1"}, "response": {"status": 201, "body": "hi", "headers": {"X-A": "b"}, "fixedDelayMilliseconds": 20}}"#
+                #"""
+                {"id": "\#(Self.id)", "request": {"urlPath": "/users/1"}, "response": {"status": 201, "body": \#
+                "hi", "headers": {"X-A": "b"}, "fixedDelayMilliseconds": 20}}
+                """#
             )
             _ = try await http.send("GET", "/users/1")
             _ = try await http.send("GET", "/users/2")

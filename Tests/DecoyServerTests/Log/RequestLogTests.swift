@@ -67,7 +67,10 @@ struct RequestLogTests {
         #expect(requests.last?.text.wholeMatch(of: #/GET /nope → 404 \(unmatched\) \d+\.\d ms/#) != nil)
         #expect(
             logged.filter { $0.level == .debug }.map(\.text) == [
-                "No stub matches GET /nope.\nClosest routes:\n  - GET /hello: path segment 1 is \"nope\", the route expects \"hello\"\n"
+                """
+                No stub matches GET /nope.\nClosest routes:\n  - GET /hello: path segment 1 is \"nope\", the \
+                route expects \"hello\"\n
+                """
             ])
         let serverThreads = lines.serverThreads.withLock { $0 }
         #expect(!serverThreads.isEmpty)

@@ -137,8 +137,10 @@ struct ParityTests {
                             No stub matches GET /user/42.
                             Closest routes:
                               - GET /users/{id}: path segment 1 is "user", the route expects "users"
-                              - GET /feed: path segment 1 is "user", the route expects "feed"; the route expects 1 path segments, the request has 2
-                              - GET /me: path segment 1 is "user", the route expects "me"; the route expects 1 path segments, the request has 2
+                              - GET /feed: path segment 1 is "user", the route expects "feed"; the route expects 1 \
+                            path segments, the request has 2
+                              - GET /me: path segment 1 is "user", the route expects "me"; the route expects 1 path \
+                            segments, the request has 2
 
                             """)
                 ]),

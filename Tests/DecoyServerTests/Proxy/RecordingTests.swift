@@ -14,7 +14,8 @@ struct RecordingTests {
         let registry = StubRegistry()
         try registry.register(
             StubResponse(
-                headerFields: [.setCookie: "session=abc", .init("X-Upstream")!: "yes"], json: #"{"id":1,"name":"Ada"}"#),
+                headerFields: [.setCookie: "session=abc", .init("X-Upstream")!: "yes"],
+                json: #"{"id":1,"name":"Ada"}"#),
             for: .get("/users/1"))
         try registry.register(
             SequenceStub(
@@ -129,7 +130,10 @@ struct RecordingTests {
             #expect(
                 try await admin.admin(
                     "POST", "/recordings/start",
-                    #"{"targetBaseUrl": "\#(upstream.baseURL.absoluteString)", "extractBodyCriteria": {"textSizeThreshold": "0"}}"#
+                    #"""
+                    {"targetBaseUrl": "\#(upstream.baseURL.absoluteString)", "extractBodyCriteria": \#
+                    {"textSizeThreshold": "0"}}
+                    """#
                 ).status == 200)
             #expect(try await admin.send("GET", "/users/1").status == 200)
             let snapshot = try await admin.admin("POST", "/recordings/snapshot")
@@ -140,7 +144,8 @@ struct RecordingTests {
             let written = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path)
                 .sorted()
             #expect(written == ["get-same.json", "get-users-1.json"])
-            // The snapshot asked for no body files, so its body stayed in the mapping; the recording's criteria hold for the rest.
+            // The snapshot asked for no body files, so its body stayed in the mapping; the recording's criteria hold
+            // for the rest.
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "__files").path).sorted()
                     == ["get-same.txt"])

@@ -196,7 +196,10 @@ struct HostileClientTests {
         }
         #expect(
             elapsed >= .seconds(4),
-            "cut off after \(answered) answers; the client paused \(longestPause) at most between an answer and its next request"
+            """
+            cut off after \(answered) answers; the client paused \(longestPause) at most between an answer and \
+            its next request
+            """
         )
     }
 

@@ -81,8 +81,14 @@ struct BodyExpectationTests {
         }
         #expect(
             recorded.all.map(\.message) == [
-                "The body of request 2, POST /users → 201, does not decode as NewUser: it is not valid JSON.\nBody: (empty)",
-                "The body of request 3, POST /users → 201, does not decode as NewUser: it is not valid JSON.\nBody: \(long.prefix(200))…",
+                """
+                The body of request 2, POST /users → 201, does not decode as NewUser: it is not valid \
+                JSON.\nBody: (empty)
+                """,
+                """
+                The body of request 3, POST /users → 201, does not decode as NewUser: it is not valid \
+                JSON.\nBody: \(long.prefix(200))…
+                """,
             ])
         #expect(bodies == [NewUser(name: "Ada", age: 36)])
     }

@@ -42,9 +42,11 @@ struct CountExpectationTests {
         let registry = try StubRegistry.having(received: [StubRequest(method: .put, target: "/users?notify=yes")])
         let route = Route.post("/users").query("notify", .equalTo("no")).header(.contentType, .contains("json"))
         let message = """
-            Expected at least 1 request matching POST /users where query "notify" equal to "no", header "Content-Type" containing "json", but received 0.
+            Expected at least 1 request matching POST /users where query "notify" equal to "no", header "Content-Type" \
+            containing "json", but received 0.
             Near misses (closest first):
-              1. PUT /users?notify=yes → 404 (unmatched): the method is PUT, the route expects POST; query "notify": expected equal to "no", got "yes"; header "Content-Type": expected containing "json", got nothing
+              1. PUT /users?notify=yes → 404 (unmatched): the method is PUT, the route expects POST; query "notify": \
+            expected equal to "no", got "yes"; header "Content-Type": expected containing "json", got nothing
             """
         expectFailure(message) { registry.expect(route) }
     }
@@ -105,7 +107,8 @@ struct CountExpectationTests {
             Expected at least 1 request matching POST /users, but received 0.
             Near misses (closest first):
               3. POST /user → 404 (unmatched): path segment 1 is "user", the route expects "users"
-              2. GET /users/7 → 200: the route expects 1 path segments, the request has 2; the method is GET, the route expects POST
+              2. GET /users/7 → 200: the route expects 1 path segments, the request has 2; the method is GET, the \
+            route expects POST
             The journal keeps the last 2 of 3 requests received.
             """
         expectFailure(message) { registry.expect(.post("/users")) }

@@ -25,7 +25,8 @@ struct OrderExpectationTests {
         let registry = try StubRegistry.having(received: Self.session)
         let message = """
             Expected requests in this order: POST /login, GET /me, GET /orders.
-            Found POST /login as request 2, then GET /me as request 4, but no request matching GET /orders after request 4.
+            Found POST /login as request 2, then GET /me as request 4, but no request matching GET /orders after \
+            request 4.
             Earlier requests that match GET /orders: 3.
             Near misses after request 4 (closest first):
               5. GET /order → 404 (unmatched): path segment 1 is "order", the route expects "orders"
@@ -42,7 +43,8 @@ struct OrderExpectationTests {
             Near misses (closest 3 of 6):
               2. POST /login → 404 (unmatched): path segment 1 is "login", the route expects "logout"
               6. POST /orders → 404 (unmatched): path segment 1 is "orders", the route expects "logout"
-              5. GET /order → 404 (unmatched): path segment 1 is "order", the route expects "logout"; the method is GET, the route expects POST
+              5. GET /order → 404 (unmatched): path segment 1 is "order", the route expects "logout"; the method is \
+            GET, the route expects POST
             """
         expectFailure(message) { registry.expectOrder([.post("/logout"), .get("/me")]) }
     }

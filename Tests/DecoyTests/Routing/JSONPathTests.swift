@@ -44,7 +44,10 @@ struct JSONPathTests {
     @Test(arguments: [
         (
             "$.items.first()",
-            #""first()" is not a function of WireMock's JSON paths (Jayway 2.7); they are length(), size(), min(), max(), avg(), sum(), stddev(), keys(), concat(), append()"#
+            #"""
+            "first()" is not a function of WireMock's JSON paths (Jayway 2.7); they are length(), size(), min(), \#
+            max(), avg(), sum(), stddev(), keys(), concat(), append()
+            """#
         ),
         ("$.items.length().x", #"length() ends the path; nothing may follow it"#),
         ("$.items[?(@.sku =~ /A.*/)]", #"regular expressions in filters ("=~") are not supported"#),

@@ -44,7 +44,10 @@ struct NearRouteTests {
         registry.remove(literal)
         #expect(
             try await Self.closest(registry, "/reports/20x6") == [
-                #"GET /health: path segment 1 is "reports", the route expects "health"; the route expects 1 path segments, the request has 2"#
+                #"""
+                GET /health: path segment 1 is "reports", the route expects "health"; the route expects 1 path \#
+                segments, the request has 2
+                """#
             ])
         #expect(
             try await Self.closest(registry, "/recomendations") == [

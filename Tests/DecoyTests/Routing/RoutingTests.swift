@@ -95,7 +95,10 @@ struct RoutingTests {
         ("/users/id}", #"invalid route path "/users/id}": unbalanced braces in segment "id}""#),
         (
             "/users/x{id}",
-            #"invalid route path "/users/x{id}": a template parameter must be a whole segment, as in "{id}", not "x{id}""#
+            #"""
+            invalid route path "/users/x{id}": a template parameter must be a whole segment, as in "{id}", not \#
+            "x{id}"
+            """#
         ),
         (
             "/users/{}",
@@ -155,7 +158,8 @@ struct RoutingTests {
                 Closest routes:
                   - GET /users/{id}: path segment 1 is "user", the route expects "users"
                   - POST /user/{id}: the method is GET, the route expects POST
-                  - GET /feed: path segment 1 is "user", the route expects "feed"; the route expects 1 path segments, the request has 2
+                  - GET /feed: path segment 1 is "user", the route expects "feed"; the route expects 1 path segments, \
+                the request has 2
 
                 """)
     }
@@ -192,9 +196,12 @@ struct RoutingTests {
             exchange.text == """
                 No stub matches GET /stub/x/y.
                 Closest routes:
-                  - GET /stub/0: path segment 2 is "x", the route expects "0"; the route expects 2 path segments, the request has 3
-                  - GET /stub/1: path segment 2 is "x", the route expects "1"; the route expects 2 path segments, the request has 3
-                  - GET /stub/2: path segment 2 is "x", the route expects "2"; the route expects 2 path segments, the request has 3
+                  - GET /stub/0: path segment 2 is "x", the route expects "0"; the route expects 2 path segments, the \
+                request has 3
+                  - GET /stub/1: path segment 2 is "x", the route expects "1"; the route expects 2 path segments, the \
+                request has 3
+                  - GET /stub/2: path segment 2 is "x", the route expects "2"; the route expects 2 path segments, the \
+                request has 3
 
                 """)
     }

@@ -81,7 +81,10 @@ struct HostileStubFileTests {
         #expect(elapsed < .seconds(2), "\(elapsed)")
         #expect(
             report.errors.map(\.description) == [
-                "big.yaml: aliases make this file stand for more than 10485760 bytes of text; write them out, or repeat fewer"
+                """
+                big.yaml: aliases make this file stand for more than 10485760 bytes of text; write them out, or \
+                repeat fewer
+                """
             ])
     }
 
@@ -132,7 +135,10 @@ struct HostileStubFileTests {
         let report = StubFolder(url: folder.url).check()
         #expect(
             report.errors.map(\.description) == [
-                "many.json:1:56: response.headers: a response has at most 1000 header values and 64 KiB of header fields"
+                """
+                many.json:1:56: response.headers: a response has at most 1000 header values and 64 KiB of header \
+                fields
+                """
             ])
     }
 

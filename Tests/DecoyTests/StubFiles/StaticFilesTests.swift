@@ -41,7 +41,8 @@ struct StaticFilesTests {
         #expect(try await get("/style.css") == (200, "p {}", "text/css"))
         // As WireMock: a type without a character set, application/json for what it does not know.
         #expect(try await get("/docs/other/README").2 == "application/json")
-        // A stub wins over a file; a folder without an index is forbidden; a missing file and other methods get the 404.
+        // A stub wins over a file; a folder without an index is forbidden; a missing file and other methods get the
+        // 404.
         #expect(try await get("/docs/stubbed.json").1 == "stub")
         #expect(try await get("/docs/empty").0 == 403)
         #expect(try await get("/").0 == 404)

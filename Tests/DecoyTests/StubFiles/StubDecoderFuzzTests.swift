@@ -13,10 +13,13 @@ struct StubDecoderFuzzTests {
         (
             "stub.json",
             #"""
-            {"request": {"method": "POST", "urlPathPattern": "/users/[0-9]+", "queryParameters": {"q": {"matches": "a+"}},
-              "headers": {"Accept": {"contains": "json"}}, "bodyPatterns": [{"equalToJson": {"a": [1, 2]}}, {"matchesJsonPath": "$.a"}]},
+            {"request": {"method": "POST", "urlPathPattern": "/users/[0-9]+", "queryParameters": {"q": {"matches": \#
+            "a+"}},
+              "headers": {"Accept": {"contains": "json"}}, "bodyPatterns": [{"equalToJson": {"a": [1, 2]}}, \#
+            {"matchesJsonPath": "$.a"}]},
              "response": {"status": 201, "headers": {"X-A": ["1", "2"]}, "jsonBody": {"id": 7, "tags": ["x"]},
-              "delayDistribution": {"type": "lognormal", "median": 80, "sigma": 0.4}, "chunkedDribbleDelay": {"numberOfChunks": 2, "totalDuration": 10}},
+              "delayDistribution": {"type": "lognormal", "median": 80, "sigma": 0.4}, "chunkedDribbleDelay": \#
+            {"numberOfChunks": 2, "totalDuration": 10}},
              "priority": 2, "scenarioName": "s", "requiredScenarioState": "Started", "newScenarioState": "next"}
             """#
         ),

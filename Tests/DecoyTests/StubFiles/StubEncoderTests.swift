@@ -11,34 +11,74 @@ import Testing
 struct StubEncoderTests {
     /// Stub-file documents in the form the encoder writes, one for each field it writes.
     static let documents: [String] = [
-        #"{"request": {"method": "GET", "urlPathTemplate": "/users/{id}"}, "response": {"status": 200, "statusMessage": "OK", "headers": {"Content-Type": "application/json", "Set-Cookie": ["a=1", "b=2"]}, "body": "{\"name\": \"Ada\"}"}}"#,
-        #"{"request": {"method": "ANY", "urlPathPattern": "/files/[a-z]+\\.txt"}, "response": {"status": 201, "base64Body": "AP/+", "fixedDelayMilliseconds": 250}}"#,
-        #"{"request": {"method": "POST", "urlPath": "/{literal}"}, "response": {"status": 503, "delayDistribution": {"type": "uniform", "lower": 10, "upper": 30}, "chunkedDribbleDelay": {"numberOfChunks": 4, "totalDuration": 400}}}"#,
-        #"{"request": {"method": "GET", "url": "/search?q=swift"}, "response": {"status": 200, "delayDistribution": {"type": "lognormal", "median": 80, "sigma": 0.4}, "bytesPerSecond": 2048}}"#,
-        #"{"request": {"method": "GET", "urlPattern": "/reports/.*"}, "response": {"status": 200, "fault": "TIMEOUT"}}"#,
-        #"{"request": {"method": "GET", "urlPathTemplate": "/faults"}, "response": {"status": 200, "fault": "CONNECTION_RESET_BY_PEER"}, "priority": 1}"#,
+        #"""
+        {"request": {"method": "GET", "urlPathTemplate": "/users/{id}"}, "response": {"status": 200, \#
+        "statusMessage": "OK", "headers": {"Content-Type": "application/json", "Set-Cookie": ["a=1", "b=2"]}, \#
+        "body": "{\"name\": \"Ada\"}"}}
+        """#,
+        #"""
+        {"request": {"method": "ANY", "urlPathPattern": "/files/[a-z]+\\.txt"}, "response": {"status": 201, \#
+        "base64Body": "AP/+", "fixedDelayMilliseconds": 250}}
+        """#,
+        #"""
+        {"request": {"method": "POST", "urlPath": "/{literal}"}, "response": {"status": 503, \#
+        "delayDistribution": {"type": "uniform", "lower": 10, "upper": 30}, "chunkedDribbleDelay": \#
+        {"numberOfChunks": 4, "totalDuration": 400}}}
+        """#,
+        #"""
+        {"request": {"method": "GET", "url": "/search?q=swift"}, "response": {"status": 200, \#
+        "delayDistribution": {"type": "lognormal", "median": 80, "sigma": 0.4}, "bytesPerSecond": 2048}}
+        """#,
+        #"""
+        {"request": {"method": "GET", "urlPattern": "/reports/.*"}, "response": {"status": 200, "fault": "TIMEOUT"}}
+        """#,
+        #"""
+        {"request": {"method": "GET", "urlPathTemplate": "/faults"}, "response": {"status": 200, "fault": \#
+        "CONNECTION_RESET_BY_PEER"}, "priority": 1}
+        """#,
         #"""
         {"request": {"method": "POST", "urlPathTemplate": "/orders",
-                     "queryParameters": {"a": {"equalTo": "1", "caseInsensitive": true}, "b": {"absent": true}, "c": {"absent": false}},
+                     "queryParameters": {"a": {"equalTo": "1", "caseInsensitive": true}, "b": {"absent": true}, "c": \#
+        {"absent": false}},
                      "headers": {"X-Mode": {"matches": "f.*"}, "X-Other": {"doesNotMatch": "x"}},
                      "cookies": {"session": {"contains": "abc"}, "theme": {"doesNotContain": "dark"}},
                      "formParameters": {"email": {"contains": "@"}},
                      "bodyPatterns": [
                          {"equalToJson": "{\"sku\": \"A-1\"}", "ignoreArrayOrder": true, "ignoreExtraElements": true},
                          {"matchesJsonPath": "$.sku"},
-                         {"matchesJsonPath": {"expression": "$.items[?(@.sku == 'A-1')]", "equalTo": "x", "caseInsensitive": true}},
+                         {"matchesJsonPath": {"expression": "$.items[?(@.sku == 'A-1')]", "equalTo": "x", \#
+        "caseInsensitive": true}},
                          {"matchesXPath": {"expression": "/order/sku", "contains": "A"}},
                          {"and": [{"contains": "a"}, {"or": [{"contains": "b"}, {"not": {"contains": "c"}}]}]}
                      ]},
          "response": {"status": 201},
          "scenarioName": "checkout", "requiredScenarioState": "Started", "newScenarioState": "ordered"}
         """#,
-        #"{"request": {"method": "GET", "urlPathTemplate": "/a"}, "responses": [{"status": 200}, {"status": 503}], "mode": "alternating"}"#,
-        #"{"request": {"method": "GET", "urlPathTemplate": "/r"}, "responses": [{"status": 200}, {"status": 503}], "mode": "random", "seed": 7}"#,
-        #"{"request": {"method": "GET", "urlPathTemplate": "/s"}, "responses": [{"status": 503}, {"status": 200}], "mode": "sequence"}"#,
-        #"{"request": {"method": "GET", "urlPathTemplate": "/f"}, "response": {"status": 200}, "failureRate": 0.3, "failure": {"status": 500}, "seed": 11}"#,
-        #"{"request": {"method": "GET", "urlPathTemplate": "/fr"}, "responses": [{"status": 200}, {"status": 202}], "mode": "random", "seed": 5, "failureRate": 0.5, "failure": {"status": 500, "fault": "EMPTY_RESPONSE"}}"#,
-        #"{"request": {"method": "GET", "urlPathTemplate": "/c"}, "when": {"headers": {"Authorization": {"absent": false}}, "queryParameters": {"v": {"equalTo": "2"}}}, "response": {"status": 200}, "else": {"status": 401}}"#,
+        #"""
+        {"request": {"method": "GET", "urlPathTemplate": "/a"}, "responses": [{"status": 200}, {"status": 503}], \#
+        "mode": "alternating"}
+        """#,
+        #"""
+        {"request": {"method": "GET", "urlPathTemplate": "/r"}, "responses": [{"status": 200}, {"status": 503}], \#
+        "mode": "random", "seed": 7}
+        """#,
+        #"""
+        {"request": {"method": "GET", "urlPathTemplate": "/s"}, "responses": [{"status": 503}, {"status": 200}], \#
+        "mode": "sequence"}
+        """#,
+        #"""
+        {"request": {"method": "GET", "urlPathTemplate": "/f"}, "response": {"status": 200}, "failureRate": 0.3, \#
+        "failure": {"status": 500}, "seed": 11}
+        """#,
+        #"""
+        {"request": {"method": "GET", "urlPathTemplate": "/fr"}, "responses": [{"status": 200}, {"status": \#
+        202}], "mode": "random", "seed": 5, "failureRate": 0.5, "failure": {"status": 500, "fault": \#
+        "EMPTY_RESPONSE"}}
+        """#,
+        #"""
+        {"request": {"method": "GET", "urlPathTemplate": "/c"}, "when": {"headers": {"Authorization": {"absent": \#
+        false}}, "queryParameters": {"v": {"equalTo": "2"}}}, "response": {"status": 200}, "else": {"status": 401}}
+        """#,
     ]
 
     @Test("a stub file read and written back is the same document", arguments: documents)
@@ -122,7 +162,10 @@ struct StubEncoderTests {
             ($0.element.name.canonicalName, $0.offset) < ($1.element.name.canonicalName, $1.offset)
         }
         return
-            "\(response.status.code) \(fields.map { "\($0.element)" }) \(response.body.base64EncodedString()) \(response.delay) \(response.throttle) \(String(describing: response.fault))"
+            """
+            \(response.status.code) \(fields.map { "\($0.element)" }) \(response.body.base64EncodedString()) \
+            \(response.delay) \(response.throttle) \(String(describing: response.fault))
+            """
     }
 
     struct Custom: Stub {
@@ -185,7 +228,10 @@ struct StubEncoderTests {
         }
         #expect(
             error?.description
-                == "ClosureStub cannot be sent to a server: its closure runs only in the process that made it; register it in-process, or write its answers as StubResponse values"
+                == """
+                ClosureStub cannot be sent to a server: its closure runs only in the process that made it; \
+                register it in-process, or write its answers as StubResponse values
+                """
         )
     }
 

@@ -39,7 +39,10 @@ struct StubFileErrorTests {
                   status: 200
                 """,
             errors: [
-                #"broken.yaml:3:2: not valid YAML: did not find expected key while parsing a block mapping that starts on line 1"#
+                #"""
+                broken.yaml:3:2: not valid YAML: did not find expected key while parsing a block mapping that \#
+                starts on line 1
+                """#
             ]),
         BadFile(
             name: "wrong types", path: "users.yaml",
@@ -74,9 +77,19 @@ struct StubFileErrorTests {
                 }
                 """,
             errors: [
-                #"matchers.json:4:44: request.headers.Accept.equalToXml: unknown matcher "equalToXml"; did you mean "equalTo"?"#,
-                #"matchers.json:5:36: request.bodyPatterns[0].equalsTo: unknown matcher "equalsTo"; did you mean "equalTo"?"#,
-                #"matchers.json:5:80: request.bodyPatterns[2]: expected a matcher: one of equalTo, contains, doesNotContain, matches, doesNotMatch, absent, equalToJson, matchesJsonPath, matchesXPath, and, or, not"#,
+                #"""
+                matchers.json:4:44: request.headers.Accept.equalToXml: unknown matcher "equalToXml"; did you \#
+                mean "equalTo"?
+                """#,
+                #"""
+                matchers.json:5:36: request.bodyPatterns[0].equalsTo: unknown matcher "equalsTo"; did you mean \#
+                "equalTo"?
+                """#,
+                #"""
+                matchers.json:5:80: request.bodyPatterns[2]: expected a matcher: one of equalTo, contains, \#
+                doesNotContain, matches, doesNotMatch, absent, equalToJson, matchesJsonPath, matchesXPath, and, \#
+                or, not
+                """#,
             ]),
         BadFile(
             name: "invalid expressions", path: "expressions.yaml",
@@ -93,7 +106,11 @@ struct StubFileErrorTests {
             errors: [
                 #"expressions.yaml:2:19: request.urlPathPattern: "/a(" is not a valid regular expression"#,
                 #"expressions.yaml:4:8: request.queryParameters.q: "[" is not a valid regular expression"#,
-                #"expressions.yaml:6:7: request.bodyPatterns[0]: JSON path "$.items.first()": "first()" is not a function of WireMock's JSON paths (Jayway 2.7); they are length(), size(), min(), max(), avg(), sum(), stddev(), keys(), concat(), append()"#,
+                #"""
+                expressions.yaml:6:7: request.bodyPatterns[0]: JSON path "$.items.first()": "first()" is not a \#
+                function of WireMock's JSON paths (Jayway 2.7); they are length(), size(), min(), max(), avg(), \#
+                sum(), stddev(), keys(), concat(), append()
+                """#,
                 #"expressions.yaml:7:7: request.bodyPatterns[1]: the expected document is not valid JSON"#,
             ]),
         BadFile(
@@ -102,7 +119,10 @@ struct StubFileErrorTests {
                 { "request": { "urlPath": "/a" }, "response": { "bodyFileName": "../../../../etc/passwd" } }
                 """,
             errors: [
-                #"mappings/climb.json:1:65: response.bodyFileName: "../../../../etc/passwd" resolves outside the stubs folder; a body file must be inside it"#
+                #"""
+                mappings/climb.json:1:65: response.bodyFileName: "../../../../etc/passwd" resolves outside the \#
+                stubs folder; a body file must be inside it
+                """#
             ]),
         BadFile(
             name: "body file with an absolute path", path: "absolute.yaml",
@@ -111,7 +131,10 @@ struct StubFileErrorTests {
                 response: { bodyFileName: /etc/passwd }
                 """,
             errors: [
-                #"absolute.yaml:2:27: response.bodyFileName: "/etc/passwd" is an absolute path; name the file relative to __files/ or to the stub file"#
+                #"""
+                absolute.yaml:2:27: response.bodyFileName: "/etc/passwd" is an absolute path; name the file \#
+                relative to __files/ or to the stub file
+                """#
             ]),
         BadFile(
             name: "stub kinds used wrongly", path: "kinds.yaml",
@@ -168,9 +191,18 @@ struct StubFileErrorTests {
                   response: { chunkedDribbleDelay: { numberOfChunks: 2, totalDuration: 10 }, bytesPerSecond: 10 }
                 """,
             errors: [
-                #"throttle.yaml:2:54: [0].response.chunkedDribbleDelay.numberOfChunks: expected a whole number above 0, found 0"#,
-                #"throttle.yaml:4:36: [1].response.chunkedDribbleDelay: chunkedDribbleDelay needs "numberOfChunks" and "totalDuration", in milliseconds"#,
-                #"throttle.yaml:6:94: [2].response.bytesPerSecond: give only one of chunkedDribbleDelay, bytesPerSecond; found chunkedDribbleDelay and bytesPerSecond"#,
+                #"""
+                throttle.yaml:2:54: [0].response.chunkedDribbleDelay.numberOfChunks: expected a whole number \#
+                above 0, found 0
+                """#,
+                #"""
+                throttle.yaml:4:36: [1].response.chunkedDribbleDelay: chunkedDribbleDelay needs "numberOfChunks" \#
+                and "totalDuration", in milliseconds
+                """#,
+                #"""
+                throttle.yaml:6:94: [2].response.bytesPerSecond: give only one of chunkedDribbleDelay, \#
+                bytesPerSecond; found chunkedDribbleDelay and bytesPerSecond
+                """#,
             ]),
         BadFile(
             name: "response details", path: "response.yaml",
@@ -185,9 +217,15 @@ struct StubFileErrorTests {
                 """,
             errors: [
                 #"response.yaml:3:11: response.status: expected an integer 100…599, found 700"#,
-                #"response.yaml:5:13: response.jsonBody: give only one of body, jsonBody, base64Body, bodyFileName; found body and jsonBody"#,
+                #"""
+                response.yaml:5:13: response.jsonBody: give only one of body, jsonBody, base64Body, \#
+                bodyFileName; found body and jsonBody
+                """#,
                 #"response.yaml:6:30: response.delayDistribution.type: expected uniform or lognormal, found "normal""#,
-                #"response.yaml:7:10: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, TIMEOUT, found "STALL""#,
+                #"""
+                response.yaml:7:10: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, \#
+                MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, TIMEOUT, found "STALL"
+                """#,
             ]),
     ]
 
@@ -214,8 +252,14 @@ struct StubFileErrorTests {
         let report = StubFolder(url: folder.url).check()
         #expect(
             report.errors.map(\.description) == [
-                #"linked.yaml:2:29: [0].response.bodyFileName: "secret.txt" resolves outside the stubs folder; a body file must be inside it"#,
-                #"linked.yaml:4:29: [1].response.bodyFileName: "elsewhere/secret.txt" resolves outside the stubs folder; a body file must be inside it"#,
+                #"""
+                linked.yaml:2:29: [0].response.bodyFileName: "secret.txt" resolves outside the stubs folder; a \#
+                body file must be inside it
+                """#,
+                #"""
+                linked.yaml:4:29: [1].response.bodyFileName: "elsewhere/secret.txt" resolves outside the stubs \#
+                folder; a body file must be inside it
+                """#,
             ])
     }
 
@@ -241,7 +285,8 @@ struct StubFileErrorTests {
             error?.description == """
                 The stubs folder has 2 errors:
                 a.json:1:59: response.status: expected an integer 100…599, found "ok"
-                b/c.yaml:2:33: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, TIMEOUT, found "NOPE"
+                b/c.yaml:2:33: response.fault: expected one of CONNECTION_RESET_BY_PEER, EMPTY_RESPONSE, \
+                MALFORMED_RESPONSE_CHUNK, RANDOM_DATA_THEN_CLOSE, TIMEOUT, found "NOPE"
                 """)
     }
 

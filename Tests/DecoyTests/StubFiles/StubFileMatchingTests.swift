@@ -192,7 +192,10 @@ struct ExampleStubFolderTests {
         .init(
             "list users", fixture: nil, .get, "/users",
             text:
-                #"[{"id":1,"name":"Ada Lovelace","email":"ada@example.com"},{"id":2,"name":"Grace Hopper","email":"grace@example.com"}]"#
+                #"""
+                [{"id":1,"name":"Ada Lovelace","email":"ada@example.com"},{"id":2,"name":"Grace \#
+                Hopper","email":"grace@example.com"}]
+                """#
         ),
         .init("second page is empty", fixture: nil, .get, "/users?page=2", text: "[]"),
         .init(

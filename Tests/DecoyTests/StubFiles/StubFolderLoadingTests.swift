@@ -35,7 +35,10 @@ struct StubFolderLoadingTests {
         let report = try StubRegistry().load(folder: StubFileFixtures.folder("wiremock"))
         #expect(
             report.stubs.first { $0.id != nil }?.description
-                == #"mappings/scenario.json:1: GET /todo/items where target equal to "/todo/items" in scenario "To do list" at "Started" "To-do list, before an item is added""#
+                == #"""
+                mappings/scenario.json:1: GET /todo/items where target equal to "/todo/items" in scenario "To do \#
+                list" at "Started" "To-do list, before an item is added"
+                """#
         )
         #expect(report.stubs.map(\.file).filter { $0 == "mappings/requests.json" }.count == 28)
     }
@@ -64,7 +67,10 @@ struct StubFolderLoadingTests {
             #expect(exchange.status == 404)
             #expect(
                 exchange.text.contains(
-                    #"ANY /bad: would match, but the stub at bad.json:1 was refused: response.status: expected an integer 100…599, found "x""#
+                    #"""
+                    ANY /bad: would match, but the stub at bad.json:1 was refused: response.status: expected an \#
+                    integer 100…599, found "x"
+                    """#
                 ), "\(serving)")
         }
     }

@@ -29,9 +29,18 @@ struct WireMockReadingTests {
         #expect(
             report.warnings.map(\.description) == [
                 "mappings/orders.json:1:1: comments are not JSON; read past, as WireMock reads them",
-                #"mappings/orders.json:4:11: uuid: id and uuid differ; the stub's id is its uuid, "00000000-0000-0000-0000-00000000000b", written last, as in WireMock"#,
-                "mappings/orders.json:6:27: response.status: a number or true/false written as a string; read as its value, as WireMock reads it",
-                #"mappings/orders.json:6:51: "body" is given more than once in an object; the last one counts, as in WireMock"#,
+                #"""
+                mappings/orders.json:4:11: uuid: id and uuid differ; the stub's id is its uuid, \#
+                "00000000-0000-0000-0000-00000000000b", written last, as in WireMock
+                """#,
+                """
+                mappings/orders.json:6:27: response.status: a number or true/false written as a string; read as \
+                its value, as WireMock reads it
+                """,
+                #"""
+                mappings/orders.json:6:51: "body" is given more than once in an object; the last one counts, as \#
+                in WireMock
+                """#,
                 "mappings/orders.json:8:1: text after the file's JSON value is ignored, as WireMock ignores it",
             ])
         for serving in ServingMode.allCases {
@@ -89,8 +98,14 @@ struct WireMockReadingTests {
         let report = try registry.load(folder: folder.url, strict: true)
         #expect(
             report.warnings.map(\.description) == [
-                "a.json:2:47: request.bodyPatterns[0].contains: contains beside matchesJsonPath is ignored, as WireMock ignores it",
-                "a.json:3:72: request.headers.X-Mode.contains: contains beside equalTo is ignored, as WireMock ignores it",
+                """
+                a.json:2:47: request.bodyPatterns[0].contains: contains beside matchesJsonPath is ignored, as \
+                WireMock ignores it
+                """,
+                """
+                a.json:3:72: request.headers.X-Mode.contains: contains beside equalTo is ignored, as WireMock \
+                ignores it
+                """,
             ])
         let exchange = try await ServingMode.inProcess.exchange(
             registry, .post, "/a", headerFields: [HTTPField.Name("X-Mode")!: "fast"], body: Data(#"{"id": 1}"#.utf8))
@@ -137,11 +152,17 @@ struct WireMockReadingTests {
     @Test func aContentLengthPastTheBodyIsRefused() throws {
         let folder = try ScratchFolder([
             "a.json":
-                #"{ "request": { "urlPath": "/a" }, "response": { "body": "hi", "headers": { "Content-Length": "10" } } }"#
+                #"""
+            { "request": { "urlPath": "/a" }, "response": { "body": "hi", "headers": { "Content-Length": \#
+            "10" } } }
+            """#
         ])
         #expect(
             StubFolder(url: folder.url).check().errors.map(\.description) == [
-                "a.json:1:74: response.headers: Content-Length 10 is more than the body's 2 bytes; a client would wait for bytes that never come"
+                """
+                a.json:1:74: response.headers: Content-Length 10 is more than the body's 2 bytes; a client would \
+                wait for bytes that never come
+                """
             ])
     }
 
@@ -152,8 +173,11 @@ struct WireMockReadingTests {
         // WireMock's Java client sends a new id with the pattern it removes by.
         let removed = try registry.removeMappings(
             like: Data(
-                #"{"id": "11111111-2222-3333-4444-555555555555", "request": {"method": "GET", "url": "/x"}, "response": {"status": 200}}"#
-                    .utf8))
+                #"""
+                {"id": "11111111-2222-3333-4444-555555555555", "request": {"method": "GET", "url": "/x"}, \#
+                "response": {"status": 200}}
+                """#
+                .utf8))
         #expect(removed.map(\.route.path) == ["/x"])
         #expect(registry.routes.map(\.path) == ["/y"])
     }

@@ -31,33 +31,49 @@ struct ResponseTemplateTests {
 
     @Test func pathPartsAreDecodedAndEscapedUnlessTripleBraced() throws {
         let text = try render(
-            "[{{request.path}}][{{request.path.[1]}}][{{request.pathSegments.[2]}}][{{request.url}}][{{{request.path.[2]}}}]",
+            """
+            [{{request.path}}][{{request.path.[1]}}][{{request.pathSegments.[2]}}][{{request.url}}]\
+            [{{{request.path.[2]}}}]
+            """,
             .get, "/t/path/a%26b/c'd?x=1")
         #expect(text == "[/t/path/a&amp;b/c&#x27;d][path][a&amp;b][/t/path/a%26b/c&#x27;d?x&#x3D;1][a&b]")
     }
 
     @Test func queryHeadersCookiesMethodAndBody() throws {
         let text = try render(
-            "[{{request.method}}][{{request.query.page}}][{{request.query.ids}}][{{request.query.ids.[1]}}][{{request.headers.X-Id}}][{{request.cookies.session}}][{{request.body}}][{{{request.body}}}][{{request.query.missing}}][{{request.headers.x-id}}]",
+            """
+            [{{request.method}}][{{request.query.page}}][{{request.query.ids}}][{{request.query.ids.[1]}}]\
+            [{{request.headers.X-Id}}][{{request.cookies.session}}][{{request.body}}][{{{request.body}}}]\
+            [{{request.query.missing}}][{{request.headers.x-id}}]
+            """,
             .post, "/t/req?page=2&ids=1&ids=2", headers: [HTTPField.Name("X-Id")!: "7<8", .cookie: "session=abc; o=1"],
             body: #"he said "hi" & <b>"#
         )
         #expect(
             text
-                == #"[POST][2][1][2][7&lt;8][abc][he said &quot;hi&quot; &amp; &lt;b&gt;][he said "hi" & <b>][][7&lt;8]"#
+                == #"""
+                [POST][2][1][2][7&lt;8][abc][he said &quot;hi&quot; &amp; &lt;b&gt;][he said "hi" & <b>][][7&lt;8]
+                """#
         )
     }
 
     @Test func jsonPathWritesTextRawAndObjectsAsWireMockDoes() throws {
         let body = #"{"name":"O'Neil \"x\" <y>","obj":{"a":[1,2],"b":1},"arr":[1,"x"],"num":1.50,"flag":true}"#
         let text = try render(
-            "[{{jsonPath request.body '$.name'}}][{{{jsonPath request.body '$.name'}}}][{{jsonPath request.body '$.obj'}}][{{jsonPath request.body '$.arr'}}][{{jsonPath request.body '$.num'}}][{{jsonPath request.body '$.missing'}}][{{jsonPath request.body '$.flag'}}]",
+            """
+            [{{jsonPath request.body '$.name'}}][{{{jsonPath request.body '$.name'}}}][{{jsonPath request.body \
+            '$.obj'}}][{{jsonPath request.body '$.arr'}}][{{jsonPath request.body '$.num'}}][{{jsonPath \
+            request.body '$.missing'}}][{{jsonPath request.body '$.flag'}}]
+            """,
             .post, "/", body: body
         )
         // WireMock keeps the body's member order ("b" before "a" there); Decoy sorts members by name.
         #expect(
             text
-                == "[O&#x27;Neil &quot;x&quot; &lt;y&gt;][O'Neil \"x\" <y>][{\n  &quot;a&quot; : [ 1, 2 ],\n  &quot;b&quot; : 1\n}][[1,&quot;x&quot;]][1.5][][true]"
+                == """
+                [O&#x27;Neil &quot;x&quot; &lt;y&gt;][O'Neil \"x\" <y>][{\n  &quot;a&quot; : [ 1, 2 ],\n  \
+                &quot;b&quot; : 1\n}][[1,&quot;x&quot;]][1.5][][true]
+                """
         )
         #expect(try render("[{{jsonPath request.body '$.x'}}]", .post, "/", body: "not json") == "[]")
     }
@@ -65,22 +81,36 @@ struct ResponseTemplateTests {
     @Test func jsonPathWritesWhatAnIndefinitePathSelectsAsAList() throws {
         let body = #"{"a":[{"k":1},{"k":2}],"s":["x","y"],"o":{"z":{"q":[1,{"r":2}]},"e":{},"n":[]}}"#
         let text = try render(
-            "[{{{jsonPath request.body '$.a[*].k'}}}][{{{jsonPath request.body '$.nothing[*]'}}}][{{{jsonPath request.body '$.a[0:1]'}}}][{{{jsonPath request.body '$.s[*]'}}}][{{#each (jsonPath request.body '$.a')}}<{{k}}>{{/each}}][{{size (jsonPath request.body '$.a')}}][{{{jsonPath request.body '$.o'}}}]",
+            """
+            [{{{jsonPath request.body '$.a[*].k'}}}][{{{jsonPath request.body '$.nothing[*]'}}}][{{{jsonPath \
+            request.body '$.a[0:1]'}}}][{{{jsonPath request.body '$.s[*]'}}}][{{#each (jsonPath request.body \
+            '$.a')}}<{{k}}>{{/each}}][{{size (jsonPath request.body '$.a')}}][{{{jsonPath request.body '$.o'}}}]
+            """,
             .post, "/", body: body
         )
         #expect(
             text
-                == "[[1,2]][][[{\"k\":1}]][[\"x\",\"y\"]][<1><2>][2][{\n  \"e\" : { },\n  \"n\" : [ ],\n  \"z\" : {\n    \"q\" : [ 1, {\n      \"r\" : 2\n    } ]\n  }\n}]"
+                == """
+                [[1,2]][][[{\"k\":1}]][[\"x\",\"y\"]][<1><2>][2][{\n  \"e\" : { },\n  \"n\" : [ ],\n  \"z\" : \
+                {\n    \"q\" : [ 1, {\n      \"r\" : 2\n    } ]\n  }\n}]
+                """
         )
     }
 
     @Test func nowWithOffsetFormatAndTimezone() throws {
         let text = try render(
-            "[{{now}}][{{now offset='3 days' format='yyyy-MM-dd'}}][{{now format='epoch'}}][{{now format='unix'}}][{{now timezone='Australia/Sydney' format='yyyy-MM-dd HH:mm:ssZ'}}][{{now offset='-2 hours'}}]"
+            """
+            [{{now}}][{{now offset='3 days' format='yyyy-MM-dd'}}][{{now format='epoch'}}][{{now \
+            format='unix'}}][{{now timezone='Australia/Sydney' format='yyyy-MM-dd HH:mm:ssZ'}}][{{now offset='-2 \
+            hours'}}]
+            """
         )
         #expect(
             text
-                == "[2026-11-25T01:43:14Z][2026-11-28][1795570994841][1795570994][2026-11-25 12:43:14+1100][2026-11-24T23:43:14Z]"
+                == """
+                [2026-11-25T01:43:14Z][2026-11-28][1795570994841][1795570994][2026-11-25 \
+                12:43:14+1100][2026-11-24T23:43:14Z]
+                """
         )
         #expect(
             try render("[{{now format='EEE, d MMM yyyy HH:mm:ss'}}][{{now offset='30 seconds'}}]")
@@ -89,7 +119,11 @@ struct ResponseTemplateTests {
 
     @Test func randomValuesHaveTheirKindAndRepeatWithTheSeed() throws {
         let template =
-            "{{randomValue length=10 type='NUMERIC'}} {{randomValue length=8 type='ALPHANUMERIC' uppercase=true}} {{randomValue type='UUID'}} {{randomValue length=5 type='HEXADECIMAL'}} {{randomValue length=6 type='ALPHABETIC'}} {{uuid}}"
+            """
+            {{randomValue length=10 type='NUMERIC'}} {{randomValue length=8 type='ALPHANUMERIC' uppercase=true}} \
+            {{randomValue type='UUID'}} {{randomValue length=5 type='HEXADECIMAL'}} {{randomValue length=6 \
+            type='ALPHABETIC'}} {{uuid}}
+            """
         let parts = try render(template, seed: 42).split(separator: " ").map(String.init)
         #expect(parts.count == 6)
         #expect(parts[0].count == 10 && parts[0].allSatisfy(\.isNumber))
@@ -106,7 +140,10 @@ struct ResponseTemplateTests {
 
     @Test func blocks() throws {
         let template =
-            "[{{#if request.query.a}}A{{else}}noA{{/if}}][{{#unless request.query.a}}U{{/unless}}][{{#each request.query.ids}}{{@index}}={{this}};{{/each}}][{{#each request.query.ids as |id|}}<{{id}}>{{/each}}]"
+            """
+            [{{#if request.query.a}}A{{else}}noA{{/if}}][{{#unless request.query.a}}U{{/unless}}][{{#each \
+            request.query.ids}}{{@index}}={{this}};{{/each}}][{{#each request.query.ids as |id|}}<{{id}}>{{/each}}]
+            """
         #expect(try render(template, .get, "/?a=x&ids=1&ids=2") == "[A][][0=1;1=2;][<1><2>]")
         #expect(try render(template) == "[noA][U][][]")
         #expect(
@@ -133,13 +170,22 @@ struct ResponseTemplateTests {
 
     @Test func stringHelpers() throws {
         let text = try render(
-            "[{{upper request.query.s}}][{{lower request.query.s}}][{{capitalize request.query.s}}][{{capitalizeFirst request.query.s}}][{{trim request.query.p}}][{{size request.query.ids}}][{{defaultIfEmpty request.query.missing 'dflt'}}][{{join request.query.ids ','}}][{{replace request.query.s 'o' '0'}}][{{substring request.query.s 1 3}}][{{abbreviate request.query.s 5}}]",
+            """
+            [{{upper request.query.s}}][{{lower request.query.s}}][{{capitalize \
+            request.query.s}}][{{capitalizeFirst request.query.s}}][{{trim request.query.p}}][{{size \
+            request.query.ids}}][{{defaultIfEmpty request.query.missing 'dflt'}}][{{join request.query.ids \
+            ','}}][{{replace request.query.s 'o' '0'}}][{{substring request.query.s 1 3}}][{{abbreviate \
+            request.query.s 5}}]
+            """,
             .get, "/?s=hello%20world&p=%20%20pad%20&ids=a&ids=b"
         )
         #expect(
             text == "[HELLO WORLD][hello world][Hello World][Hello world][pad][2][dflt][a,b][hell0 w0rld][el][he...]")
         let more = try render(
-            "[{{urlEncode request.query.s}}][{{base64 request.query.s}}][{{regexExtract request.query.s '[a-z]+'}}][{{size 'abc'}}]",
+            """
+            [{{urlEncode request.query.s}}][{{base64 request.query.s}}][{{regexExtract request.query.s \
+            '[a-z]+'}}][{{size 'abc'}}]
+            """,
             .get, "/?s=hello%20world")
         #expect(more == "[hello+world][aGVsbG8gd29ybGQ&#x3D;][hello][3]")
         #expect(try render("{{base64 'aGk=' decode=true}} {{urlEncode 'a+b%21' decode=true}}") == "hi a b!")
@@ -147,7 +193,10 @@ struct ResponseTemplateTests {
 
     @Test func whitespaceIsKeptExceptAroundTildes() throws {
         let text = try render(
-            "a\n{{#if request.query.a}}\n  yes\n{{/if}}\nb {{~request.method~}} c\n{{! comment }}d{{!-- x }} --}}e\\{{x}}",
+            """
+            a\n{{#if request.query.a}}\n  yes\n{{/if}}\nb {{~request.method~}} c\n{{! comment }}d{{!-- x }} \
+            --}}e\\{{x}}
+            """,
             .get, "/?a=1")
         #expect(text == "a\n\n  yes\n\nbGETc\nde{{x}}")
     }

@@ -18,19 +18,31 @@ extension ResponseTemplateTests {
                 == "3|-1|6|4|3|1")
         #expect(
             try render(
-                "{{math 1.5 '+' 2}}|{{math '1.5' '*' '2'}}|{{math 7.0 '/' 2}}|{{math 1 '/' 3}}|{{math 10 '/' 4.0}}|{{math 0.1 '+' 0.2}}"
+                """
+                {{math 1.5 '+' 2}}|{{math '1.5' '*' '2'}}|{{math 7.0 '/' 2}}|{{math 1 '/' 3}}|{{math 10 '/' \
+                4.0}}|{{math 0.1 '+' 0.2}}
+                """
             ) == "3.5|3.0|3.5|0|3|0.3")
         #expect(
             try render(
-                "{{math 2 'x' 3}}|{{math 123456789 '*' 1000.0}}|{{math 1 '/' 1000.0}}|{{math 1.0 '/' 10000}}|{{math 1 '*' 0.0001}}|{{math 7.0 '+' 0}}|{{math 1.50 '+' 0}}"
+                """
+                {{math 2 'x' 3}}|{{math 123456789 '*' 1000.0}}|{{math 1 '/' 1000.0}}|{{math 1.0 '/' \
+                10000}}|{{math 1 '*' 0.0001}}|{{math 7.0 '+' 0}}|{{math 1.50 '+' 0}}
+                """
             ) == "6|1.23456789E11|0|0.0|1.0E-4|7.0|1.5")
         #expect(
             try render(
-                "{{math 9999999999 '*' 10}}|{{math -3 '%' 2}}|{{math 5 '-' 5.0}}|{{math 2147483647 '+' 1}}|{{math '2.0' '+' 1}}|{{math -7 '/' 2}}|{{math 7.5 '%' 2}}|{{math 2.5 '/' 2}}|{{math -2.5 '/' 2}}"
+                """
+                {{math 9999999999 '*' 10}}|{{math -3 '%' 2}}|{{math 5 '-' 5.0}}|{{math 2147483647 '+' 1}}|{{math \
+                '2.0' '+' 1}}|{{math -7 '/' 2}}|{{math 7.5 '%' 2}}|{{math 2.5 '/' 2}}|{{math -2.5 '/' 2}}
+                """
             ) == "99999999990|-1|0.0|2147483648|3.0|-4|1.5|1.3|-1.3")
         #expect(
             try render(
-                "{{math (jsonPath request.body '$.a') '+' 1}}|{{math (jsonPath request.body '$.b') '*' 2}}|{{math request.query.q '+' 1}}",
+                """
+                {{math (jsonPath request.body '$.a') '+' 1}}|{{math (jsonPath request.body '$.b') '*' 2}}|{{math \
+                request.query.q '+' 1}}
+                """,
                 .post, "/?q=2.50", body: #"{"a": 5, "b": 2.5}"#) == "6|5.0|3.5")
     }
 
@@ -53,7 +65,10 @@ extension ResponseTemplateTests {
     /// Random, so compared with WireMock by what it may give; seeded, so it repeats.
     @Test func pickRandomPicksFromItsValuesOrAList() throws {
         let template =
-            "{{#each (range 1 20)}}{{pickRandom 'a' 'b' 'c'}}{{/each}}|{{pickRandom (jsonPath request.body '$.l')}}|{{pickRandom 'one'}}"
+            """
+            {{#each (range 1 20)}}{{pickRandom 'a' 'b' 'c'}}{{/each}}|{{pickRandom (jsonPath request.body \
+            '$.l')}}|{{pickRandom 'one'}}
+            """
         let text = try render(template, .post, body: #"{"l": [1, 2]}"#, seed: 5)
         let parts = text.split(separator: "|")
         #expect(parts[0].count == 20 && Set(parts[0]).isSubset(of: "abc") && Set(parts[0]).count > 1)
@@ -66,7 +81,10 @@ extension ResponseTemplateTests {
     @Test func parseJsonAsABlockACallAndAValue() throws {
         #expect(
             try render(
-                #"{{#parseJson 'obj'}}{"a":1,"b":[1,2],"c":{"d":"x"}}{{/parseJson}}[{{obj.a}}][{{obj.b}}][{{obj.c}}][{{obj.c.d}}][{{obj.b.[1]}}][{{obj}}]"#
+                #"""
+                {{#parseJson 'obj'}}{"a":1,"b":[1,2],"c":{"d":"x"}}{{/parseJson}}\#
+                [{{obj.a}}][{{obj.b}}][{{obj.c}}][{{obj.c.d}}][{{obj.b.[1]}}][{{obj}}]
+                """#
             ) == "[1][[1, 2]][{d&#x3D;x}][x][2][{a&#x3D;1, b&#x3D;[1, 2], c&#x3D;{d&#x3D;x}}]")
         let body = #"{"a":"q"}"#
         #expect(try render("{{parseJson request.body 'j'}}[{{j.a}}]", .post, body: body) == "[q]")
@@ -74,11 +92,17 @@ extension ResponseTemplateTests {
         #expect(try render("{{#with (parseJson request.body)}}[{{a}}]{{/with}}", .post, body: body) == "[q]")
         #expect(
             try render(
-                "{{parseJson request.body 'j'}}{{#each (range 1 2)}}<{{j.a}}>{{/each}}|{{#parseJson 'k'}} [1, 2] {{/parseJson}}{{#each k}}({{this}}){{/each}}|{{size k}}",
+                """
+                {{parseJson request.body 'j'}}{{#each (range 1 2)}}<{{j.a}}>{{/each}}|{{#parseJson 'k'}} [1, 2] \
+                {{/parseJson}}{{#each k}}({{this}}){{/each}}|{{size k}}
+                """,
                 .post, body: body) == "<q><q>|(1)(2)|2")
         #expect(
             try render(
-                #"{{#parseJson 'o'}}{"a": {{request.query.n}}, "l": [{{request.query.n}}, 2]}{{/parseJson}}{{o.a}}|{{o.l.[1]}}|{{size o.l}}"#,
+                #"""
+                {{#parseJson 'o'}}{"a": {{request.query.n}}, "l": [{{request.query.n}}, \#
+                2]}{{/parseJson}}{{o.a}}|{{o.l.[1]}}|{{size o.l}}
+                """#,
                 .get, "/?n=7")
                 == "7|2|2")
         // WireMock answers 500 for a body that is not JSON.
@@ -99,11 +123,17 @@ extension ResponseTemplateTests {
     /// name; several selected are written as the first and walked by `#each`.
     @Test func xPathWritesTextAttributesAndElements() throws {
         let text = try render(
-            "{{xPath request.body '/a/b/text()'}}|{{xPath request.body '/a/b'}}|{{xPath request.body '/a/@id'}}|{{xPath request.body '/a/c'}}|{{xPath request.body '/a'}}",
+            """
+            {{xPath request.body '/a/b/text()'}}|{{xPath request.body '/a/b'}}|{{xPath request.body \
+            '/a/@id'}}|{{xPath request.body '/a/c'}}|{{xPath request.body '/a'}}
+            """,
             .post, body: #"<a id="7"><b>hi &amp; x</b><b>two</b></a>"#)
         #expect(
             text
-                == "hi &amp; x|&lt;b&gt;hi &amp;amp; x&lt;/b&gt;\n|7||&lt;a id&#x3D;&quot;7&quot;&gt;\n  &lt;b&gt;hi &amp;amp; x&lt;/b&gt;\n  &lt;b&gt;two&lt;/b&gt;\n&lt;/a&gt;\n"
+                == """
+                hi &amp; x|&lt;b&gt;hi &amp;amp; x&lt;/b&gt;\n|7||&lt;a id&#x3D;&quot;7&quot;&gt;\n  &lt;b&gt;hi \
+                &amp;amp; x&lt;/b&gt;\n  &lt;b&gt;two&lt;/b&gt;\n&lt;/a&gt;\n
+                """
         )
         #expect(
             try render(
@@ -111,7 +141,10 @@ extension ResponseTemplateTests {
                 body: #"<a id="7"><b>hi</b><b>two</b></a>"#) == "[&lt;b&gt;hi&lt;/b&gt;\n][&lt;b&gt;two&lt;/b&gt;\n]|2")
         #expect(
             try render(
-                #"{{xPath request.body '//b/text()'}}|{{xPath request.body '/a/b[2]/text()'}}|{{xPath request.body '/a/b[@k="v"]/text()'}}"#,
+                #"""
+                {{xPath request.body '//b/text()'}}|{{xPath request.body '/a/b[2]/text()'}}|{{xPath request.body \#
+                '/a/b[@k="v"]/text()'}}
+                """#,
                 .post, body: #"<a><b>1</b><b k="v">2</b></a>"#) == "1|2|2")
         #expect(
             try render(
@@ -123,7 +156,10 @@ extension ResponseTemplateTests {
                 == "<e/>\n|<f>  </f>\n")
         #expect(
             try render(
-                "{{xPath request.body '/a/b/text()'}}|{{#if (xPath request.body '/a/z')}}y{{else}}n{{/if}}|{{size (xPath request.body '//b')}}",
+                """
+                {{xPath request.body '/a/b/text()'}}|{{#if (xPath request.body '/a/z')}}y{{else}}n{{/if}}|{{size \
+                (xPath request.body '//b')}}
+                """,
                 .post, body: "<a><b>x</b><c><b>y</b></c></a>") == "x|n|2")
         #expect(
             try render("{{xPath request.body '/a/b/text()'}}", .post, body: "not xml")
@@ -133,42 +169,73 @@ extension ResponseTemplateTests {
     @Test func parseDateAndDate() throws {
         #expect(
             try render(
-                "{{parseDate '2021-06-14T10:11:12Z'}}|{{date (parseDate '2021-06-14T10:11:12Z')}}|{{date (parseDate '2021-06-14T10:11:12Z') offset='-1 days' format='yyyy-MM-dd'}}"
+                """
+                {{parseDate '2021-06-14T10:11:12Z'}}|{{date (parseDate '2021-06-14T10:11:12Z')}}|{{date \
+                (parseDate '2021-06-14T10:11:12Z') offset='-1 days' format='yyyy-MM-dd'}}
+                """
             ) == "2021-06-14T10:11:12Z|2021-06-14T10:11:12Z|2021-06-13")
         #expect(
             try render(
-                "{{parseDate '14/06/2021' format='dd/MM/yyyy'}}|{{date (parseDate '14/06/2021' format='dd/MM/yyyy') format='yyyy-MM-dd HH:mm'}}"
+                """
+                {{parseDate '14/06/2021' format='dd/MM/yyyy'}}|{{date (parseDate '14/06/2021' \
+                format='dd/MM/yyyy') format='yyyy-MM-dd HH:mm'}}
+                """
             ) == "2021-06-14T00:00:00Z|2021-06-14 00:00")
         #expect(
             try render(
-                "{{parseDate '1623665472000' format='epoch'}}|{{parseDate '1623665472' format='unix'}}|{{date (parseDate '1623665472' format='unix') format='epoch'}}|{{date (parseDate '1623665472' format='unix') format='unix'}}"
+                """
+                {{parseDate '1623665472000' format='epoch'}}|{{parseDate '1623665472' format='unix'}}|{{date \
+                (parseDate '1623665472' format='unix') format='epoch'}}|{{date (parseDate '1623665472' \
+                format='unix') format='unix'}}
+                """
             ) == "2021-06-14T10:11:12Z|2021-06-14T10:11:12Z|1623665472000|1623665472")
         // WireMock 2.35.1's `date` leaves a date in its own offset, whatever `timezone=` says.
         #expect(
             try render(
-                "{{date (parseDate '2021-06-14T10:11:12Z') timezone='Europe/Paris'}}|{{date (parseDate '2021-06-14T10:11:12Z') timezone='Europe/Paris' format='HH:mm Z'}}"
+                """
+                {{date (parseDate '2021-06-14T10:11:12Z') timezone='Europe/Paris'}}|{{date (parseDate \
+                '2021-06-14T10:11:12Z') timezone='Europe/Paris' format='HH:mm Z'}}
+                """
             ) == "2021-06-14T10:11:12Z|10:11 +0000")
         #expect(
             try render(
-                "{{parseDate '2021-06-14T10:11:12+02:00'}}|{{parseDate '2021-06-14'}}|{{parseDate '2021-06-14T10:11:12.345Z'}}|{{parseDate 'Mon, 14 Jun 2021 10:11:12 GMT'}}|{{parseDate 'garbage'}}"
+                """
+                {{parseDate '2021-06-14T10:11:12+02:00'}}|{{parseDate '2021-06-14'}}|{{parseDate \
+                '2021-06-14T10:11:12.345Z'}}|{{parseDate 'Mon, 14 Jun 2021 10:11:12 GMT'}}|{{parseDate 'garbage'}}
+                """
             ) == "2021-06-14T10:11:12+02:00||2021-06-14T10:11:12Z|2021-06-14T10:11:12Z|")
         #expect(
             try render(
-                "{{date (parseDate '2021-06-14T10:11:12+02:00') format='HH:mm'}}|{{date (parseDate '2021-06-14T10:11:12+02:00') format='unix'}}|{{date (parseDate '2021-06-14T10:11:12+02:00') offset='1 days'}}"
+                """
+                {{date (parseDate '2021-06-14T10:11:12+02:00') format='HH:mm'}}|{{date (parseDate \
+                '2021-06-14T10:11:12+02:00') format='unix'}}|{{date (parseDate '2021-06-14T10:11:12+02:00') \
+                offset='1 days'}}
+                """
             ) == "10:11|1623658272|2021-06-15T10:11:12+02:00")
         #expect(
             try render(
-                "{{date (parseDate '2021-01-31T10:11:12Z') offset='1 months'}}|{{date (parseDate '2021-06-14T10:11:12Z') offset='1 years' format='yyyy'}}|{{date (parseDate '2021-06-14T10:11:12Z') offset='30 minutes'}}|{{date (parseDate '2021-06-14T10:11:12Z') offset='10 seconds'}}"
+                """
+                {{date (parseDate '2021-01-31T10:11:12Z') offset='1 months'}}|{{date (parseDate \
+                '2021-06-14T10:11:12Z') offset='1 years' format='yyyy'}}|{{date (parseDate \
+                '2021-06-14T10:11:12Z') offset='30 minutes'}}|{{date (parseDate '2021-06-14T10:11:12Z') \
+                offset='10 seconds'}}
+                """
             ) == "2021-02-28T10:11:12Z|2022|2021-06-14T10:41:12Z|2021-06-14T10:11:22Z")
         #expect(
             try render(
-                "{{date (parseDate '2021-06-14T10:11:12Z') format='EEE, d MMM yyyy'}}|{{#if (parseDate 'garbage')}}y{{else}}n{{/if}}"
+                """
+                {{date (parseDate '2021-06-14T10:11:12Z') format='EEE, d MMM yyyy'}}|{{#if (parseDate \
+                'garbage')}}y{{else}}n{{/if}}
+                """
             )
                 == "Mon, 14 Jun 2021|n")
         // Given no date, or text rather than a date, `date` is now; `now` gives a date `date` moves.
         #expect(
             try render(
-                "{{date}}|{{date request.headers.D offset='1 hours'}}|{{date (now) offset='1 days'}}|{{parseDate (now)}}",
+                """
+                {{date}}|{{date request.headers.D offset='1 hours'}}|{{date (now) offset='1 days'}}|{{parseDate \
+                (now)}}
+                """,
                 headers: [HTTPField.Name("D")!: "2021-06-14T10:11:12Z"])
                 == "2026-11-25T01:43:14Z|2026-11-25T02:43:14Z|2026-11-26T01:43:14Z|2026-11-25T01:43:14Z")
     }
@@ -196,7 +263,10 @@ extension ResponseTemplateTests {
         for (jsonPath, text) in expected { #expect(try path(jsonPath) == text, "\(jsonPath)") }
         #expect(
             try render(
-                "{{#each (jsonPath request.body '$.o.keys()')}}<{{this}}>{{/each}}|{{math (jsonPath request.body '$.n.avg()') '+' 0}}",
+                """
+                {{#each (jsonPath request.body '$.o.keys()')}}<{{this}}>{{/each}}|{{math (jsonPath request.body \
+                '$.n.avg()') '+' 0}}
+                """,
                 .post, body: body) == "<a><b>|2.5")
     }
 

@@ -17,7 +17,10 @@ struct TemplateStubTests {
         let response = StubResponse(
             status: .created, headerFields: [HTTPField.Name("X-Echo")!: "{{request.headers.X-Id}}"],
             json:
-                #"{"id": "{{request.pathSegments.[1]}}", "page": {{request.query.page}}, "name": "{{jsonPath request.body '$.name'}}", "at": "{{now}}"}"#
+                #"""
+                {"id": "{{request.pathSegments.[1]}}", "page": {{request.query.page}}, "name": "{{jsonPath \#
+                request.body '$.name'}}", "at": "{{now}}"}
+                """#
         )
         try registry.register(try TemplateStub(response, seed: 1, now: { Self.instant }), for: .post("/users/{id}"))
         let exchange = try await serving.exchange(
@@ -54,7 +57,13 @@ struct TemplateStubTests {
         }
         #expect(
             header?.description
-                == #"line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, xPath, now, date, parseDate, randomValue, uuid, pickRandom, math, range, assign, parseJson, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request or a variable set before"#
+                == #"""
+                line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, xPath, \#
+                now, date, parseDate, randomValue, uuid, pickRandom, math, range, assign, parseJson, upper, \#
+                lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, \#
+                abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, \#
+                or, not, if, unless, each, with; values start at request or a variable set before
+                """#
         )
     }
 
@@ -72,11 +81,20 @@ struct TemplateStubTests {
         """#,
         "mappings/plain.json": #"{ "request": { "urlPath": "/plain" }, "response": { "body": "{{request.path}}" } }"#,
         "mappings/file.json":
-            #"{ "request": { "urlPath": "/file" }, "response": { "bodyFileName": "hello.txt", "transformers": ["response-template"] } }"#,
+            #"""
+        { "request": { "urlPath": "/file" }, "response": { "bodyFileName": "hello.txt", "transformers": \#
+        ["response-template"] } }
+        """#,
         "mappings/named.json":
-            #"{ "request": { "urlPathPattern": "/named/.*" }, "response": { "bodyFileName": "{{request.pathSegments.[1]}}.json", "transformers": ["response-template"] } }"#,
+            #"""
+        { "request": { "urlPathPattern": "/named/.*" }, "response": { "bodyFileName": \#
+        "{{request.pathSegments.[1]}}.json", "transformers": ["response-template"] } }
+        """#,
         "mappings/by-query.json":
-            #"{ "request": { "urlPath": "/by-query" }, "response": { "bodyFileName": "{{request.query.f}}", "transformers": ["response-template"] } }"#,
+            #"""
+        { "request": { "urlPath": "/by-query" }, "response": { "bodyFileName": "{{request.query.f}}", \#
+        "transformers": ["response-template"] } }
+        """#,
         "__files/hello.txt": "Hello {{request.query.name}}!",
         "__files/abc.json": #"{"name": "{{request.path.[1]}}"}"#,
     ]
@@ -99,11 +117,17 @@ struct TemplateStubTests {
         #expect(outside.status == 500)
         #expect(
             outside.text
-                == #"Decoy could not render this stub's template: "../../etc/passwd" resolves outside the stubs folder; a body file must be inside it"#
+                == #"""
+                Decoy could not render this stub's template: "../../etc/passwd" resolves outside the stubs \#
+                folder; a body file must be inside it
+                """#
         )
         #expect(
             try await serving.exchange(registry, .get, "/named/nope").text
-                == #"Decoy could not render this stub's template: no file "nope.json" in __files/ or next to the stub file"#
+                == #"""
+                Decoy could not render this stub's template: no file "nope.json" in __files/ or next to the stub \#
+                file
+                """#
         )
     }
 
@@ -128,7 +152,10 @@ struct TemplateStubTests {
         #expect(try await answers() == first)
         let bad = try ScratchFolder([
             "bad.yaml":
-                "request: { urlPath: /id }\nresponse: { body: \"{{uuid}}\", transformers: [response-template] }\nseed: soon\n"
+                """
+            request: { urlPath: /id }\nresponse: { body: \"{{uuid}}\", transformers: [response-template] \
+            }\nseed: soon\n
+            """
         ])
         #expect(
             StubFolder(url: bad.url).check().errors.map(\.description) == [
@@ -163,13 +190,26 @@ struct TemplateStubTests {
         let report = StubFolder(url: scratch.url).check()
         #expect(
             report.errors.map(\.description) == [
-                #"bad.yaml:3:11: [0].response.body: malformed template at line 1, column 7: {{#if}} is never closed with {{/if}} (helper if)"#,
-                #"bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no helper or value is called "shout"; helpers: jsonPath, xPath, now, date, parseDate, randomValue, uuid, pickRandom, math, range, assign, parseJson, upper, lower, capitalize, capitalizeFirst, trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values start at request or a variable set before (helper shout)"#,
+                #"""
+                bad.yaml:3:11: [0].response.body: malformed template at line 1, column 7: {{#if}} is never \#
+                closed with {{/if}} (helper if)
+                """#,
+                #"""
+                bad.yaml:7:14: [1].response.headers: malformed template at line 1, column 3: in header X-A: no \#
+                helper or value is called "shout"; helpers: jsonPath, xPath, now, date, parseDate, randomValue, \#
+                uuid, pickRandom, math, range, assign, parseJson, upper, lower, capitalize, capitalizeFirst, \#
+                trim, size, defaultIfEmpty, join, replace, substring, abbreviate, urlEncode, base64, contains, \#
+                matches, regexExtract, eq, neq, gt, gte, lt, lte, and, or, not, if, unless, each, with; values \#
+                start at request or a variable set before (helper shout)
+                """#,
             ])
         // A transformer Decoy does not have is served without, as WireMock serves one not installed.
         #expect(
             report.warnings.map(\.description) == [
-                #"bad.yaml:10:39: [2].response.transformers[0]: transformer "gzip" is not in Decoy, which has response-template; served without it, as WireMock serves a stub whose transformer is not installed"#
+                #"""
+                bad.yaml:10:39: [2].response.transformers[0]: transformer "gzip" is not in Decoy, which has \#
+                response-template; served without it, as WireMock serves a stub whose transformer is not installed
+                """#
             ])
     }
 
@@ -181,7 +221,8 @@ struct TemplateStubTests {
         let scratch = try ScratchFolder([
             "mappings/orders.json": #"""
             {
-              "request": { "method": "POST", "urlPath": "/orders", "bodyPatterns": [{ "matchesJsonPath": "$[?(@.items.length() > 1)]" }] },
+              "request": { "method": "POST", "urlPath": "/orders", "bodyPatterns": [{ "matchesJsonPath": \#
+            "$[?(@.items.length() > 1)]" }] },
               "response": {
                 "status": 201,
                 "jsonBody": {
@@ -189,7 +230,8 @@ struct TemplateStubTests {
                   "total": "{{math (jsonPath request.body '$..price.sum()') '*' 2}}",
                   "max": "{{jsonPath request.body '$..price.max()'}}",
                   "due": "{{date (parseDate (jsonPath request.body '$.placed')) offset='30 days' format='yyyy-MM-dd'}}",
-                  "skus": "{{#each (jsonPath request.body '$.items') as |item|}}{{item.sku}}{{#unless @last}},{{/unless}}{{/each}}"
+                  "skus": "{{#each (jsonPath request.body '$.items') as |item|}}{{item.sku}}{{#unless \#
+            @last}},{{/unless}}{{/each}}"
                 },
                 "transformers": ["response-template"]
               }
@@ -197,14 +239,18 @@ struct TemplateStubTests {
             """#,
             "mappings/single.json": #"""
             {
-              "request": { "method": "POST", "urlPath": "/orders", "bodyPatterns": [{ "matchesJsonPath": { "expression": "$.items.length()", "equalTo": "1" } }] },
-              "response": { "status": 422, "body": "{{parseJson request.body 'order'}}one item: {{order.items.[0].sku}}", "transformers": ["response-template"] }
+              "request": { "method": "POST", "urlPath": "/orders", "bodyPatterns": [{ "matchesJsonPath": { \#
+            "expression": "$.items.length()", "equalTo": "1" } }] },
+              "response": { "status": 422, "body": "{{parseJson request.body 'order'}}one item: \#
+            {{order.items.[0].sku}}", "transformers": ["response-template"] }
             }
             """#,
             "mappings/xml.json": #"""
             {
               "request": { "method": "POST", "urlPath": "/xml" },
-              "response": { "body": "{{xPath request.body '/order/@id'}}: {{#each (range 1 3)}}{{this}}{{/each}} {{math 10 '/' 4}} {{#assign 'unit'}}kg{{/assign}}{{xPath request.body '/order/weight/text()'}} {{unit}}", "transformers": ["response-template"] }
+              "response": { "body": "{{xPath request.body '/order/@id'}}: {{#each (range 1 3)}}{{this}}{{/each}} \#
+            {{math 10 '/' 4}} {{#assign 'unit'}}kg{{/assign}}{{xPath request.body '/order/weight/text()'}} {{unit}}", \#
+            "transformers": ["response-template"] }
             }
             """#,
         ])
@@ -213,8 +259,11 @@ struct TemplateStubTests {
         let two = try await serving.exchange(
             registry, .post, "/orders",
             body: Data(
-                #"{"items": [{"sku": "A-1", "price": 3}, {"sku": "B-2", "price": 1.5}], "placed": "2021-06-14T10:11:12Z"}"#
-                    .utf8))
+                #"""
+                {"items": [{"sku": "A-1", "price": 3}, {"sku": "B-2", "price": 1.5}], "placed": \#
+                "2021-06-14T10:11:12Z"}
+                """#
+                .utf8))
         #expect(two.status == 201)
         #expect(two.text == #"{"count":"2","total":"9.0","max":"3.0","due":"2021-07-14","skus":"A-1,B-2"}"#)
         let one = try await serving.exchange(
@@ -235,7 +284,11 @@ struct TemplateEncodingTests {
         let mapping = try StubEncoder.mapping(stub, for: .get("/t"))
         #expect(
             mapping["response"]?.json
-                == #"{"body":"{{request.path}}","headers":{"Content-Type":"text/plain; charset=utf-8","X-Id":"{{request.headers.X-Id}}"},"status":200,"statusMessage":"OK","transformers":["response-template"]}"#
+                == #"""
+                {"body":"{{request.path}}","headers":{"Content-Type":"text/plain; charset=utf-8",\#
+                "X-Id":"{{request.headers.X-Id}}"},"status":200,"statusMessage":"OK",\#
+                "transformers":["response-template"]}
+                """#
         )
         let definition = try StubDocument.stub(
             try JSONEncoder().encode(JSONValue.object(mapping)), source: "test", folder: nil

@@ -23,7 +23,8 @@ struct WebhookTests {
               "method": "PUT",
               "url": "\(url)",
               "headers": {"Content-Type": "application/json", "X-Order": "{{originalRequest.path.[1]}}"},
-              "body": "{\\"order\\": \\"{{originalRequest.path.[1]}}\\", \\"sku\\": \\"{{jsonPath originalRequest.body '$.sku'}}\\"}"\(delay)
+              "body": "{\\"order\\": \\"{{originalRequest.path.[1]}}\\", \\"sku\\": \\"{{jsonPath originalRequest.body \
+        '$.sku'}}\\"}"\(delay)
             }
           }]
         }

@@ -335,7 +335,10 @@ private struct JSONPathParser {
                 steps.append(try bracket())
             } else {
                 throw PathSyntaxError(
-                    "unexpected \"\(rest.first.map(String.init) ?? "")\"; steps are \".name\", \"['name']\", \"[index]\", \"[*]\" or \"[?(…)]\""
+                    """
+                    unexpected \"\(rest.first.map(String.init) ?? "")\"; steps are \".name\", \"['name']\", \
+                    \"[index]\", \"[*]\" or \"[?(…)]\"
+                    """
                 )
             }
         }
@@ -349,7 +352,10 @@ private struct JSONPathParser {
         guard rest.dropFirst(1 + name.count).first == "(" else { return nil }
         guard let known = JSONPath.Function.Name(rawValue: String(name)) else {
             throw PathSyntaxError(
-                "\"\(name)()\" is not a function of WireMock's JSON paths (Jayway 2.7); they are \(JSONPath.Function.Name.allCases.map { $0.rawValue + "()" }.joined(separator: ", "))"
+                """
+                \"\(name)()\" is not a function of WireMock's JSON paths (Jayway 2.7); they are \
+                \(JSONPath.Function.Name.allCases.map { $0.rawValue + "()" }.joined(separator: ", "))
+                """
             )
         }
         rest = rest.dropFirst(2 + name.count)
