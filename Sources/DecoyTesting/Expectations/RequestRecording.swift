@@ -1,9 +1,5 @@
 public import Decoy
 
-#if canImport(DecoyServer)
-    public import DecoyServer
-#endif
-
 /// Anything that records the requests it receives: a registry, an engine, a mock server, or a
 /// journal itself. The `expect…` assertions are defined once, here, for all of them.
 ///
@@ -24,10 +20,3 @@ extension RequestJournal: RequestRecording {
 extension StubRegistry: RequestRecording {}
 
 extension StubEngine: RequestRecording {}
-
-#if canImport(DecoyServer)
-    extension MockServer: RequestRecording {
-        /// The journal of the engine the server answers from.
-        public var journal: RequestJournal { engine.journal }
-    }
-#endif

@@ -2,6 +2,7 @@
 import Decoy
 import DecoyRemote
 import DecoyServer
+import DecoyServerTesting
 import DecoyTesting
 import Foundation
 import Testing
@@ -23,23 +24,22 @@ struct RemoteExamples {
     @Test func aUITestRegistersDrivesAndVerifies() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "welcome"), for: Route.get("/onboarding").scenario("onboarding", requiredState: "done"))
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        func decoyURL() -> URL { server.baseURL }
+        try await withMockServer(registry: registry) { server in
+            func decoyURL() -> URL { server.baseURL }
 
-        let decoy = RemoteDecoy(baseURL: decoyURL())
-        try await decoy.reset()
-        try await decoy.register(StubResponse(status: .created, json: #"{"id": 7, "name": "Ada"}"#), for: .post("/users"))
-        try await decoy.register(SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: "[]")), for: .get("/users"))
-        try await decoy.setScenarioState("onboarding", to: "done")
+            let decoy = RemoteDecoy(baseURL: decoyURL())
+            try await decoy.reset()
+            try await decoy.register(StubResponse(status: .created, json: #"{"id": 7, "name": "Ada"}"#), for: .post("/users"))
+            try await decoy.register(SequenceStub(first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: "[]")), for: .get("/users"))
+            try await decoy.setScenarioState("onboarding", to: "done")
 
-        // What the app does when the test taps "Sign up".
-        #expect(await outcome(server, .post, "/users").status == 201)
-        #expect(await outcome(server, .get, "/onboarding").body == "welcome")
+            // What the app does when the test taps "Sign up".
+            #expect(await outcome(server, .post, "/users").status == 201)
+            #expect(await outcome(server, .get, "/onboarding").body == "welcome")
 
-        let journal = try await decoy.journal()
-        journal.expect(.post("/users"), count: .once)
-        journal.expectNoUnmatchedRequests()
+            let journal = try await decoy.journal()
+            journal.expect(.post("/users"), count: .once)
+            journal.expectNoUnmatchedRequests()
+        }
     }
 }

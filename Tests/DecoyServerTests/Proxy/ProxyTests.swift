@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import DecoyStubFiles
 import DecoyTesting
 import Foundation

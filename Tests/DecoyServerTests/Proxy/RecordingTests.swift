@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import DecoyStubFiles
 import Foundation
 import HTTPTypes
@@ -74,10 +75,9 @@ struct RecordingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let registry = StubRegistry()
         try registry.load(folder: folder)
-        let recorder = MockServer(registry: registry)
-        try recorder.start()
-        defer { recorder.stop() }
-        try await body(upstream, folder, recorder, AdminConnection(recorder))
+        try await withMockServer(registry: registry) { recorder in
+            try await body(upstream, folder, recorder, AdminConnection(recorder))
+        }
     }
 
     @Test func recordStopLoadAndServeGiveTheSameAnswers() async throws {
@@ -115,12 +115,11 @@ struct RecordingTests {
             // Played back from the files alone, in a registry and server of their own.
             let playback = StubRegistry()
             try playback.load(folder: folder)
-            let server = MockServer(registry: playback)
-            try server.start()
-            defer { server.stop() }
-            let replayed = try await Self.visit(server.baseURL)
-            // Secrets in answers are masked; everything else is as it came.
-            #expect(replayed == live.map { $0.replacingOccurrences(of: "t-123", with: "<redacted>") })
+            try await withMockServer(registry: playback) { server in
+                let replayed = try await Self.visit(server.baseURL)
+                // Secrets in answers are masked; everything else is as it came.
+                #expect(replayed == live.map { $0.replacingOccurrences(of: "t-123", with: "<redacted>") })
+            }
         }
     }
 
@@ -198,26 +197,25 @@ struct RecordingTests {
         let registry = StubRegistry()
         try registry.register(ProxyStub(to: upstream.baseURL), for: Route(method: .get, path: "/**", priority: 10))
         try registry.register(StubResponse(text: "stubbed"), for: .get("/stubbed"))
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        let admin = AdminConnection(server)
-        #expect(try await admin.send("GET", "/counter").text == "one")
-        #expect(try await admin.send("GET", "/stubbed").text == "stubbed")
+        try await withMockServer(registry: registry) { server in
+            let admin = AdminConnection(server)
+            #expect(try await admin.send("GET", "/counter").text == "one")
+            #expect(try await admin.send("GET", "/stubbed").text == "stubbed")
 
-        let refused = try await admin.admin("POST", "/recordings/snapshot", #"{"filters": {"urlPattern": "/c.*"}}"#)
-        #expect(refused.status == 422)
-        #expect(refused.errorTitle?.hasPrefix("Decoy does not filter recordings") == true)
-        let snapshot = try await admin.admin(
-            "POST", "/recordings/snapshot", #"{"outputFormat": "IDS", "persist": false}"#)
-        let ids = try #require(snapshot.json["ids"] as? [String])
-        #expect(ids.count == 1)
-        // The snapshot's stub now answers ahead of the proxy, with the answer recorded.
-        #expect(registry.mapping(id: ids[0]) != nil)
-        #expect(try await admin.send("GET", "/counter").text == "one")
-        #expect(try upstream.engine.journal.entries(matching: .get("/counter")).count == 1)
-        let missing = try await admin.admin("POST", "/recordings/start", "{}")
-        #expect(missing.status == 422)
-        #expect(missing.errorTitle == "targetBaseUrl is required")
+            let refused = try await admin.admin("POST", "/recordings/snapshot", #"{"filters": {"urlPattern": "/c.*"}}"#)
+            #expect(refused.status == 422)
+            #expect(refused.errorTitle?.hasPrefix("Decoy does not filter recordings") == true)
+            let snapshot = try await admin.admin(
+                "POST", "/recordings/snapshot", #"{"outputFormat": "IDS", "persist": false}"#)
+            let ids = try #require(snapshot.json["ids"] as? [String])
+            #expect(ids.count == 1)
+            // The snapshot's stub now answers ahead of the proxy, with the answer recorded.
+            #expect(registry.mapping(id: ids[0]) != nil)
+            #expect(try await admin.send("GET", "/counter").text == "one")
+            #expect(try upstream.engine.journal.entries(matching: .get("/counter")).count == 1)
+            let missing = try await admin.admin("POST", "/recordings/start", "{}")
+            #expect(missing.status == 422)
+            #expect(missing.errorTitle == "targetBaseUrl is required")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import Foundation
 import Testing
 
@@ -208,26 +209,25 @@ struct HostileClientTests {
         try registry.register(
             StubResponse(text: "matched"),
             for: Route(method: .get, path: "/search", matchers: [.query("q", .matches("(a+)+$"))]))
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        let client = APIClient(baseURL: server.baseURL)
-        let started = ContinuousClock.now
-        async let hostile = RawConnection(port: server.port).sendingThenReading(
-            "GET /search?q=\(String(repeating: "a", count: 30))b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        for _ in 0..<20 {
-            #expect(try await client.send(Resource<String>.get("/ok")) == "fine")
+        try await withMockServer(registry: registry) { server in
+            let client = APIClient(baseURL: server.baseURL)
+            let started = ContinuousClock.now
+            async let hostile = RawConnection(port: server.port).sendingThenReading(
+                "GET /search?q=\(String(repeating: "a", count: 30))b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            for _ in 0..<20 {
+                #expect(try await client.send(Resource<String>.get("/ok")) == "fine")
+            }
+            #expect(try await hostile.hasPrefix("HTTP/1.1 404 "))
+            #expect(ContinuousClock.now - started < endlessWait)
+            #expect(try await client.send(Resource<String>.get("/search", query: ["q": "aaa"])) == "matched")
+            // A match given up is a miss for doesNotMatch too, not a pass.
+            try registry.register(
+                StubResponse(text: "excluded"),
+                for: Route(method: .get, path: "/exclude", matchers: [.query("q", .doesNotMatch("(a+)+$"))]))
+            let excluded = try await registry.engine.answer(
+                StubRequest(method: .get, target: "/exclude?q=\(String(repeating: "a", count: 30))b"))
+            #expect(excluded.status == .notFound)
         }
-        #expect(try await hostile.hasPrefix("HTTP/1.1 404 "))
-        #expect(ContinuousClock.now - started < endlessWait)
-        #expect(try await client.send(Resource<String>.get("/search", query: ["q": "aaa"])) == "matched")
-        // A match given up is a miss for doesNotMatch too, not a pass.
-        try registry.register(
-            StubResponse(text: "excluded"),
-            for: Route(method: .get, path: "/exclude", matchers: [.query("q", .doesNotMatch("(a+)+$"))]))
-        let excluded = try await registry.engine.answer(
-            StubRequest(method: .get, target: "/exclude?q=\(String(repeating: "a", count: 30))b"))
-        #expect(excluded.status == .notFound)
     }
 }
 
