@@ -1,7 +1,8 @@
 public import Decoy
 
-/// Anything that records the requests it receives: a registry, an engine, a mock server, or a
-/// journal itself. The `expect…` assertions are defined once, here, for all of them.
+/// Anything that records the requests it receives: a registry, an engine, a journal itself, or
+/// (with `DecoyServerTesting`) a mock server. The `expect…` assertions are defined once, here,
+/// for all of them.
 ///
 /// ```swift
 /// registry.expect(.post("/users"), count: .once)
