@@ -163,7 +163,8 @@ struct ProxyTests {
             // What code registers is written the same way, for a server in another process.
             let encoded = try StubEncoder.mapping(
                 ProxyStub(
-                    to: upstream.baseURL, removingRequestHeaders: [.init("X-Secret")!], delay: .fixed(.milliseconds(5))),
+                    to: upstream.baseURL, removingRequestHeaders: [.init("X-Secret")!],
+                    delay: .fixed(.milliseconds(5))),
                 for: .get("/x"))
             guard case .object(let written) = encoded["response"] else { return }
             #expect(written["proxyBaseUrl"] == .string(upstream.baseURL.absoluteString))
