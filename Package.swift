@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DecoyStubFiles", targets: ["DecoyStubFiles"]),
         .library(name: "DecoyServer", targets: ["DecoyServer"]),
         .library(name: "DecoyTesting", targets: ["DecoyTesting"]),
+        .library(name: "DecoyServerTesting", targets: ["DecoyServerTesting"]),
         .library(name: "DecoyRemote", targets: ["DecoyRemote"]),
         .library(name: "DecoyOpenAPI", targets: ["DecoyOpenAPI"]),
         .executable(name: "decoy", targets: ["DecoyCommand"]),
@@ -76,15 +77,30 @@ let package = Package(
             dependencies: [
                 "Decoy",
                 "DecoyClient",
-                // Only where libmicrohttpd exists, so that the assertions link no C library on iOS;
-                // the server's parts of DecoyTesting are behind `#if canImport(DecoyServer)`.
-                .target(name: "DecoyServer", condition: .when(platforms: [.macOS, .linux])),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Without it, failures reach neither XCTest nor Swift Testing on Linux; linked here,
                 // a test target that uses DecoyTesting needs nothing else.
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
+        ),
+        // The server mode of DecoyTesting apart from it, so that a test target using only the
+        // in-process modes and the assertions links no C library, on macOS too.
+        .target(
+            name: "DecoyServerTesting",
+            dependencies: [
+                "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // What only Decoy's own tests use to compare servings; no product ships it.
+        .target(
+            name: "DecoyTestSupport",
+            dependencies: [
+                "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting", "DecoyServerTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/DecoyTestSupport"
         ),
         // Drives a server in another process over its admin API, with URLSession alone: it runs
         // in an iOS UI test, so it links no C library.
@@ -141,26 +157,33 @@ let package = Package(
                 "DecoyStubFiles",
                 "DecoyServer",
                 "DecoyTesting",
+                "DecoyServerTesting",
+                "DecoyTestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "DecoyServerTests",
-            dependencies: ["DecoyServer", "Decoy", "DecoyStubFiles", "DecoyTesting"]
+            dependencies: [
+                "DecoyServer", "Decoy", "DecoyStubFiles", "DecoyTesting", "DecoyServerTesting", "DecoyTestSupport",
+            ]
         ),
         .testTarget(
             name: "DecoyTestingTests",
-            dependencies: ["DecoyTesting", "Decoy", "DecoyClient", "DecoyServer"]
+            dependencies: ["DecoyTesting", "DecoyServerTesting", "Decoy", "DecoyClient", "DecoyServer"]
         ),
         .testTarget(
             name: "DecoyRemoteTests",
-            dependencies: ["DecoyRemote", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting"]
+            dependencies: [
+                "DecoyRemote", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting", "DecoyServerTesting",
+                "DecoyTestSupport",
+            ]
         ),
         .testTarget(
             name: "DecoyOpenAPITests",
             dependencies: [
-                "DecoyOpenAPI", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting",
+                "DecoyOpenAPI", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting", "DecoyServerTesting",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -172,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "DecoyCommandTests",
             dependencies: [
-                "DecoyCommand", "Decoy", "DecoyStubFiles", "DecoyRemote",
+                "DecoyCommand", "Decoy", "DecoyStubFiles", "DecoyRemote", "DecoyServerTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -3,6 +3,7 @@ import Decoy
 import DecoyClient
 import DecoyOpenAPI
 import DecoyServer
+import DecoyServerTesting
 import DecoyTesting
 import Foundation
 import HTTPTypes
@@ -33,14 +34,14 @@ enum OpenAPIServing: String, CaseIterable, CustomTestStringConvertible {
                 middlewares: middlewares)
             return try await body(client)
         case .server:
-            let server = MockServer(registry: registry)
-            try server.start()
-            defer { server.stop() }
-            let session = URLSession(configuration: .ephemeral)
-            let client = Client(
-                serverURL: server.baseURL.appending(path: "v1"),
-                transport: OpenAPITransport(transport: URLSessionTransport(session: session)), middlewares: middlewares)
-            return try await body(client)
+            return try await withMockServer(registry: registry) { server in
+                let session = URLSession(configuration: .ephemeral)
+                let client = Client(
+                    serverURL: server.baseURL.appending(path: "v1"),
+                    transport: OpenAPITransport(transport: URLSessionTransport(session: session)),
+                    middlewares: middlewares)
+                return try await body(client)
+            }
         }
     }
 }

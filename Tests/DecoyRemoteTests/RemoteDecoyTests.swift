@@ -2,6 +2,7 @@ import Decoy
 import DecoyClient
 import DecoyRemote
 import DecoyServer
+import DecoyServerTesting
 import DecoyTesting
 import Foundation
 import HTTPTypes
@@ -86,20 +87,19 @@ struct RemoteDecoyTests {
     func answersAsInCode(_ kind: Kind) async throws {
         let inCode = StubRegistry()
         try inCode.register(try kind.make(), for: kind.route)
-        let local = MockServer(registry: inCode)
-        try local.start()
-        defer { local.stop() }
-        try await withRemote { decoy, remote in
-            try await decoy.register(try kind.make(), for: kind.route)
-            let requests = kind.requests + [("/kind?v=2", ["Accept": "application/json"])]
-            var answered = 0
-            for (target, fields) in requests {
-                let expected = await outcome(local, .get, target, headerFields: fields)
-                let actual = await outcome(remote, .get, target, headerFields: fields)
-                #expect(actual == expected, "\(kind.name) \(target)")
-                if actual.status != 404 { answered += 1 }
+        try await withMockServer(registry: inCode) { local in
+            try await withRemote { decoy, remote in
+                try await decoy.register(try kind.make(), for: kind.route)
+                let requests = kind.requests + [("/kind?v=2", ["Accept": "application/json"])]
+                var answered = 0
+                for (target, fields) in requests {
+                    let expected = await outcome(local, .get, target, headerFields: fields)
+                    let actual = await outcome(remote, .get, target, headerFields: fields)
+                    #expect(actual == expected, "\(kind.name) \(target)")
+                    if actual.status != 404 { answered += 1 }
+                }
+                #expect(answered > 0, "\(kind.name) never answered")
             }
-            #expect(answered > 0, "\(kind.name) never answered")
         }
     }
 
@@ -294,15 +294,14 @@ struct RemoteDecoyTests {
     func proxy() async throws {
         let upstreamRegistry = StubRegistry()
         try upstreamRegistry.register(StubResponse(text: "from upstream"), for: .get("/real"))
-        let upstream = MockServer(registry: upstreamRegistry)
-        try upstream.start()
-        defer { upstream.stop() }
-        try await withRemote { decoy, server in
-            try await decoy.register(
-                ProxyStub(to: upstream.baseURL, responseHeaders: [HTTPField.Name("X-Via")!: "decoy"]),
-                for: .get("/real"))
-            #expect(await outcome(server, .get, "/real").body == "from upstream")
-            #expect(upstreamRegistry.journal.entries.count == 1)
+        try await withMockServer(registry: upstreamRegistry) { upstream in
+            try await withRemote { decoy, server in
+                try await decoy.register(
+                    ProxyStub(to: upstream.baseURL, responseHeaders: [HTTPField.Name("X-Via")!: "decoy"]),
+                    for: .get("/real"))
+                #expect(await outcome(server, .get, "/real").body == "from upstream")
+                #expect(upstreamRegistry.journal.entries.count == 1)
+            }
         }
     }
 

@@ -1,31 +1,31 @@
 import Decoy
 import DecoyRemote
 import DecoyServer
+import DecoyServerTesting
 import DecoyTesting
 import XCTest
 
 /// `RemoteDecoy` from XCTest, as an iOS UI test target uses it.
 final class RemoteDecoyXCTests: XCTestCase {
     func testRegisterDriveAndExpect() async throws {
-        let server = MockServer(registry: StubRegistry())
-        try server.start()
-        defer { server.stop() }
-        let decoy = RemoteDecoy(baseURL: server.baseURL)
+        try await withMockServer(registry: StubRegistry()) { server in
+            let decoy = RemoteDecoy(baseURL: server.baseURL)
 
-        try await decoy.reset()
-        try await decoy.register(
-            SequenceStub(
-                first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: #"{"ok": true}"#)),
-            for: .get("/status"))
-        let first = await outcome(server, .get, "/status")
-        let second = await outcome(server, .get, "/status")
-        XCTAssertEqual(first.status, 503)
-        XCTAssertEqual(second.body, #"{"ok": true}"#)
+            try await decoy.reset()
+            try await decoy.register(
+                SequenceStub(
+                    first: [StubResponse(status: .serviceUnavailable)], then: StubResponse(json: #"{"ok": true}"#)),
+                for: .get("/status"))
+            let first = await outcome(server, .get, "/status")
+            let second = await outcome(server, .get, "/status")
+            XCTAssertEqual(first.status, 503)
+            XCTAssertEqual(second.body, #"{"ok": true}"#)
 
-        let journal = try await decoy.journal()
-        journal.expect(.get("/status"), count: .exactly(2))
-        journal.expectNoUnmatchedRequests()
-        XCTAssertEqual(journal.entries.map(\.status?.code), [503, 200])
+            let journal = try await decoy.journal()
+            journal.expect(.get("/status"), count: .exactly(2))
+            journal.expectNoUnmatchedRequests()
+            XCTAssertEqual(journal.entries.map(\.status?.code), [503, 200])
+        }
     }
 
     func testAClosureIsRefusedByName() async throws {

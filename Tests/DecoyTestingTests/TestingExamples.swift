@@ -3,6 +3,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import DecoyTesting
 import Foundation
 import Testing
@@ -102,6 +103,19 @@ struct TestingExamples {
         }
     }
 
+    @Test func signsUpOverASocket() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .created, json: #"{"id": 7, "name": "Ada"}"#), for: .post("/users"))
+
+        try await withMockServer(registry: registry) { server in
+            let client = APIClient(baseURL: server.baseURL)
+            let user = try await client.send(.signUp(name: "Ada"))
+            #expect(user == User(id: 7, name: "Ada"))
+        }
+
+        registry.expect(.post("/users"), count: .once)
+    }
+
     @Test func appReachesTheServerItIsLaunchedWith() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created, json: #"{"id": 7, "name": "Ada"}"#), for: .post("/users"))
@@ -132,7 +146,7 @@ struct TestingExamples {
 
 final class UserTests: XCTestCase {
     func testLoadsAUser() async throws {
-        try await withStubbedClientInEveryMode { registry in
+        try await withStubbedClientInEveryMode(ServingMode.allCases) { registry in
             try registry.register(StubResponse(json: #"{"id": 42, "name": "Ada"}"#), for: .get("/users/{id}"))
         } body: { client, registry, mode in
             let user = try await client.send(.user(id: 42))

@@ -1,11 +1,8 @@
 public import Decoy
 
-#if canImport(DecoyServer)
-    public import DecoyServer
-#endif
-
-/// Anything that records the requests it receives: a registry, an engine, a mock server, or a
-/// journal itself. The `expect…` assertions are defined once, here, for all of them.
+/// Anything that records the requests it receives: a registry, an engine, a journal itself, or
+/// (with `DecoyServerTesting`) a mock server. The `expect…` assertions are defined once, here,
+/// for all of them.
 ///
 /// ```swift
 /// registry.expect(.post("/users"), count: .once)
@@ -24,10 +21,3 @@ extension RequestJournal: RequestRecording {
 extension StubRegistry: RequestRecording {}
 
 extension StubEngine: RequestRecording {}
-
-#if canImport(DecoyServer)
-    extension MockServer: RequestRecording {
-        /// The journal of the engine the server answers from.
-        public var journal: RequestJournal { engine.journal }
-    }
-#endif

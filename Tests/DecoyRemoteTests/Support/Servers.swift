@@ -2,6 +2,8 @@ import Decoy
 import DecoyClient
 import DecoyRemote
 import DecoyServer
+import DecoyServerTesting
+import DecoyTestSupport
 import Foundation
 import HTTPTypes
 import Testing
@@ -15,10 +17,9 @@ func withRemote<Result>(
     _ registry: StubRegistry = StubRegistry(), access: MockServer.AdminAccess = .open, token: String? = nil,
     _ body: (RemoteDecoy, MockServer) async throws -> Result
 ) async throws -> Result {
-    let server = MockServer(registry: registry, configuration: .init(adminAccess: access))
-    try server.start()
-    defer { server.stop() }
-    return try await body(RemoteDecoy(baseURL: server.baseURL, token: token), server)
+    return try await withMockServer(registry: registry, configuration: .init(adminAccess: access)) { server in
+        try await body(RemoteDecoy(baseURL: server.baseURL, token: token), server)
+    }
 }
 
 /// What a client saw for one request: the status and body, or the error's code for a fault.

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyServer
+import DecoyServerTesting
 import DecoyStubFiles
 import Foundation
 import Testing
@@ -14,10 +15,9 @@ struct AdminAPITests {
         _ registry: StubRegistry = StubRegistry(), access: MockServer.AdminAccess = .open,
         _ body: (AdminConnection, StubRegistry) async throws -> Void
     ) async throws {
-        let server = MockServer(registry: registry, configuration: .init(adminAccess: access))
-        try server.start()
-        defer { server.stop() }
-        try await body(AdminConnection(server), registry)
+        try await withMockServer(registry: registry, configuration: .init(adminAccess: access)) { server in
+            try await body(AdminConnection(server), registry)
+        }
     }
 
     @Test func aMappingAddedOverHTTPIsServedListedChangedAndRemoved() async throws {

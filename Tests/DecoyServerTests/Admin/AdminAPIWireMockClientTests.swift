@@ -1,5 +1,6 @@
 import Decoy
 import DecoyServer
+import DecoyServerTesting
 import DecoyStubFiles
 import Foundation
 import Testing
@@ -13,10 +14,9 @@ struct AdminAPIWireMockClientTests {
         -> Result
     {
         let registry = StubRegistry()
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        return try await body(AdminConnection(server), registry)
+        return try await withMockServer(registry: registry) { server in
+            try await body(AdminConnection(server), registry)
+        }
     }
 
     private static func stub(_ path: String, _ text: String, id: String? = nil) -> String {
@@ -251,19 +251,19 @@ struct AdminAPIWireMockClientTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let registry = StubRegistry()
         try registry.load(folder: folder)
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        let http = AdminConnection(server)
+        try await withMockServer(registry: registry) { server in
+            let http = AdminConnection(server)
 
-        _ = try await http.admin("POST", "/mappings", Self.stub("/saved", "saved", id: Self.id))
-        #expect(try await http.admin("POST", "/mappings/save").status == 200)
-        #expect(FileManager.default.fileExists(atPath: folder.appending(path: "mappings/saved-\(Self.id).json").path))
-        #expect(try await http.admin("POST", "/reset").status == 200)
-        #expect(try await http.send("GET", "/saved").text == "saved")
+            _ = try await http.admin("POST", "/mappings", Self.stub("/saved", "saved", id: Self.id))
+            #expect(try await http.admin("POST", "/mappings/save").status == 200)
+            #expect(
+                FileManager.default.fileExists(atPath: folder.appending(path: "mappings/saved-\(Self.id).json").path))
+            #expect(try await http.admin("POST", "/reset").status == 200)
+            #expect(try await http.send("GET", "/saved").text == "saved")
 
-        let unsaved = try await withServer { http, _ in try await http.admin("POST", "/mappings/save") }
-        #expect(unsaved.errorTitle == "no stubs folder was loaded to save the stubs into")
+            let unsaved = try await withServer { http, _ in try await http.admin("POST", "/mappings/save") }
+            #expect(unsaved.errorTitle == "no stubs folder was loaded to save the stubs into")
+        }
     }
 
     @Test func aServedRequestIsReadAndForgottenByIDOrByItsStubsMetadata() async throws {

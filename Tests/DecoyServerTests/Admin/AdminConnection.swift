@@ -1,5 +1,5 @@
 import DecoyServer
-import DecoyTesting
+import DecoyTestSupport
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import DecoyTesting
 import Foundation
 import HTTPTypes
@@ -76,9 +77,8 @@ struct ClientOverServerTests {
         let registry = StubRegistry()
         try registry.register(
             StubResponse(json: #"{"status": "up"}"#), for: Route.get("/health").query("verbose", .equalTo("true")))
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        #expect(try await URLSessionTransport().load(Health(baseURL: server.baseURL)) == ["status": "up"])
+        try await withMockServer(registry: registry) { server throws in
+            #expect(try await URLSessionTransport().load(Health(baseURL: server.baseURL)) == ["status": "up"])
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyClient
+import DecoyServerTesting
 import Foundation
 import Logging
 import Testing
@@ -48,15 +49,14 @@ struct RequestLogTests {
                     lines.serverThreads.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
                     return true
                 }, then: answered, else: answered), for: .get("/hello"))
-        let server = MockServer(registry: registry, configuration: .init(logger: lines.logger))
-        try server.start()
-        let client = APIClient(baseURL: server.baseURL)
         let count = 200
-        for _ in 0..<count {
-            _ = try await client.send(Resource<String>.get("/hello"))
+        try await withMockServer(registry: registry, configuration: .init(logger: lines.logger)) { server in
+            let client = APIClient(baseURL: server.baseURL)
+            for _ in 0..<count {
+                _ = try await client.send(Resource<String>.get("/hello"))
+            }
+            _ = try? await client.send(Resource<String>.get("/nope"))
         }
-        _ = try? await client.send(Resource<String>.get("/nope"))
-        server.stop()
         let logged = lines.lines.withLock { $0 }
         let requests = logged.filter { $0.level == .info }
         #expect(requests.count == count + 1)

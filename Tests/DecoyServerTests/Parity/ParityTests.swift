@@ -2,6 +2,8 @@ import Clocks
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import Testing

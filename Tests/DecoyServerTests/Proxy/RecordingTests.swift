@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import DecoyStubFiles
 import Foundation
 import HTTPTypes
@@ -9,8 +10,9 @@ import Testing
 /// Recording: what a proxy passes through becomes stub files that answer the same way.
 @Suite("Recording")
 struct RecordingTests {
-    /// A real server on loopback: users, a counter that answers differently each time, a login.
-    static func upstream() throws -> MockServer {
+    /// Runs `body` with a real server on loopback: users, a counter that answers differently each
+    /// time, a login.
+    static func withUpstream<Result>(_ body: (MockServer) async throws -> Result) async throws -> Result {
         let registry = StubRegistry()
         try registry.register(
             StubResponse(
@@ -29,9 +31,7 @@ struct RecordingTests {
                     status: .created,
                     json: #"{"token":"t-123","user":"\#(request.bodyText.contains("ada") ? "ada" : "other")"}"#)
             }, for: .post("/login"))
-        let server = MockServer(registry: registry)
-        try server.start()
-        return server
+        return try await withMockServer(registry: registry, body)
     }
 
     static func temporaryFolder() throws -> URL {
@@ -69,16 +69,15 @@ struct RecordingTests {
         _ body: (_ upstream: MockServer, _ folder: URL, _ recorder: MockServer, _ admin: AdminConnection) async throws
             -> Void
     ) async throws {
-        let upstream = try Self.upstream()
-        defer { upstream.stop() }
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let registry = StubRegistry()
-        try registry.load(folder: folder)
-        let recorder = MockServer(registry: registry)
-        try recorder.start()
-        defer { recorder.stop() }
-        try await body(upstream, folder, recorder, AdminConnection(recorder))
+        try await Self.withUpstream { upstream in
+            let folder = try Self.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let registry = StubRegistry()
+            try registry.load(folder: folder)
+            try await withMockServer(registry: registry) { recorder in
+                try await body(upstream, folder, recorder, AdminConnection(recorder))
+            }
+        }
     }
 
     @Test func recordStopLoadAndServeGiveTheSameAnswers() async throws {
@@ -116,12 +115,11 @@ struct RecordingTests {
             // Played back from the files alone, in a registry and server of their own.
             let playback = StubRegistry()
             try playback.load(folder: folder)
-            let server = MockServer(registry: playback)
-            try server.start()
-            defer { server.stop() }
-            let replayed = try await Self.visit(server.baseURL)
-            // Secrets in answers are masked; everything else is as it came.
-            #expect(replayed == live.map { $0.replacingOccurrences(of: "t-123", with: "<redacted>") })
+            try await withMockServer(registry: playback) { server in
+                let replayed = try await Self.visit(server.baseURL)
+                // Secrets in answers are masked; everything else is as it came.
+                #expect(replayed == live.map { $0.replacingOccurrences(of: "t-123", with: "<redacted>") })
+            }
         }
     }
 
@@ -198,31 +196,31 @@ struct RecordingTests {
     }
 
     @Test func snapshotsTakeWhatProxiesPassedAndAddIt() async throws {
-        let upstream = try Self.upstream()
-        defer { upstream.stop() }
-        let registry = StubRegistry()
-        try registry.register(ProxyStub(to: upstream.baseURL), for: Route(method: .get, path: "/**", priority: 10))
-        try registry.register(StubResponse(text: "stubbed"), for: .get("/stubbed"))
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        let admin = AdminConnection(server)
-        #expect(try await admin.send("GET", "/counter").text == "one")
-        #expect(try await admin.send("GET", "/stubbed").text == "stubbed")
+        try await Self.withUpstream { upstream in
+            let registry = StubRegistry()
+            try registry.register(ProxyStub(to: upstream.baseURL), for: Route(method: .get, path: "/**", priority: 10))
+            try registry.register(StubResponse(text: "stubbed"), for: .get("/stubbed"))
+            try await withMockServer(registry: registry) { server in
+                let admin = AdminConnection(server)
+                #expect(try await admin.send("GET", "/counter").text == "one")
+                #expect(try await admin.send("GET", "/stubbed").text == "stubbed")
 
-        let refused = try await admin.admin("POST", "/recordings/snapshot", #"{"filters": {"urlPattern": "/c.*"}}"#)
-        #expect(refused.status == 422)
-        #expect(refused.errorTitle?.hasPrefix("Decoy does not filter recordings") == true)
-        let snapshot = try await admin.admin(
-            "POST", "/recordings/snapshot", #"{"outputFormat": "IDS", "persist": false}"#)
-        let ids = try #require(snapshot.json["ids"] as? [String])
-        #expect(ids.count == 1)
-        // The snapshot's stub now answers ahead of the proxy, with the answer recorded.
-        #expect(registry.mapping(id: ids[0]) != nil)
-        #expect(try await admin.send("GET", "/counter").text == "one")
-        #expect(try upstream.engine.journal.entries(matching: .get("/counter")).count == 1)
-        let missing = try await admin.admin("POST", "/recordings/start", "{}")
-        #expect(missing.status == 422)
-        #expect(missing.errorTitle == "targetBaseUrl is required")
+                let refused = try await admin.admin(
+                    "POST", "/recordings/snapshot", #"{"filters": {"urlPattern": "/c.*"}}"#)
+                #expect(refused.status == 422)
+                #expect(refused.errorTitle?.hasPrefix("Decoy does not filter recordings") == true)
+                let snapshot = try await admin.admin(
+                    "POST", "/recordings/snapshot", #"{"outputFormat": "IDS", "persist": false}"#)
+                let ids = try #require(snapshot.json["ids"] as? [String])
+                #expect(ids.count == 1)
+                // The snapshot's stub now answers ahead of the proxy, with the answer recorded.
+                #expect(registry.mapping(id: ids[0]) != nil)
+                #expect(try await admin.send("GET", "/counter").text == "one")
+                #expect(try upstream.engine.journal.entries(matching: .get("/counter")).count == 1)
+                let missing = try await admin.admin("POST", "/recordings/start", "{}")
+                #expect(missing.status == 422)
+                #expect(missing.errorTitle == "targetBaseUrl is required")
+            }
+        }
     }
 }

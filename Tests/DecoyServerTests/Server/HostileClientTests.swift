@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import Foundation
 import Testing
 
@@ -26,92 +27,95 @@ struct HostileClientTests {
         ("G(T /ok HTTP/1.1\r\nHost: x\r\n\r\n", "400"),
     ]
 
-    private static func started(_ configuration: MockServer.Configuration = .init()) throws -> (
-        MockServer, StubRegistry
-    ) {
+    /// Runs `body` with a server that answers `/ok` and `/smuggled`, and its registry.
+    private static func withServer<Result>(
+        _ configuration: MockServer.Configuration = .init(), _ body: (MockServer, StubRegistry) async throws -> Result
+    ) async throws -> Result {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .any("/ok"))
         try registry.register(StubResponse(text: "smuggled"), for: .get("/smuggled"))
-        let server = MockServer(registry: registry, configuration: configuration)
-        try server.start()
-        return (server, registry)
+        return try await withMockServer(registry: registry, configuration: configuration) { server in
+            try await body(server, registry)
+        }
     }
 
     @Test(arguments: badHeads)
     func anAmbiguousHeadIsRefusedAndTheConnectionClosed(_ head: String, _ status: String) async throws {
-        let (server, registry) = try Self.started()
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
-        connection.send(head + Self.smuggled)
-        // Read to the end: the server closes, so nothing sent after the head is answered.
-        let reply = await connection.read()
-        #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(reply)")
-        #expect(!reply.contains("smuggled"), "\(reply)")
-        #expect(!registry.journal.entries.contains { $0.request.path == "/smuggled" })
-        #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+        try await Self.withServer { server, registry in
+            let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+            connection.send(head + Self.smuggled)
+            // Read to the end: the server closes, so nothing sent after the head is answered.
+            let reply = await connection.read()
+            #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(reply)")
+            #expect(!reply.contains("smuggled"), "\(reply)")
+            #expect(!registry.journal.entries.contains { $0.request.path == "/smuggled" })
+            #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+        }
     }
 
     /// libmicrohttpd 0.9.75 ends the head at a line with an empty field name, before the handler
     /// can see it, and refuses what follows as a request with `400` and a close: the request
     /// before it is answered, where RFC 9112 wants a `400`, but nothing after it is.
     @Test func anEmptyFieldNameSmugglesNothing() async throws {
-        let (server, registry) = try Self.started()
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
-        connection.send("POST /ok HTTP/1.1\r\nHost: x\r\n: v\r\nContent-Length: 36\r\n\r\n" + Self.smuggled)
-        let reply = await connection.read()
-        #expect(!reply.contains("smuggled"), "\(reply)")
-        #expect(!registry.journal.entries.contains { $0.request.path == "/smuggled" })
-        withKnownIssue("libmicrohttpd 0.9.75 drops the line and serves the request before it") {
-            #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply)")
+        try await Self.withServer { server, registry in
+            let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+            connection.send("POST /ok HTTP/1.1\r\nHost: x\r\n: v\r\nContent-Length: 36\r\n\r\n" + Self.smuggled)
+            let reply = await connection.read()
+            #expect(!reply.contains("smuggled"), "\(reply)")
+            #expect(!registry.journal.entries.contains { $0.request.path == "/smuggled" })
+            withKnownIssue("libmicrohttpd 0.9.75 drops the line and serves the request before it") {
+                #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply)")
+            }
         }
     }
 
     @Test func anAliasBombOverTheAdminAPIIsRefusedAndTheServerGoesOn() async throws {
-        let (server, registry) = try Self.started()
-        defer { server.stop() }
-        let levels = (0...9).map { level in
-            "&a\(level) [" + Array(repeating: level == 0 ? "\"x\"" : "*a\(level - 1)", count: 9).joined(separator: ", ")
-                + "]"
+        try await Self.withServer { server, registry in
+            let levels = (0...9).map { level in
+                "&a\(level) ["
+                    + Array(repeating: level == 0 ? "\"x\"" : "*a\(level - 1)", count: 9).joined(separator: ", ")
+                    + "]"
+            }
+            let bomb =
+                #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ")
+                + "]}}"
+            let http = AdminConnection(server)
+            let refused = try await http.admin("POST", "/mappings", bomb)
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("aliases repeat more than 100000 values"), "\(refused.text)")
+            #expect(registry.mappings.count == 2)
+            #expect(try await http.send("GET", "/ok").text == "fine")
         }
-        let bomb =
-            #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ") + "]}}"
-        let http = AdminConnection(server)
-        let refused = try await http.admin("POST", "/mappings", bomb)
-        #expect(refused.status == 422)
-        #expect(refused.text.contains("aliases repeat more than 100000 values"), "\(refused.text)")
-        #expect(registry.mappings.count == 2)
-        #expect(try await http.send("GET", "/ok").text == "fine")
     }
 
     /// A 100 KB string aliased 10,000 times, a gigabyte once expanded, is refused at once.
     @Test func aLargeStringAliasedManyTimesOverTheAdminAPIIsRefusedAndTheServerGoesOn() async throws {
-        let (server, registry) = try Self.started()
-        defer { server.stop() }
-        let large = String(repeating: "x", count: 100_000)
-        let aliases = Array(repeating: "*big", count: 10_000).joined(separator: ", ")
-        let body = #"{"request": {"urlPath": "/big"}, "response": {"jsonBody": [&big "\#(large)", \#(aliases)]}}"#
-        let http = AdminConnection(server)
-        let started = ContinuousClock.now
-        let refused = try await http.admin("POST", "/mappings", body)
-        let elapsed = ContinuousClock.now - started
-        // Some 50 ms alone; the admin API answers from the shared task pool, which the tests
-        // running beside this one may hold for seconds. Expanding the aliases took 15 s and more,
-        // and the in-process tests hold the refusal itself to 2 s.
-        #expect(elapsed < .seconds(10), "\(elapsed)")
-        #expect(refused.status == 422)
-        #expect(refused.text.contains("bytes of text; write them out, or repeat fewer"), "\(refused.text)")
-        #expect(registry.mappings.count == 2)
-        #expect(try await http.send("GET", "/ok").text == "fine")
+        try await Self.withServer { server, registry in
+            let large = String(repeating: "x", count: 100_000)
+            let aliases = Array(repeating: "*big", count: 10_000).joined(separator: ", ")
+            let body = #"{"request": {"urlPath": "/big"}, "response": {"jsonBody": [&big "\#(large)", \#(aliases)]}}"#
+            let http = AdminConnection(server)
+            let started = ContinuousClock.now
+            let refused = try await http.admin("POST", "/mappings", body)
+            let elapsed = ContinuousClock.now - started
+            // Some 50 ms alone; the admin API answers from the shared task pool, which the tests
+            // running beside this one may hold for seconds. Expanding the aliases took 15 s and more,
+            // and the in-process tests hold the refusal itself to 2 s.
+            #expect(elapsed < .seconds(10), "\(elapsed)")
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("bytes of text; write them out, or repeat fewer"), "\(refused.text)")
+            #expect(registry.mappings.count == 2)
+            #expect(try await http.send("GET", "/ok").text == "fine")
+        }
     }
 
     /// The whole reply to `request`, sent on a connection of its own, and the request as journaled.
     private static func exchange(_ request: String) async throws -> (reply: String, journaled: StubRequest?) {
-        let (server, registry) = try Self.started()
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port)
-        connection.send(request)
-        return (await connection.read(), registry.journal.entries.last?.request)
+        return try await Self.withServer { server, registry in
+            let connection = try RawConnection(port: server.port)
+            connection.send(request)
+            return (await connection.read(), registry.journal.entries.last?.request)
+        }
     }
 
     @Test func anAbsoluteFormTargetIsMatchedByItsPath() async throws {
@@ -125,16 +129,16 @@ struct HostileClientTests {
     /// (an extension, one that only starts like a common one, a lowercase one) reach the journal
     /// exactly as sent, on one kept-alive connection.
     @Test func everyMethodIsJournaledAsSent() async throws {
-        let (server, registry) = try Self.started()
-        defer { server.stop() }
-        let methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND", "GETS", "GE", "get", "Post"]
-        let connection = try RawConnection(port: server.port)
-        for method in methods {
-            connection.send("\(method) /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
-            let reply = await connection.read(until: "fine")
-            #expect(reply.hasPrefix("HTTP/1.1 200 "), "\(method): \(reply)")
+        try await Self.withServer { server, registry in
+            let methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND", "GETS", "GE", "get", "Post"]
+            let connection = try RawConnection(port: server.port)
+            for method in methods {
+                connection.send("\(method) /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                let reply = await connection.read(until: "fine")
+                #expect(reply.hasPrefix("HTTP/1.1 200 "), "\(method): \(reply)")
+            }
+            #expect(registry.journal.entries.map(\.request.method.rawValue) == methods)
         }
-        #expect(registry.journal.entries.map(\.request.method.rawValue) == methods)
     }
 
     /// Content-Length may come more than once with the same length (RFC 9112 §6.3); only
@@ -149,24 +153,24 @@ struct HostileClientTests {
 
     /// One byte of the head every 200 ms: libmicrohttpd's idle timeout never fires, the head's does.
     @Test func aHeadSentByteByByteIsCutOffAtTheConnectionTimeout() async throws {
-        let (server, _) = try Self.started(.init(connectionTimeout: .seconds(1)))
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
-        let dribble = Task {
-            for byte in Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8)
-                + Array(repeating: UInt8(ascii: "a"), count: 200)
-            {
-                connection.send([byte])
-                try await Task.sleep(for: .milliseconds(200))
+        try await Self.withServer(.init(connectionTimeout: .seconds(1))) { server, _ in
+            let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+            let dribble = Task {
+                for byte in Array("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8)
+                    + Array(repeating: UInt8(ascii: "a"), count: 200)
+                {
+                    connection.send([byte])
+                    try await Task.sleep(for: .milliseconds(200))
+                }
             }
+            defer { dribble.cancel() }
+            let start = ContinuousClock.now
+            #expect(await connection.isClosedByPeer())
+            let elapsed = ContinuousClock.now - start
+            // Cut off once the second has passed, well before the 40 s the dribble would take.
+            #expect(elapsed >= .milliseconds(900) && elapsed < endlessWait, "\(elapsed)")
+            #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
         }
-        defer { dribble.cancel() }
-        let start = ContinuousClock.now
-        #expect(await connection.isClosedByPeer())
-        let elapsed = ContinuousClock.now - start
-        // Cut off once the second has passed, well before the 40 s the dribble would take.
-        #expect(elapsed >= .milliseconds(900) && elapsed < endlessWait, "\(elapsed)")
-        #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
     }
 
     /// The deadline counts from the previous answer, not from the connection's start: a
@@ -177,30 +181,27 @@ struct HostileClientTests {
     /// for the whole timeout is rightly cut off (libmicrohttpd's idle timeout closed it, a clean
     /// end of stream after 1 answer at 3.8 s; the head deadline's sweeper had shut nothing).
     @Test func aBusyKeptAliveConnectionOutlivesTheTimeout() async throws {
-        let (server, _) = try Self.started(.init(connectionTimeout: .seconds(3)))
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
-        let (answered, elapsed, longestPause) = await offThePool {
-            let start = ContinuousClock.now
-            var answered = 0
-            var longestPause = Duration.zero
-            while ContinuousClock.now - start < .seconds(4) {
-                connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-                guard connection.blockingRead(until: "fine").hasSuffix("fine") else { break }
-                answered += 1
-                let pause = ContinuousClock.now
-                usleep(100_000)
-                longestPause = max(longestPause, ContinuousClock.now - pause)
+        try await Self.withServer(.init(connectionTimeout: .seconds(3))) { server, _ in
+            let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+            let (answered, elapsed, longestPause) = await offThePool {
+                let start = ContinuousClock.now
+                var answered = 0
+                var longestPause = Duration.zero
+                while ContinuousClock.now - start < .seconds(4) {
+                    connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                    guard connection.blockingRead(until: "fine").hasSuffix("fine") else { break }
+                    answered += 1
+                    let pause = ContinuousClock.now
+                    usleep(100_000)
+                    longestPause = max(longestPause, ContinuousClock.now - pause)
+                }
+                return (answered, ContinuousClock.now - start, longestPause)
             }
-            return (answered, ContinuousClock.now - start, longestPause)
+            #expect(
+                elapsed >= .seconds(4),
+                "cut off after \(answered) answers; the client paused \(longestPause) at most between an answer and its next request"
+            )
         }
-        #expect(
-            elapsed >= .seconds(4),
-            """
-            cut off after \(answered) answers; the client paused \(longestPause) at most between an answer and \
-            its next request
-            """
-        )
     }
 
     /// `(a+)+$` against 30 a's and a b takes seconds of backtracking; matched under the
@@ -211,26 +212,25 @@ struct HostileClientTests {
         try registry.register(
             StubResponse(text: "matched"),
             for: Route(method: .get, path: "/search", matchers: [.query("q", .matches("(a+)+$"))]))
-        let server = MockServer(registry: registry)
-        try server.start()
-        defer { server.stop() }
-        let client = APIClient(baseURL: server.baseURL)
-        let started = ContinuousClock.now
-        async let hostile = RawConnection(port: server.port).sendingThenReading(
-            "GET /search?q=\(String(repeating: "a", count: 30))b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        for _ in 0..<20 {
-            #expect(try await client.send(Resource<String>.get("/ok")) == "fine")
+        try await withMockServer(registry: registry) { server in
+            let client = APIClient(baseURL: server.baseURL)
+            let started = ContinuousClock.now
+            async let hostile = RawConnection(port: server.port).sendingThenReading(
+                "GET /search?q=\(String(repeating: "a", count: 30))b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            for _ in 0..<20 {
+                #expect(try await client.send(Resource<String>.get("/ok")) == "fine")
+            }
+            #expect(try await hostile.hasPrefix("HTTP/1.1 404 "))
+            #expect(ContinuousClock.now - started < endlessWait)
+            #expect(try await client.send(Resource<String>.get("/search", query: ["q": "aaa"])) == "matched")
+            // A match given up is a miss for doesNotMatch too, not a pass.
+            try registry.register(
+                StubResponse(text: "excluded"),
+                for: Route(method: .get, path: "/exclude", matchers: [.query("q", .doesNotMatch("(a+)+$"))]))
+            let excluded = try await registry.engine.answer(
+                StubRequest(method: .get, target: "/exclude?q=\(String(repeating: "a", count: 30))b"))
+            #expect(excluded.status == .notFound)
         }
-        #expect(try await hostile.hasPrefix("HTTP/1.1 404 "))
-        #expect(ContinuousClock.now - started < endlessWait)
-        #expect(try await client.send(Resource<String>.get("/search", query: ["q": "aaa"])) == "matched")
-        // A match given up is a miss for doesNotMatch too, not a pass.
-        try registry.register(
-            StubResponse(text: "excluded"),
-            for: Route(method: .get, path: "/exclude", matchers: [.query("q", .doesNotMatch("(a+)+$"))]))
-        let excluded = try await registry.engine.answer(
-            StubRequest(method: .get, target: "/exclude?q=\(String(repeating: "a", count: 30))b"))
-        #expect(excluded.status == .notFound)
     }
 }
 

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import Foundation
 import Testing
 
@@ -94,16 +95,17 @@ struct MockServerTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "one"), for: .get("/a"))
         try registry.register(StubResponse(text: "two"), for: .get("/b"))
-        let server = try Self.started(registry)
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port)
-        connection.send("GET /a HTTP/1.1\r\nHost: x\r\nX-Tag: first\r\nX-Tag: second\r\n\r\n")
-        let first = await connection.read(until: "one")
-        #expect(first.hasPrefix("HTTP/1.1 200 OK"))
-        #expect(!first.lowercased().contains("connection: close"))
-        connection.send("GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(await connection.read(until: "two").hasSuffix("two"))
-        #expect(registry.journal.entries.first?.request.headerFields[values: .init("X-Tag")!] == ["first", "second"])
+        try await withMockServer(registry: registry) { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /a HTTP/1.1\r\nHost: x\r\nX-Tag: first\r\nX-Tag: second\r\n\r\n")
+            let first = await connection.read(until: "one")
+            #expect(first.hasPrefix("HTTP/1.1 200 OK"))
+            #expect(!first.lowercased().contains("connection: close"))
+            connection.send("GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await connection.read(until: "two").hasSuffix("two"))
+            #expect(
+                registry.journal.entries.first?.request.headerFields[values: .init("X-Tag")!] == ["first", "second"])
+        }
     }
 
     /// The server writes a repeated field as the stub has it, one line per value; it is
@@ -113,12 +115,12 @@ struct MockServerTests {
         try registry.register(
             StubResponse(headerFields: [.init("X-Multi")!: "a", .init("X-Multi")!: "b"], text: "two"),
             for: .get("/multi"))
-        let server = try Self.started(registry)
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port)
-        connection.send("GET /multi HTTP/1.1\r\nHost: x\r\n\r\n")
-        let reply = await connection.read(until: "two")
-        #expect(reply.contains("\r\nX-Multi: a\r\n") && reply.contains("\r\nX-Multi: b\r\n"), "\(reply)")
+        try await withMockServer(registry: registry) { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /multi HTTP/1.1\r\nHost: x\r\n\r\n")
+            let reply = await connection.read(until: "two")
+            #expect(reply.contains("\r\nX-Multi: a\r\n") && reply.contains("\r\nX-Multi: b\r\n"), "\(reply)")
+        }
     }
 
     /// A request head larger than the connection's memory is refused by libmicrohttpd itself,
@@ -126,14 +128,14 @@ struct MockServerTests {
     @Test func aRequestHeadTooLargeForTheConnectionGets431() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
-        let server = try Self.started(registry)
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port)
-        connection.send("GET /ok HTTP/1.1\r\nHost: x\r\nX-Req: \(String(repeating: "b", count: 40_000))\r\n\r\n")
-        let reply = await connection.read()
-        #expect(reply.hasPrefix("HTTP/1.1 431 "), "\(reply.prefix(80))")
-        #expect(registry.journal.entries.isEmpty)
-        #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+        try await withMockServer(registry: registry) { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /ok HTTP/1.1\r\nHost: x\r\nX-Req: \(String(repeating: "b", count: 40_000))\r\n\r\n")
+            let reply = await connection.read()
+            #expect(reply.hasPrefix("HTTP/1.1 431 "), "\(reply.prefix(80))")
+            #expect(registry.journal.entries.isEmpty)
+            #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+        }
     }
 
     /// Stub files allow 64 KiB of response header fields, but libmicrohttpd writes the head into
@@ -174,16 +176,13 @@ struct MockServerTests {
         let registry = StubRegistry()
         try registry.register(
             ClosureStub { StubResponse(text: "\($0.body.count) bytes: \($0.bodyText)") }, for: .post("/upload"))
-        let server = try Self.started(registry)
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port)
-        connection.send(
-            """
-            POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n \
-            world\r\n0\r\n\r\n
-            """
-        )
-        #expect(await connection.read(until: "world").hasSuffix("11 bytes: hello world"))
+        try await withMockServer(registry: registry) { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send(
+                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+            )
+            #expect(await connection.read(until: "world").hasSuffix("11 bytes: hello world"))
+        }
     }
 
     @Test func rawQueryAndEncodedPathArriveAsSent() async throws {
@@ -191,35 +190,32 @@ struct MockServerTests {
         try registry.register(
             ClosureStub { StubResponse(text: "\($0.path)|\($0.query ?? "")|\($0.queryValues("q"))") },
             for: .get("/people/{name}"))
-        let server = try Self.started(registry)
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port)
-        connection.send("GET /people/Ada%20L?q=a%26b&q=c+d HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(await connection.read(until: "]").hasSuffix(#"/people/Ada L|q=a%26b&q=c+d|["a&b", "c d"]"#))
-        #expect(registry.journal.entries.first?.request.target == "/people/Ada%20L?q=a%26b&q=c+d")
+        try await withMockServer(registry: registry) { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /people/Ada%20L?q=a%26b&q=c+d HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await connection.read(until: "]").hasSuffix(#"/people/Ada L|q=a%26b&q=c+d|["a&b", "c d"]"#))
+            #expect(registry.journal.entries.first?.request.target == "/people/Ada%20L?q=a%26b&q=c+d")
+        }
     }
 
     @Test func oversizedBodiesGet413AndTheServerGoesOn() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created), for: .post("/upload"))
-        let server = try Self.started(registry, .init(maxBodySize: 1_000))
-        defer { server.stop() }
-        let declared = try RawConnection(port: server.port)
-        declared.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
-        #expect(await declared.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
-        let chunked = try RawConnection(port: server.port)
-        let chunk = String(repeating: "x", count: 600)
-        chunked.send(
-            """
-            POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \
-            chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n
-            """
-        )
-        #expect(await chunked.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
-        let client = APIClient(baseURL: server.baseURL)
-        try await client.send(
-            Resource<Void>(method: .post, path: "/upload", body: .data(Data(count: 999), contentType: nil)))
-        #expect(registry.journal.totalCount == 1, "refused bodies never reach the engine")
+        try await withMockServer(registry: registry, configuration: .init(maxBodySize: 1_000)) { server in
+            let declared = try RawConnection(port: server.port)
+            declared.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+            #expect(await declared.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
+            let chunked = try RawConnection(port: server.port)
+            let chunk = String(repeating: "x", count: 600)
+            chunked.send(
+                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n"
+            )
+            #expect(await chunked.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
+            let client = APIClient(baseURL: server.baseURL)
+            try await client.send(
+                Resource<Void>(method: .post, path: "/upload", body: .data(Data(count: 999), contentType: nil)))
+            #expect(registry.journal.totalCount == 1, "refused bodies never reach the engine")
+        }
     }
 
     @Test(arguments: [
@@ -231,52 +227,53 @@ struct MockServerTests {
     func garbageGets400OrACloseAndTheServerGoesOn(_ garbage: String) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
-        let server = try Self.started(registry)
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port)
-        connection.send(garbage)
-        let reply = await connection.read()
-        #expect(reply.isEmpty || reply.hasPrefix("HTTP/1.1 400") || reply.hasPrefix("HTTP/1.1 505"), "\(reply)")
-        #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+        try await withMockServer(registry: registry) { server in
+            let connection = try RawConnection(port: server.port)
+            connection.send(garbage)
+            let reply = await connection.read()
+            #expect(reply.isEmpty || reply.hasPrefix("HTTP/1.1 400") || reply.hasPrefix("HTTP/1.1 505"), "\(reply)")
+            #expect(try await APIClient(baseURL: server.baseURL).send(Resource<String>.get("/ok")) == "fine")
+        }
     }
 
     @Test func aClientThatStopsMidRequestIsTimedOut() async throws {
-        let server = try Self.started(StubRegistry(), .init(connectionTimeout: .seconds(1)))
-        defer { server.stop() }
-        let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
-        connection.send("POST /slow-client HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part")
-        let start = ContinuousClock.now
-        #expect(await connection.isClosedByPeer())
-        #expect(ContinuousClock.now - start < endlessWait)
+        try await withMockServer(registry: StubRegistry(), configuration: .init(connectionTimeout: .seconds(1))) {
+            server in
+            let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+            connection.send("POST /slow-client HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part")
+            let start = ContinuousClock.now
+            #expect(await connection.isClosedByPeer())
+            #expect(ContinuousClock.now - start < endlessWait)
+        }
     }
 
     @Test func connectionsOverTheLimitGet503AndAreClosed() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
-        let server = try Self.started(registry, .init(connectionLimit: 4))
-        defer { server.stop() }
-        let held = try (0..<4).map { _ in try RawConnection(port: server.port, receiveTimeout: .seconds(2)) }
-        for connection in held {
-            connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = await connection.read(until: "fine")
+        try await withMockServer(registry: registry, configuration: .init(connectionLimit: 4)) { server in
+            let held = try (0..<4).map { _ in try RawConnection(port: server.port, receiveTimeout: .seconds(2)) }
+            for connection in held {
+                connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = await connection.read(until: "fine")
+            }
+            let extra = try RawConnection(port: server.port, receiveTimeout: .seconds(2))
+            extra.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            let reply = await extra.read()
+            #expect(reply.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(reply)")
+            #expect(reply.lowercased().contains("connection: close"))
+            #expect(registry.journal.totalCount == 4)
+            // Once a held connection closes, a new one is served again.
+            held[0].close()
+            var served = false
+            for _ in 0..<200 where !served {
+                let next = try RawConnection(port: server.port, receiveTimeout: .seconds(2))
+                next.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                served = await next.read(until: "fine").hasSuffix("fine")
+                if !served { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            #expect(served)
+            withExtendedLifetime(held) {}
         }
-        let extra = try RawConnection(port: server.port, receiveTimeout: .seconds(2))
-        extra.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-        let reply = await extra.read()
-        #expect(reply.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(reply)")
-        #expect(reply.lowercased().contains("connection: close"))
-        #expect(registry.journal.totalCount == 4)
-        // Once a held connection closes, a new one is served again.
-        held[0].close()
-        var served = false
-        for _ in 0..<200 where !served {
-            let next = try RawConnection(port: server.port, receiveTimeout: .seconds(2))
-            next.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-            served = await next.read(until: "fine").hasSuffix("fine")
-            if !served { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        #expect(served)
-        withExtendedLifetime(held) {}
     }
 
     @Test func stoppingClosesHeldConnectionsAndFreesTheirWaits() async throws {
@@ -304,13 +301,14 @@ struct MockServerTests {
         try registry.register(
             StubResponse(status: .created, headerFields: [.init("X-From")!: "decoy"], json: #"{"ok":true}"#),
             for: .post("/things"))
-        let server = try Self.started(registry)
-        defer { server.stop() }
-        guard let text = try await curl(["-i", "-X", "POST", "-d", "a=1", server.baseURL.absoluteString + "/things"])
-        else { return }
-        #expect(text.hasPrefix("HTTP/1.1 201 Created"))
-        #expect(text.contains("X-From: decoy"))
-        #expect(text.hasSuffix(#"{"ok":true}"#))
-        #expect(registry.journal.entries.first?.request.bodyText == "a=1")
+        try await withMockServer(registry: registry) { server in
+            guard
+                let text = try await curl(["-i", "-X", "POST", "-d", "a=1", server.baseURL.absoluteString + "/things"])
+            else { return }
+            #expect(text.hasPrefix("HTTP/1.1 201 Created"))
+            #expect(text.contains("X-From: decoy"))
+            #expect(text.hasSuffix(#"{"ok":true}"#))
+            #expect(registry.journal.entries.first?.request.bodyText == "a=1")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyServer
+import DecoyServerTesting
 import DecoyTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyClient
+import DecoyServerTesting
 import DecoyTesting
 import Foundation
 import Testing
@@ -27,9 +28,10 @@ struct WithStubbedClientTests {
         }
         #expect(user == User(id: 42, name: "Ada"))
         registry.expect(.get("/users/42"), count: .once)
-        switch mode {
-        case .inProcess, .urlProtocol: #expect(baseURL.absoluteString == "http://decoy.invalid")
-        case .server: #expect(baseURL.host == "127.0.0.1" && baseURL.port != 0)
+        if mode == .server {
+            #expect(baseURL.host == "127.0.0.1" && baseURL.port != 0)
+        } else {
+            #expect(baseURL.absoluteString == "http://decoy.invalid")
         }
     }
 
@@ -52,7 +54,7 @@ struct WithStubbedClientTests {
 
     @Test func everyModeRunsOnceEachWithAFreshRegistry() async throws {
         let runs = Mutex<[(ServingMode, StubRegistry)]>([])
-        try await withStubbedClientInEveryMode { registry in
+        try await withStubbedClientInEveryMode(ServingMode.allCases) { registry in
             try registry.register(
                 SequenceStub(first: [StubResponse(text: "first")], then: StubResponse(text: "later")),
                 for: .get("/step"))
@@ -65,5 +67,11 @@ struct WithStubbedClientTests {
         #expect(modes == ServingMode.allCases)
         #expect(registries.map(\.journal.totalCount) == modes.map { _ in 1 })
         #expect(Set(registries.map(ObjectIdentifier.init)).count == modes.count)
+    }
+
+    @Test func theInProcessModesOpenNoSocketAndEveryModeAddsTheServer() {
+        #expect(ServingMode.inProcessModes == [.inProcess, .urlProtocol])
+        #expect(ServingMode.allCases == [.inProcess, .urlProtocol, .server])
+        #expect(ServingMode.allCases.map(\.description) == ["inProcess", "urlProtocol", "server"])
     }
 }

@@ -3,6 +3,7 @@
 import Decoy
 import DecoyClient
 import DecoyStubFiles
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import HTTPTypes

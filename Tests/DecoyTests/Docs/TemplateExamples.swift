@@ -2,7 +2,9 @@
 // The examples of docs/templates.md, verbatim; DocumentationSyncTests keeps the Swift ones so,
 // and the stub-file examples are loaded from the page itself.
 import Decoy
+import DecoyServerTesting
 import DecoyStubFiles
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import HTTPTypes

@@ -1,6 +1,8 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import HTTPTypes

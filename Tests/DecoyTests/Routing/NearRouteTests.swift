@@ -1,5 +1,6 @@
 import Decoy
 import DecoyStubFiles
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import HTTPTypes

@@ -1,5 +1,7 @@
 import Decoy
+import DecoyServerTesting
 import DecoyStubFiles
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import HTTPTypes

@@ -69,9 +69,11 @@ struct StubDecoderFuzzTests {
         var random = SeededGenerator(source: RandomSource(seed: 18))
         let folder = try ScratchFolder()
         let registry = StubRegistry()
-        let deadline = ContinuousClock.now + .seconds(20)
+        // A synchronous test holds one of the task pool's threads, which the server tests beside it
+        // answer from: kept to a few seconds.
+        let deadline = ContinuousClock.now + .seconds(6)
         var runs = 0
-        while runs < 1_500, ContinuousClock.now < deadline {
+        while runs < 500, ContinuousClock.now < deadline {
             runs += 1
             let (name, text) = Self.seeds[runs % Self.seeds.count]
             let data = Self.mutate(text, using: &random)

@@ -1,4 +1,5 @@
 import Decoy
+import DecoyServerTesting
 import DecoyStubFiles
 import DecoyTesting
 import Foundation

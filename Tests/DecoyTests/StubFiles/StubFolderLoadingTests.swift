@@ -1,7 +1,9 @@
 import Clocks
 import Decoy
 import DecoyClient
+import DecoyServerTesting
 import DecoyStubFiles
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import Testing

@@ -1,6 +1,8 @@
 import Clocks
 import Decoy
 import DecoyClient
+import DecoyServerTesting
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import Testing

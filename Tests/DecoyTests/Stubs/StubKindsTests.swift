@@ -1,5 +1,7 @@
 import Decoy
 import DecoyClient
+import DecoyServerTesting
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Clocks
 import Decoy
+import DecoyServerTesting
 import DecoyTesting
 import Foundation
 import Testing

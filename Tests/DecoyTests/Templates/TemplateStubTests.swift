@@ -1,3 +1,5 @@
+import DecoyServerTesting
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import HTTPTypes

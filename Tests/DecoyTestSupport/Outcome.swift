@@ -1,11 +1,11 @@
-import Decoy
-import DecoyClient
-import Foundation
-import HTTPTypes
+package import Decoy
+package import DecoyClient
+import DecoyServer
+import DecoyServerTesting
+package import DecoyTesting
+package import Foundation
+package import HTTPTypes
 
-#if canImport(DecoyServer)
-    import DecoyServer
-#endif
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -103,14 +103,6 @@ extension ServingMode {
         _ registry: StubRegistry, _ method: HTTPRequest.Method = .get, _ target: String, headerFields: HTTPFields = [:],
         body: Data? = nil
     ) async throws -> Outcome {
-        let session: URLSession
-        var base = "https://api.test"
-        #if canImport(DecoyServer)
-            let server = self == .server ? MockServer(registry: registry) : nil
-            try server?.start()
-            defer { server?.stop() }
-            if let server { base = server.baseURL.absoluteString }
-        #endif
         switch self {
         case .inProcess:
             let request = HTTPRequest(
@@ -118,14 +110,24 @@ extension ServingMode {
             let (response, data) = try await StubTransport(registry).send(request, body: body)
             return .response(status: response.status.code, headerFields: response.headerFields, body: data)
         case .urlProtocol:
-            session = .stubbed(by: registry)
-        #if canImport(DecoyServer)
-            case .server:
-                session = URLSession(configuration: .ephemeral)
-        #endif
+            return try await Self.load(
+                method, URL(string: "https://api.test" + target)!, headerFields, body, on: .stubbed(by: registry))
+        case .server:
+            return try await withMockServer(registry: registry) { server in
+                try await Self.load(
+                    method, URL(string: server.baseURL.absoluteString + target)!, headerFields, body,
+                    on: URLSession(configuration: .ephemeral))
+            }
+        default:
+            preconditionFailure("no exchange for the serving mode \(self)")
         }
+    }
+
+    private static func load(
+        _ method: HTTPRequest.Method, _ url: URL, _ headerFields: HTTPFields, _ body: Data?, on session: URLSession
+    ) async throws -> Outcome {
         defer { session.finishTasksAndInvalidate() }
-        var request = URLRequest(url: URL(string: base + target)!)
+        var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
         for field in headerFields { request.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
         request.httpBody = body
@@ -137,6 +139,6 @@ extension ServingMode {
     /// Throws what starting a server throws.
     package func client(_ registry: StubRegistry, configuration: APIClient.Configuration = .init()) throws -> APIClient
     {
-        try served(self, registry: registry, configuration: configuration).client
+        try serve(registry, configuration).client
     }
 }
