@@ -40,7 +40,9 @@ struct RemoteServeTests {
 
         let journal = try await decoy.journal()
         #expect(
-            journal.entries.map(\.description) == ["GET /flap → 200", "GET /flap → 503", "GET /flip → 404 (unmatched)"])
+            journal.entries.map(\.description) == [
+                "GET /flap → 200", "GET /flap → 503", "GET /flip → 404 (unmatched)",
+            ])
         try journal.verify(.get("/flap"), count: .exactly(2))
         let error = #expect(throws: VerificationError.self) { try journal.verify(.get("/flap"), count: .once) }
         #expect(error?.actual == 2)

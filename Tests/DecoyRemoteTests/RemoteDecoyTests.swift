@@ -237,13 +237,13 @@ struct RemoteDecoyTests {
             _ = await outcome(server, .post, "/user")
             #expect(try await decoy.count(of: .post("/users")) == 1)
             #expect(try await decoy.count(of: Route.any("/**")) == 2)
-            #expect(try await failureMessages { try await decoy.expect(.post("/users"), count: .once) }.isEmpty)
-            #expect(try await failureMessages { try await decoy.expectNoRequests(to: .get("/users")) }.isEmpty)
-            let remote = try await failureMessages { try await decoy.expect(.post("/users"), count: .exactly(2)) }
+            #expect(try await awaitedFailureMessages { try await decoy.expect(.post("/users"), count: .once) }.isEmpty)
+            #expect(try await awaitedFailureMessages { try await decoy.expectNoRequests(to: .get("/users")) }.isEmpty)
+            let remote = try await awaitedFailureMessages { try await decoy.expect(.post("/users"), count: .exactly(2)) }
             let local = failureMessages { server.expect(.post("/users"), count: .exactly(2)) }
             #expect(remote == local)
             #expect(remote.first?.contains("Near misses") == true)
-            let unmatched = try await failureMessages { try await decoy.expectNoUnmatchedRequests() }
+            let unmatched = try await awaitedFailureMessages { try await decoy.expectNoUnmatchedRequests() }
             #expect(unmatched == failureMessages { server.expectNoUnmatchedRequests() })
             #expect(unmatched.count == 1)
         }

@@ -53,8 +53,8 @@ func outcome(
 }
 
 /// The messages of the test failures `body` records, which are expected.
-/// The messages of the failures an async `body` records, as ``failureMessages(_:)-(()->Void)`` collects them.
-func failureMessages(_ body: () async throws -> Void) async throws -> [String] {
+/// The messages of the failures an async `body` records, as ``failureMessages(_:)`` collects them.
+func awaitedFailureMessages(_ body: () async throws -> Void) async throws -> [String] {
     let messages = Mutex<[String]>([])
     try await withKnownIssue(isIntermittent: true) {
         try await body()

@@ -146,8 +146,10 @@ struct ProxyTests {
             let registry = StubRegistry()
             let json = """
                 {"request": {"method": "GET", "urlPathPattern": "/echo/.*"},
-                 "response": {"proxyBaseUrl": "\(upstream.baseURL.absoluteString)", "additionalProxyRequestHeaders": {"X-Added": "from-file"},
-                              "removeProxyRequestHeaders": ["x-secret"], "headers": {"X-Via": "decoy"}, "fixedDelayMilliseconds": 0}}
+                 "response": {"proxyBaseUrl": "\(upstream.baseURL.absoluteString)",
+                              "additionalProxyRequestHeaders": {"X-Added": "from-file"},
+                              "removeProxyRequestHeaders": ["x-secret"], "headers": {"X-Via": "decoy"},
+                              "fixedDelayMilliseconds": 0}}
                 """
             let mapping = try registry.addMapping(Data(json.utf8))
             let answer = try await registry.engine.answer(
@@ -178,14 +180,14 @@ struct ProxyTests {
         #expect(throws: StubFileError.self) {
             try registry.addMapping(
                 Data(
-                    #"{"request": {"urlPath": "/a"}, "response": {"proxyBaseUrl": "http://127.0.0.1:1", "status": 201}}"#
-                        .utf8))
+                    (#"{"request": {"urlPath": "/a"}, "#
+                        + #""response": {"proxyBaseUrl": "http://127.0.0.1:1", "status": 201}}"#).utf8))
         }
         do {
             try registry.addMapping(
                 Data(
-                    #"{"request": {"urlPath": "/a"}, "responses": [{"proxyBaseUrl": "http://127.0.0.1:1"}], "mode": "sequence"}"#
-                        .utf8))
+                    (#"{"request": {"urlPath": "/a"}, "#
+                        + #""responses": [{"proxyBaseUrl": "http://127.0.0.1:1"}], "mode": "sequence"}"#).utf8))
             Issue.record("a proxy in a list should be refused")
         } catch {
             #expect("\(error)".contains("proxyBaseUrl goes in a stub's own \"response\""))

@@ -179,7 +179,8 @@ struct MockServerTests {
         try await withMockServer(registry: registry) { server in
             let connection = try RawConnection(port: server.port)
             connection.send(
-                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
             )
             #expect(await connection.read(until: "world").hasSuffix("11 bytes: hello world"))
         }
@@ -208,7 +209,8 @@ struct MockServerTests {
             let chunked = try RawConnection(port: server.port)
             let chunk = String(repeating: "x", count: 600)
             chunked.send(
-                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n"
+                "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n"
             )
             #expect(await chunked.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
             let client = APIClient(baseURL: server.baseURL)

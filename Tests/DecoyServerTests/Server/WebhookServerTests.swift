@@ -36,7 +36,8 @@ struct WebhookServerTests {
                 let mapping = """
                     {"request": {"method": "POST", "urlPathTemplate": "/orders/{id}"}, "response": {"status": 202},
                      "postServeActions": [{"name": "webhook", "parameters": {
-                       "method": "POST", "url": "\(receiving.baseURL.absoluteString)/callbacks/{{originalRequest.path.[1]}}",
+                       "method": "POST",
+                       "url": "\(receiving.baseURL.absoluteString)/callbacks/{{originalRequest.path.[1]}}",
                        "headers": {"X-Sku": "{{jsonPath originalRequest.body '$.sku'}}"},
                        "body": "order {{originalRequest.path.[1]}} placed"}}]}
                     """

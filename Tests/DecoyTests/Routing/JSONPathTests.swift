@@ -52,7 +52,10 @@ struct JSONPathTests {
         ("$.items.length().x", #"length() ends the path; nothing may follow it"#),
         ("$.items[?(@.sku =~ /A.*/)]", #"regular expressions in filters ("=~") are not supported"#),
         ("$.items[?(@.sku == 'A-1']", #"a filter is closed by ")]""#),
-        ("$.items[?(@.sku ==)]", #"expected "@…", "$…", a quoted string, a number, true, false or null in a filter"#),
+        (
+            "$.items[?(@.sku ==)]",
+            #"expected "@…", "$…", a quoted string, a number, true, false or null "# + "in a filter"
+        ),
         ("$.items[", #"expected "['name']", "[index]", "[start:end]", "[*]" or "[?(…)]""#),
         ("items", #"a JSON path starts with "$""#),
     ])

@@ -485,7 +485,8 @@ private struct JSONPathParser {
         }
         let number = rest.prefix { $0.isNumber || "-+.eE".contains($0) }
         guard let value = Double(number) else {
-            throw PathSyntaxError("expected \"@…\", \"$…\", a quoted string, a number, true, false or null in a filter")
+            throw PathSyntaxError(
+                "expected \"@…\", \"$…\", a quoted string, a number, true, false or null in a filter")
         }
         rest = rest.dropFirst(number.count)
         return .literal(.number(value))
