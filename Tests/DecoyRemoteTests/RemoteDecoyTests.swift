@@ -239,7 +239,9 @@ struct RemoteDecoyTests {
             #expect(try await decoy.count(of: Route.any("/**")) == 2)
             #expect(try await awaitedFailureMessages { try await decoy.expect(.post("/users"), count: .once) }.isEmpty)
             #expect(try await awaitedFailureMessages { try await decoy.expectNoRequests(to: .get("/users")) }.isEmpty)
-            let remote = try await awaitedFailureMessages { try await decoy.expect(.post("/users"), count: .exactly(2)) }
+            let remote = try await awaitedFailureMessages {
+                try await decoy.expect(.post("/users"), count: .exactly(2))
+            }
             let local = failureMessages { server.expect(.post("/users"), count: .exactly(2)) }
             #expect(remote == local)
             #expect(remote.first?.contains("Near misses") == true)
