@@ -61,16 +61,14 @@ struct RemoteServeTests {
 @Suite("The UI-test road against decoy serve")
 struct UITestRoadTests {
     @Test func theDocumentedStepsRunAndAResetBringsBackTheServersStart() async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-road-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let onboarding = #"""
+        let folder = try CommandTests.Folder([
+            "onboarding.json": #"""
             {"request": {"method": "GET", "urlPath": "/onboarding"}, "response": {"body": "welcome back"},
              "scenarioName": "onboarding", "requiredScenarioState": "done"}
             """#
-        try Data(onboarding.utf8).write(to: folder.appending(path: "onboarding.json"))
+        ])
         let server = try await ServedProcess.start(arguments: [
-            "serve", folder.path, "--port", "0", "--log", "none", "--delay", "30",
+            "serve", folder.url.path, "--port", "0", "--log", "none", "--delay", "30",
         ])
         defer { server.terminate() }
         let decoy = RemoteDecoy(baseURL: URL(string: server.baseURL)!)
