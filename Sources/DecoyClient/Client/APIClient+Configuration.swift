@@ -5,9 +5,11 @@ public import Logging
 extension APIClient {
     /// Settings shared by every request a client sends.
     public struct Configuration: Sendable {
-        /// Header fields sent with every request; a resource's own fields of the same name win.
+        /// Header fields sent with every request; a resource's own fields of the same name
+        /// replace them, unless the resource appends (``Resource/defaultsMerge(_:)``).
         public var headerFields: HTTPFields
-        /// Query items put before every resource's own.
+        /// Query items put before every resource's own; a resource's own items of the same name
+        /// replace them, unless the resource appends (``Resource/defaultsMerge(_:)``).
         public var queryItems: [URLQueryItem]
         /// Decodes response bodies.
         public var decoder: JSONDecoder

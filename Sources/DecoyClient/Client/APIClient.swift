@@ -197,14 +197,19 @@ public final class APIClient: Sendable {
 
     func makeRequest<Value>(for resource: Resource<Value>) throws(APIError) -> (HTTPRequest, Data?) {
         var fields = configuration.headerFields
-        for field in resource.headerFields {
-            fields[field.name] = nil
+        var query = configuration.queryItems
+        if resource.defaultsMerge == .replace {
+            for field in resource.headerFields { fields[field.name] = nil }
+            // No set of names: this runs for every request, and both lists are short.
+            if !query.isEmpty && !resource.query.isEmpty {
+                query.removeAll { item in resource.query.contains { $0.name == item.name } }
+            }
         }
         fields.append(contentsOf: resource.headerFields)
         let body = try RequestBody.encode(
             resource.body, with: configuration.encoder, into: &fields, describing: "\(resource.method) \(resource.path)"
         )
-        let path = target.path(resource.path, query: configuration.queryItems + resource.query)
+        let path = target.path(resource.path, query: query + resource.query)
         return (
             HTTPRequest(
                 method: resource.method, scheme: target.scheme, authority: target.authority, path: path,
