@@ -38,7 +38,8 @@ extension APIClient {
         public var delegate: (any APIClientDelegate)?
         /// Where responses are kept for the cache policies to serve again; `nil` caches nothing.
         public var cache: (any ResponseCache)?
-        /// When the cache answers, for resources that do not set their own policy.
+        /// When the cache answers, for reads whose resource does not set its own policy: HTTP's
+        /// rules by default.
         public var cachePolicy: CachePolicy
         /// Whether redirects are followed, and how many in a row; URLSession's behaviour by default.
         public var redirects: RedirectPolicy
@@ -63,7 +64,7 @@ extension APIClient {
             retry: RetryPolicy? = nil,
             delegate: (any APIClientDelegate)? = nil,
             cache: (any ResponseCache)? = nil,
-            cachePolicy: CachePolicy = .networkOnly,
+            cachePolicy: CachePolicy = .http,
             redirects: RedirectPolicy = .follow,
             handlesCookies: Bool = true
         ) {
