@@ -61,7 +61,7 @@ extension CachedResponse {
         return fields
     }
 
-    private static func varyNames(_ response: HTTPResponse) -> [HTTPField.Name] {
+    static func varyNames(_ response: HTTPResponse) -> [HTTPField.Name] {
         response.headerFields[values: .vary].flatMap { $0.split(separator: ",") }.compactMap {
             HTTPField.Name($0.trimmingCharacters(in: .whitespaces))
         }
@@ -69,46 +69,52 @@ extension CachedResponse {
 
     /// Whether this entry answers `request` (4.1): the same values of every field `Vary` names.
     func matches(_ request: HTTPRequest) -> Bool {
-        Self.varyNames(response).allSatisfy { request.headerFields[values: $0] == variantFields[values: $0] }
+        varyNames.allSatisfy { request.headerFields[values: $0] == variantFields[values: $0] }
     }
 
-    /// How long the response stays fresh (4.2.1): `max-age` (`s-maxage` is for shared caches),
+    /// How long `response` stays fresh (4.2.1): `max-age` (`s-maxage` is for shared caches),
     /// else `Expires` minus `Date`, else, for a status cacheable by default, 10% of the time since
     /// `Last-Modified` (4.2.2); otherwise none.
-    var freshnessLifetime: TimeInterval {
-        let control = CacheControl(response.headerFields)
+    static func freshnessLifetime(of response: HTTPResponse, control: CacheControl, received: Date) -> TimeInterval {
         if let maxAge = control.seconds("max-age") { return maxAge }
+        let date = originDate(of: response, received: received)
         if let expires = response.headerFields[.expires] {
             // An invalid date, such as "0", means already expired (5.3).
             return HTTPDate.parse(expires).map { $0.timeIntervalSince(date) } ?? 0
         }
-        guard Self.cacheableByDefault.contains(response.status.code),
+        guard cacheableByDefault.contains(response.status.code),
             let modified = response.headerFields[.lastModified].flatMap(HTTPDate.parse)
         else { return 0 }
         return max(0, date.timeIntervalSince(modified) / 10)
     }
 
     /// The origin's `Date`, or the arrival when it has none (or an unreadable one).
-    private var date: Date {
+    private static func originDate(of response: HTTPResponse, received: Date) -> Date {
         response.headerFields[.date].flatMap(HTTPDate.parse) ?? received
     }
 
-    /// The response's age at `now` (4.2.3): the larger of the age its `Date` implies and its
-    /// `Age` plus the request's round trip, then the time it has been kept.
-    func age(at now: Date) -> TimeInterval {
-        let apparent = max(0, received.timeIntervalSince(date))
+    /// The response's age on arrival (4.2.3): the larger of the age its `Date` implies and its
+    /// `Age` plus the request's round trip.
+    static func initialAge(of response: HTTPResponse, requested: Date, received: Date) -> TimeInterval {
+        let apparent = max(0, received.timeIntervalSince(originDate(of: response, received: received)))
         let ageValue = response.headerFields[.age].flatMap { TimeInterval($0) } ?? 0
-        let corrected = ageValue + received.timeIntervalSince(requested)
-        return max(apparent, corrected) + now.timeIntervalSince(received)
+        return max(apparent, ageValue + received.timeIntervalSince(requested))
+    }
+
+    /// The response's age at `now`: its age on arrival plus the time it has been kept.
+    func age(at now: Date) -> TimeInterval {
+        initialAge + now.timeIntervalSince(received)
     }
 
     /// Whether HTTP's rules let this entry answer `request` at `now` without asking the origin:
     /// fresh, and `no-cache` on neither side (nor a request's `max-age=0`).
     func isServable(to request: HTTPRequest, at now: Date) -> Bool {
+        guard !alwaysRevalidates else { return false }
+        // Most requests carry no Cache-Control: they are not parsed.
+        guard request.headerFields[.cacheControl] != nil else { return age(at: now) < freshnessLifetime }
         let asked = CacheControl(request.headerFields)
         let limit = asked.seconds("max-age").map { min($0, freshnessLifetime) } ?? freshnessLifetime
-        return !asked.has("no-cache") && !CacheControl(response.headerFields).has("no-cache")
-            && age(at: now) < limit
+        return !asked.has("no-cache") && age(at: now) < limit
     }
 
     /// `request` made conditional on this entry's validators (4.3.1): `If-None-Match` with its

@@ -6,37 +6,57 @@
 /// let cache = MemoryCache(expiry: .seconds(60), capacity: 16 * 1024 * 1024)
 /// ```
 public final class MemoryCache: ResponseCache {
-    private struct Entry {
+    /// One entry, linked to its neighbours in the order of use, so that a hit or an eviction
+    /// relinks references instead of looking keys up again. The links do not own: `byKey` keeps
+    /// every linked entry alive, and an entry is unlinked before it leaves `byKey`, so a long
+    /// chain is never released recursively.
+    private final class Entry {
+        let key: CacheKey
         let response: CachedResponse
         let size: Int
         let expires: Duration?
-        /// The neighbours in the order of use: `newer` towards the most recent.
-        var older: CacheKey?
-        var newer: CacheKey?
+        /// Towards the least recently used.
+        unowned(unsafe) var older: Entry?
+        /// Towards the most recently used.
+        unowned(unsafe) var newer: Entry?
+
+        init(key: CacheKey, response: CachedResponse, size: Int, expires: Duration?) {
+            self.key = key
+            self.response = response
+            self.size = size
+            self.expires = expires
+        }
     }
 
-    /// The entries, linked from the least recently used to the most, so that a hit and an
-    /// eviction each cost the same whatever the number of entries.
+    /// The entries by key and in the order of use, from the least recently used to the most.
     private struct Entries {
         var byKey: [CacheKey: Entry] = [:]
-        var oldest: CacheKey?
-        var newest: CacheKey?
+        unowned(unsafe) var oldest: Entry?
+        unowned(unsafe) var newest: Entry?
         var bytes = 0
+
+        mutating func unlink(_ entry: Entry) {
+            if let newer = entry.newer { newer.older = entry.older } else { newest = entry.older }
+            if let older = entry.older { older.newer = entry.newer } else { oldest = entry.newer }
+            entry.older = nil
+            entry.newer = nil
+        }
+
+        mutating func linkAsNewest(_ entry: Entry) {
+            entry.older = newest
+            if let newest { newest.newer = entry } else { oldest = entry }
+            newest = entry
+        }
 
         mutating func remove(_ key: CacheKey) {
             guard let entry = byKey.removeValue(forKey: key) else { return }
-            if let older = entry.older { byKey[older]?.newer = entry.newer } else { oldest = entry.newer }
-            if let newer = entry.newer { byKey[newer]?.older = entry.older } else { newest = entry.older }
+            unlink(entry)
             bytes -= entry.size
         }
 
-        mutating func insertAsNewest(_ entry: Entry, for key: CacheKey) {
-            var entry = entry
-            entry.older = newest
-            entry.newer = nil
-            if let newest { byKey[newest]?.newer = key } else { oldest = key }
-            newest = key
-            byKey[key] = entry
+        mutating func insert(_ entry: Entry) {
+            byKey[entry.key] = entry
+            linkAsNewest(entry)
             bytes += entry.size
         }
     }
@@ -67,9 +87,12 @@ public final class MemoryCache: ResponseCache {
         let now = stopwatch.elapsed()
         return entries.withLock { entries in
             guard let entry = entries.byKey[key] else { return nil }
-            entries.remove(key)
-            guard entry.expires.map({ now < $0 }) ?? true else { return nil }
-            entries.insertAsNewest(entry, for: key)
+            guard entry.expires.map({ now < $0 }) ?? true else {
+                entries.remove(key)
+                return nil
+            }
+            entries.unlink(entry)
+            entries.linkAsNewest(entry)
             return entry.response
         }
     }
@@ -82,8 +105,8 @@ public final class MemoryCache: ResponseCache {
         entries.withLock { entries in
             entries.remove(key)
             guard size <= capacity else { return }
-            while entries.bytes + size > capacity, let oldest = entries.oldest { entries.remove(oldest) }
-            entries.insertAsNewest(Entry(response: response, size: size, expires: expiry.map { now + $0 }), for: key)
+            while entries.bytes + size > capacity, let oldest = entries.oldest { entries.remove(oldest.key) }
+            entries.insert(Entry(key: key, response: response, size: size, expires: expiry.map { now + $0 }))
         }
     }
 

@@ -56,6 +56,17 @@ public struct CachedResponse: Sendable, Codable {
     /// request lacked is absent): a later request gets this entry only with the same values.
     public let variantFields: HTTPFields
 
+    // What HTTP's rules need on every hit, read from the header fields once, when the entry is
+    // made, rather than parsed again per request.
+    /// The header fields `Vary` names.
+    let varyNames: [HTTPField.Name]
+    /// How long the response stays fresh, counted from its age when it arrived.
+    let freshnessLifetime: TimeInterval
+    /// Its age when it arrived (RFC 9111, 4.2.3).
+    let initialAge: TimeInterval
+    /// Whether it says `no-cache`: revalidated before every use, however fresh.
+    let alwaysRevalidates: Bool
+
     /// Creates an entry from a response and its body, sent at `requested` (by default when it
     /// was `received`) for a request whose fields named by `Vary` were `variantFields`.
     public init(
@@ -67,6 +78,26 @@ public struct CachedResponse: Sendable, Codable {
         self.requested = requested ?? received
         self.received = received
         self.variantFields = variantFields
+        let control = CacheControl(response.headerFields)
+        varyNames = Self.varyNames(response)
+        freshnessLifetime = Self.freshnessLifetime(of: response, control: control, received: received)
+        initialAge = Self.initialAge(of: response, requested: self.requested, received: received)
+        alwaysRevalidates = control.has("no-cache")
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case response, body, requested, received, variantFields
+    }
+
+    /// Reads an entry written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            response: try container.decode(HTTPResponse.self, forKey: .response),
+            body: try container.decode(Data.self, forKey: .body),
+            requested: try container.decode(Date.self, forKey: .requested),
+            received: try container.decode(Date.self, forKey: .received),
+            variantFields: try container.decode(HTTPFields.self, forKey: .variantFields))
     }
 
     /// The bytes the entry takes, as a bounded cache counts them: body and header fields.
