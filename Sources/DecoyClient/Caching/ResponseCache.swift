@@ -85,6 +85,21 @@ public struct CachedResponse: Sendable, Codable {
         alwaysRevalidates = control.has("no-cache")
     }
 
+    /// An answer that is decoded once and never stored, as without a cache: reading its header
+    /// fields for HTTP's rules would cost allocations on every request for nothing. It counts as
+    /// stale and always revalidated, should it ever be looked at.
+    init(unstored response: HTTPResponse, body: Data) {
+        self.response = response
+        self.body = body
+        requested = .distantPast
+        received = .distantPast
+        variantFields = [:]
+        varyNames = []
+        freshnessLifetime = 0
+        initialAge = 0
+        alwaysRevalidates = true
+    }
+
     private enum CodingKeys: String, CodingKey {
         case response, body, requested, received, variantFields
     }

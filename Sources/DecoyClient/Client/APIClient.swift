@@ -161,7 +161,7 @@ public final class APIClient: Sendable {
         do throws(APIError) {
             let (response, data) = try await pipeline.send(request, body: body, options: options)
             try checkStatus(response, body: data)
-            return CachedResponse(response: response, body: data)
+            return CachedResponse(unstored: response, body: data)
         } catch {
             throw report(error, for: request)
         }
