@@ -83,6 +83,34 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(try await client.send(resource)) }
     }
 
+    // A cache hit against the stubbed call it saves: the same answer, fresh for a day, from a
+    // MemoryCache under HTTP's rules, or with no cache through URLSession and StubURLProtocol (a
+    // network call answered by a stub) and through StubTransport (no URL loading at all). The
+    // body is left undecoded, so that what differs is only where the answer comes from.
+    let cacheable = StubRegistry()
+    try! cacheable.register(
+        StubResponse(headerFields: [.cacheControl: "max-age=86400"], body: body), for: .get("/users/{id}"))
+    let unread = Resource<Void>.get("/users/42")
+    let overCache = APIClient(
+        baseURL: URL(string: "https://api.test")!,
+        configuration: .init(timeout: nil, cache: MemoryCache(expiry: nil)), transport: StubTransport(cacheable))
+    Benchmark("APIClient cache hit") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try await overCache.response(for: unread)) }
+    }
+    let overURLSession = APIClient(
+        baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil),
+        transport: URLSessionTransport(session: .stubbed(by: cacheable)))
+    Benchmark("APIClient call over URLSession + StubURLProtocol", configuration: .init(maxIterations: 20_000)) {
+        benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try await overURLSession.response(for: unread)) }
+    }
+    let overStubTransport = APIClient(
+        baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil),
+        transport: StubTransport(cacheable))
+    Benchmark("APIClient call over StubTransport") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try await overStubTransport.response(for: unread)) }
+    }
+
     for count in [10, 10_000] {
         let routes = StubRegistry()
         for index in 0..<count {

@@ -27,7 +27,7 @@ extension APIClient {
     >? {
         let (request, _) = try makeRequest(for: resource)
         guard cachePolicy(for: request, options: resource.options) == .cacheThenNetwork,
-            let cached = await cachedResponse(for: request, policy: .cacheThenNetwork)
+            let cached = await storedResponse(for: request, key: CacheKey(request), policy: .cacheThenNetwork)
         else { return nil }
         // An entry that no longer decodes is dropped; the network's delivery follows as usual.
         guard let value = try? decodeBody(cached.body, for: resource) else {

@@ -1,18 +1,27 @@
 import Foundation
 
-/// A ``ResponseCache`` of files in a folder, one per entry, kept across launches.
+/// A ``ResponseCache`` of files in a folder, one per entry, kept across launches, bounded in
+/// bytes: when the files take more than the capacity, the least recently used go first.
 ///
 /// Entries expire by wall-clock time, because they outlive the process and a monotonic clock's
-/// instants mean nothing in the next one.
+/// instants mean nothing in the next one. A file's modification date is its last use.
 public struct DiskCache: ResponseCache {
     /// The folder the entries are written to; created when the first entry is stored.
     public let folder: URL
+    /// The most bytes the entries' files may take together.
+    public let capacity: Int
     private let expiry: Duration?
     private let now: @Sendable () -> Date
 
-    /// Creates a cache in `folder` whose entries live `expiry` (forever when `nil`), measured by `now`.
-    public init(folder: URL, expiry: Duration? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    /// Creates a cache in `folder` of at most `capacity` bytes (256 MiB by default) whose entries
+    /// live `expiry` (forever when `nil`), measured by `now`.
+    public init(
+        folder: URL, expiry: Duration? = nil, capacity: Int = 256 * 1024 * 1024,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        precondition(capacity >= 0, "a cache's capacity is a number of bytes")
         self.folder = folder
+        self.capacity = capacity
         self.expiry = expiry
         self.now = now
     }
@@ -23,9 +32,15 @@ public struct DiskCache: ResponseCache {
         let response: CachedResponse
     }
 
-    /// The entry for `key` unless it is missing, unreadable or expired.
+    /// The entry for `key` unless it is missing, unreadable or expired; it becomes the most recently used.
     public func response(for key: CacheKey) async -> CachedResponse? {
-        guard let data = await Self.onFileQueue({ [file = file(for: key)] in try? Data(contentsOf: file) }),
+        let used = now()
+        guard
+            let data = await Self.onFileQueue({ [file = file(for: key)] in
+                let data = try? Data(contentsOf: file)
+                if data != nil { Self.markUsed(file, at: used) }
+                return data
+            }),
             let entry = try? JSONDecoder().decode(Entry.self, from: data),
             entry.key == key // file names are hashes, which may collide
         else { return nil }
@@ -35,12 +50,47 @@ public struct DiskCache: ResponseCache {
         return entry.response
     }
 
-    /// Writes the entry atomically, so that a reader never sees half of it.
+    /// Writes the entry atomically, so that a reader never sees half of it, then deletes the least
+    /// recently used files until the rest fit the capacity.
     public func store(_ response: CachedResponse, for key: CacheKey) async {
-        guard let data = try? JSONEncoder().encode(Entry(key: key, stored: now(), response: response)) else { return }
-        await Self.onFileQueue { [folder, file = file(for: key)] in
+        let stored = now()
+        guard let data = try? JSONEncoder().encode(Entry(key: key, stored: stored, response: response)) else { return }
+        await Self.onFileQueue { [folder, capacity, file = file(for: key)] in
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try? data.write(to: file, options: .atomic)
+            guard (try? data.write(to: file, options: .atomic)) != nil else { return }
+            Self.markUsed(file, at: stored)
+            Self.evict(in: folder, downTo: capacity)
+        }
+    }
+
+    /// Records a use of `file` as its modification date.
+    private static func markUsed(_ file: URL, at date: Date) {
+        try? FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: file.path)
+    }
+
+    /// Deletes the files of `folder` least recently used first until the rest take at most `capacity` bytes.
+    private static func evict(in folder: URL, downTo capacity: Int) {
+        let keys: Set<URLResourceKey> = [.fileSizeKey, .contentModificationDateKey]
+        let files =
+            (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: Array(keys))) ?? []
+        let entries = files.compactMap { file -> (file: URL, size: Int, used: Date)? in
+            guard let values = try? file.resourceValues(forKeys: keys) else { return nil }
+            return (file, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+        }
+        var bytes = entries.reduce(0) { $0 + $1.size }
+        for entry in entries.sorted(by: { $0.used < $1.used }) where bytes > capacity {
+            try? FileManager.default.removeItem(at: entry.file)
+            bytes -= entry.size
+        }
+    }
+
+    /// The bytes the entries' files take now.
+    public func byteCount() async -> Int {
+        await Self.onFileQueue { [folder] in
+            let files =
+                (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.fileSizeKey]))
+                ?? []
+            return files.reduce(0) { $0 + ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
         }
     }
 
@@ -64,12 +114,8 @@ public struct DiskCache: ResponseCache {
 
     private static let fileQueue = DispatchQueue(label: "decoy.disk-cache", attributes: .concurrent)
 
-    /// A stable name for the key: FNV-1a over its method and URL, since `Hasher` changes per launch.
+    /// A stable name for the key: a digest of its method, URL and credential.
     private func file(for key: CacheKey) -> URL {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(key.method) \(key.url)".utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return folder.appending(path: String(hash, radix: 16) + ".json")
+        folder.appending(path: stableDigest("\(key.method) \(key.url) \(key.credential ?? "")") + ".json")
     }
 }

@@ -1,61 +1,123 @@
-/// A ``ResponseCache`` in memory whose entries expire a set time after they are stored.
+/// A ``ResponseCache`` in memory, bounded in bytes: when an entry would take it past its
+/// capacity, the least recently used entries leave first. Entries may also expire a set time
+/// after they are stored.
 ///
 /// ```swift
-/// let cache = MemoryCache(expiry: .seconds(60))
+/// let cache = MemoryCache(expiry: .seconds(60), capacity: 16 * 1024 * 1024)
 /// ```
 public final class MemoryCache: ResponseCache {
-    private struct Entry {
+    /// One entry, linked to its neighbours in the order of use, so that a hit or an eviction
+    /// relinks references instead of looking keys up again. The links do not own: `byKey` keeps
+    /// every linked entry alive, and an entry is unlinked before it leaves `byKey`, so a long
+    /// chain is never released recursively.
+    private final class Entry {
+        let key: CacheKey
         let response: CachedResponse
+        let size: Int
         let expires: Duration?
+        /// Towards the least recently used.
+        unowned(unsafe) var older: Entry?
+        /// Towards the most recently used.
+        unowned(unsafe) var newer: Entry?
+
+        init(key: CacheKey, response: CachedResponse, size: Int, expires: Duration?) {
+            self.key = key
+            self.response = response
+            self.size = size
+            self.expires = expires
+        }
     }
 
-    private let entries = Mutex<[CacheKey: Entry]>([:])
-    /// The size at which expired entries are next swept out; doubling it keeps stores cheap on average.
-    private let sweepAt = Mutex(64)
+    /// The entries by key and in the order of use, from the least recently used to the most.
+    private struct Entries {
+        var byKey: [CacheKey: Entry] = [:]
+        unowned(unsafe) var oldest: Entry?
+        unowned(unsafe) var newest: Entry?
+        var bytes = 0
+
+        mutating func unlink(_ entry: Entry) {
+            if let newer = entry.newer { newer.older = entry.older } else { newest = entry.older }
+            if let older = entry.older { older.newer = entry.newer } else { oldest = entry.newer }
+            entry.older = nil
+            entry.newer = nil
+        }
+
+        mutating func linkAsNewest(_ entry: Entry) {
+            entry.older = newest
+            if let newest { newest.newer = entry } else { oldest = entry }
+            newest = entry
+        }
+
+        mutating func remove(_ key: CacheKey) {
+            guard let entry = byKey.removeValue(forKey: key) else { return }
+            unlink(entry)
+            bytes -= entry.size
+        }
+
+        mutating func insert(_ entry: Entry) {
+            byKey[entry.key] = entry
+            linkAsNewest(entry)
+            bytes += entry.size
+        }
+    }
+
+    private let entries = Mutex(Entries())
     private let expiry: Duration?
+    /// The most bytes the entries may take together.
+    public let capacity: Int
     private let stopwatch: Stopwatch
 
-    /// Creates an empty cache whose entries live `expiry` (forever when `nil`), measured on `clock`.
-    public init(expiry: Duration? = .seconds(300), clock: any Clock<Duration> = ContinuousClock()) {
+    /// Creates an empty cache of at most `capacity` bytes (32 MiB by default) whose entries live
+    /// `expiry` (forever when `nil`), measured on `clock`.
+    public init(
+        expiry: Duration? = .seconds(300), capacity: Int = 32 * 1024 * 1024,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        precondition(capacity >= 0, "a cache's capacity is a number of bytes")
         self.expiry = expiry
+        self.capacity = capacity
         self.stopwatch = Stopwatch(clock)
     }
 
-    /// The entry for `key` unless it has expired.
+    /// The bytes the entries take now (bodies and header fields), never more than ``capacity``.
+    public var byteCount: Int { entries.withLock { $0.bytes } }
+
+    /// The entry for `key` unless it has expired; it becomes the most recently used.
     public func response(for key: CacheKey) async -> CachedResponse? {
         let now = stopwatch.elapsed()
         return entries.withLock { entries in
-            guard let entry = entries[key] else { return nil }
+            guard let entry = entries.byKey[key] else { return nil }
             guard entry.expires.map({ now < $0 }) ?? true else {
-                entries[key] = nil
+                entries.remove(key)
                 return nil
             }
+            entries.unlink(entry)
+            entries.linkAsNewest(entry)
             return entry.response
         }
     }
 
-    /// Stores `response` until the expiry has passed; expired entries are swept out whenever the
-    /// cache has doubled since the last sweep.
+    /// Stores `response` as the most recently used entry, first removing the least recently
+    /// used ones until it fits; a response larger than the whole capacity is not kept.
     public func store(_ response: CachedResponse, for key: CacheKey) async {
         let now = stopwatch.elapsed()
+        let size = response.size
         entries.withLock { entries in
-            entries[key] = Entry(response: response, expires: expiry.map { now + $0 })
-            sweepAt.withLock { sweepAt in
-                guard entries.count >= sweepAt else { return }
-                entries = entries.filter { $0.value.expires.map { now < $0 } ?? true }
-                sweepAt = max(64, entries.count * 2)
-            }
+            entries.remove(key)
+            guard size <= capacity else { return }
+            while entries.bytes + size > capacity, let oldest = entries.oldest { entries.remove(oldest.key) }
+            entries.insert(Entry(key: key, response: response, size: size, expires: expiry.map { now + $0 }))
         }
     }
 
     /// Forgets the entry for `key`.
     public func removeResponse(for key: CacheKey) async {
-        _ = entries.withLock { $0.removeValue(forKey: key) }
+        entries.withLock { $0.remove(key) }
     }
 
     /// Forgets every entry.
     public func removeAll() async {
-        entries.withLock { $0.removeAll() }
+        entries.withLock { $0 = Entries() }
     }
 }
 

@@ -3,8 +3,10 @@ public import HTTPTypes
 
 /// Keeps responses for ``APIClient`` to serve again without the network, as a ``CachePolicy`` says.
 ///
-/// Caching is best-effort: an implementation that cannot read or write (a full disk) answers
-/// `nil` or drops the response rather than failing the request.
+/// A cache is a store: which of its entries may be served, and when they are revalidated, is the
+/// client's decision (RFC 9111 under ``CachePolicy/http``). Caching is best-effort: an
+/// implementation that cannot read or write (a full disk) answers `nil` or drops the response
+/// rather than failing the request.
 public protocol ResponseCache: Sendable {
     /// The response stored for `key` and not expired, if any.
     func response(for key: CacheKey) async -> CachedResponse?
@@ -16,33 +18,114 @@ public protocol ResponseCache: Sendable {
     func removeAll() async
 }
 
-/// What a cached response is filed under: the request's method and full URL.
+/// What a cached response is filed under: the request's method and full URL, and a digest of
+/// its credentials.
 ///
-/// Header fields are not part of it (no `Vary`): a cache shared by several signed-in users
-/// should be emptied when the user changes.
+/// The fields a response's `Vary` names are not part of the key but of the entry
+/// (``CachedResponse/variantFields``): one variant is kept per key, and a request whose fields
+/// differ does not get it.
 public struct CacheKey: Hashable, Sendable, Codable {
     /// The request method, such as `GET`.
     public let method: String
     /// The absolute URL, query included.
     public let url: String
+    /// A digest of the request's `Authorization` value, `nil` without one, so that what one
+    /// credential was answered is never served to another; the credential itself is not kept.
+    public let credential: String?
 
     /// The key of `request`.
     public init(_ request: HTTPRequest) {
         method = request.method.rawValue
         url = "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "/")"
+        credential = request.headerFields[.authorization].map(stableDigest)
     }
 }
 
-/// A response as a cache keeps it: head and complete body.
+/// A response as a cache keeps it: head, complete body, and what RFC 9111 needs to tell its age
+/// and which requests it answers.
 public struct CachedResponse: Sendable, Codable {
     /// Status and header fields.
     public let response: HTTPResponse
     /// The body.
     public let body: Data
+    /// When the request it answers was sent.
+    public let requested: Date
+    /// When it arrived; its age is counted from here.
+    public let received: Date
+    /// The request's values of the header fields the response's `Vary` names (a field the
+    /// request lacked is absent): a later request gets this entry only with the same values.
+    public let variantFields: HTTPFields
 
-    /// Creates an entry from a response and its body.
-    public init(response: HTTPResponse, body: Data) {
+    // What HTTP's rules need on every hit, read from the header fields once, when the entry is
+    // made, rather than parsed again per request.
+    /// The header fields `Vary` names.
+    let varyNames: [HTTPField.Name]
+    /// How long the response stays fresh, counted from its age when it arrived.
+    let freshnessLifetime: TimeInterval
+    /// Its age when it arrived (RFC 9111, 4.2.3).
+    let initialAge: TimeInterval
+    /// Whether it says `no-cache`: revalidated before every use, however fresh.
+    let alwaysRevalidates: Bool
+
+    /// Creates an entry from a response and its body, sent at `requested` (by default when it
+    /// was `received`) for a request whose fields named by `Vary` were `variantFields`.
+    public init(
+        response: HTTPResponse, body: Data, requested: Date? = nil, received: Date = Date(),
+        variantFields: HTTPFields = [:]
+    ) {
         self.response = response
         self.body = body
+        self.requested = requested ?? received
+        self.received = received
+        self.variantFields = variantFields
+        let control = CacheControl(response.headerFields)
+        varyNames = Self.varyNames(response)
+        freshnessLifetime = Self.freshnessLifetime(of: response, control: control, received: received)
+        initialAge = Self.initialAge(of: response, requested: self.requested, received: received)
+        alwaysRevalidates = control.has("no-cache")
     }
+
+    /// An answer that is decoded once and never stored, as without a cache: reading its header
+    /// fields for HTTP's rules would cost allocations on every request for nothing. It counts as
+    /// stale and always revalidated, should it ever be looked at.
+    init(unstored response: HTTPResponse, body: Data) {
+        self.response = response
+        self.body = body
+        requested = .distantPast
+        received = .distantPast
+        variantFields = [:]
+        varyNames = []
+        freshnessLifetime = 0
+        initialAge = 0
+        alwaysRevalidates = true
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case response, body, requested, received, variantFields
+    }
+
+    /// Reads an entry written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            response: try container.decode(HTTPResponse.self, forKey: .response),
+            body: try container.decode(Data.self, forKey: .body),
+            requested: try container.decode(Date.self, forKey: .requested),
+            received: try container.decode(Date.self, forKey: .received),
+            variantFields: try container.decode(HTTPFields.self, forKey: .variantFields))
+    }
+
+    /// The bytes the entry takes, as a bounded cache counts them: body and header fields.
+    var size: Int {
+        response.headerFields.reduce(body.count) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+    }
+}
+
+/// FNV-1a over `text` in hex: a name that is the same in every launch, which `Hasher`'s is not.
+func stableDigest(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    return String(hash, radix: 16)
 }

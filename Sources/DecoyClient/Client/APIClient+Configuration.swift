@@ -5,9 +5,11 @@ public import Logging
 extension APIClient {
     /// Settings shared by every request a client sends.
     public struct Configuration: Sendable {
-        /// Header fields sent with every request; a resource's own fields of the same name win.
+        /// Header fields sent with every request; a resource's own fields of the same name
+        /// replace them, unless the resource appends (``Resource/defaultsMerge(_:)``).
         public var headerFields: HTTPFields
-        /// Query items put before every resource's own.
+        /// Query items put before every resource's own; a resource's own items of the same name
+        /// replace them, unless the resource appends (``Resource/defaultsMerge(_:)``).
         public var queryItems: [URLQueryItem]
         /// Decodes response bodies.
         public var decoder: JSONDecoder
@@ -36,7 +38,8 @@ extension APIClient {
         public var delegate: (any APIClientDelegate)?
         /// Where responses are kept for the cache policies to serve again; `nil` caches nothing.
         public var cache: (any ResponseCache)?
-        /// When the cache answers, for resources that do not set their own policy.
+        /// When the cache answers, for reads whose resource does not set its own policy: HTTP's
+        /// rules by default.
         public var cachePolicy: CachePolicy
         /// Whether redirects are followed, and how many in a row; URLSession's behaviour by default.
         public var redirects: RedirectPolicy
@@ -61,7 +64,7 @@ extension APIClient {
             retry: RetryPolicy? = nil,
             delegate: (any APIClientDelegate)? = nil,
             cache: (any ResponseCache)? = nil,
-            cachePolicy: CachePolicy = .networkOnly,
+            cachePolicy: CachePolicy = .http,
             redirects: RedirectPolicy = .follow,
             handlesCookies: Bool = true
         ) {

@@ -21,6 +21,9 @@ public final class APIClient: Sendable {
     /// `nil` when the configuration leaves cookies alone.
     let cookies: CookieJar?
     private let failures = FailureBroadcast()
+    /// With `stopwatch`, the clock of ``now()``.
+    private let started = Date()
+    private let stopwatch: Stopwatch
 
     /// Creates a client for `baseURL` sending through `transport`.
     public init(
@@ -30,6 +33,7 @@ public final class APIClient: Sendable {
         self.configuration = configuration
         self.transport = transport
         self.target = BaseTarget(baseURL)
+        self.stopwatch = Stopwatch(configuration.clock)
         let cookies = configuration.handlesCookies ? CookieJar() : nil
         self.cookies = cookies
         let session = SessionTransport(transport: transport, redirects: configuration.redirects, cookies: cookies)
@@ -78,10 +82,10 @@ public final class APIClient: Sendable {
         _ request: HTTPRequest, body: Data?, options: RequestOptions,
         decode: (Data, HTTPResponse) throws -> Value
     ) async throws(APIError) -> Response<Value> {
-        let (answer, fromCache) = try await answer(to: request, body: body, options: options, readingCache: true)
-        guard fromCache else { return try decoded(answer, from: .network, to: request, by: decode) }
+        let (answer, source) = try await answer(to: request, body: body, options: options, readingCache: true)
+        guard source != .network else { return try decoded(answer, from: .network, to: request, by: decode) }
         if let value = try? decode(answer.body, answer.response) {
-            return Response(value, of: answer, from: .cache)
+            return Response(value, of: answer, from: source)
         }
         // An entry from before the model changed would fail the resource for as long as it is
         // kept: it is dropped, and the network asked, without a failure to report.
@@ -91,25 +95,82 @@ public final class APIClient: Sendable {
             to: request, by: decode)
     }
 
-    /// A built request's response: from the cache when the policy says so, otherwise through the
-    /// pipeline with its status checked, and stored when the policy says so.
+    /// A built request's response: through the pipeline with its status checked or, when there
+    /// is a cache, as the cache policy says.
     private func answer(to request: HTTPRequest, body: Data?, options: RequestOptions, readingCache: Bool)
-        async throws(APIError) -> (CachedResponse, fromCache: Bool)
+        async throws(APIError) -> (CachedResponse, ResponseSource)
     {
-        let policy = cachePolicy(for: request, options: options)
-        if readingCache, policy == .cacheElseNetwork, let cached = await cachedResponse(for: request, policy: policy) {
-            return (cached, true)
+        guard let cache = configuration.cache else {
+            return (try await fetch(request, body: body, options: options), .network)
         }
+        return try await answer(to: request, body: body, options: options, readingCache: readingCache, from: cache)
+    }
+
+    /// A response from `cache` when the policy and, under ``CachePolicy/http``, its freshness
+    /// allow; otherwise the network's, asked conditionally when a stored entry has validators,
+    /// and stored when the policy and the response allow.
+    @inline(never)
+    private func answer(
+        to request: HTTPRequest, body: Data?, options: RequestOptions, readingCache: Bool, from cache: any ResponseCache
+    ) async throws(APIError) -> (CachedResponse, ResponseSource) {
+        let policy = cachePolicy(for: request, options: options)
+        let key = CacheKey(request)
+        let stored = readingCache ? await storedResponse(for: request, key: key, policy: policy) : nil
+        if let stored {
+            switch policy {
+            case .cacheElseNetwork: return (stored, .cache)
+            case .http where stored.isServable(to: request, at: now()): return (stored, .cache)
+            default: break
+            }
+        }
+        let conditional = stored.flatMap { $0.conditional(request) }
+        let requested = now()
         let answer: CachedResponse
         do throws(APIError) {
-            let (response, data) = try await pipeline.send(request, body: body, options: options)
+            let (response, data) = try await pipeline.send(conditional ?? request, body: body, options: options)
+            if let stored, conditional != nil, response.status == .notModified {
+                let refreshed = stored.refreshed(by: response, requested: requested, received: now())
+                await cache.store(refreshed, for: key)
+                return (refreshed, .revalidated)
+            }
             try checkStatus(response, body: data)
-            answer = CachedResponse(response: response, body: data)
+            answer = CachedResponse(
+                response: response, body: data, requested: requested, received: now(),
+                variantFields: CachedResponse.variantFields(of: request, for: response))
         } catch {
             throw report(error, for: request)
         }
-        if policy.storesResponses { await store(answer, for: request) }
-        return (answer, false)
+        if !request.method.isSafe {
+            // A change through an unsafe method makes what was read from that URL stale (RFC 9111, 4.4).
+            var read = request
+            read.method = .get
+            await cache.removeResponse(for: CacheKey(read))
+        }
+        let stores =
+            policy == .http
+            ? CachedResponse.httpStores(answer.response, for: request)
+            : policy.storesResponses && CachedResponse.mayStore(answer.response, for: request)
+        if stores { await cache.store(answer, for: key) } else if stored != nil { await cache.removeResponse(for: key) }
+        return (answer, .network)
+    }
+
+    /// The pipeline's response to `request` with its status checked.
+    private func fetch(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError)
+        -> CachedResponse
+    {
+        do throws(APIError) {
+            let (response, data) = try await pipeline.send(request, body: body, options: options)
+            try checkStatus(response, body: data)
+            return CachedResponse(unstored: response, body: data)
+        } catch {
+            throw report(error, for: request)
+        }
+    }
+
+    /// The time HTTP dates are compared with: the wall clock when the client was made, moved on
+    /// by the configuration's clock, so that a test clock ages cached responses.
+    func now() -> Date {
+        started + TimeInterval(stopwatch.elapsed() / .milliseconds(1)) / 1_000
     }
 
     // The cache and status helpers below are not inlined: in the async function that sends,
@@ -122,17 +183,14 @@ public final class APIClient: Sendable {
             ?? (request.method == .get || request.method == .head ? configuration.cachePolicy : .networkOnly)
     }
 
-    /// The cached response to `request` when `policy` reads the cache first.
+    /// The stored response to `request`, when `policy` reads the cache and the entry's `Vary`
+    /// fields match the request's.
     @inline(never)
-    func cachedResponse(for request: HTTPRequest, policy: CachePolicy) async -> CachedResponse? {
-        guard policy.readsCacheFirst, let cache = configuration.cache else { return nil }
-        return await cache.response(for: CacheKey(request))
-    }
-
-    /// Keeps `answer` in the cache, if there is one.
-    @inline(never)
-    private func store(_ answer: CachedResponse, for request: HTTPRequest) async {
-        await configuration.cache?.store(answer, for: CacheKey(request))
+    func storedResponse(for request: HTTPRequest, key: CacheKey, policy: CachePolicy) async -> CachedResponse? {
+        guard policy.readsCache, let cache = configuration.cache,
+            let stored = await cache.response(for: key), stored.matches(request)
+        else { return nil }
+        return stored
     }
 
     /// Throws ``APIError/unacceptableStatus(_:)`` unless the configuration accepts the status.
@@ -197,14 +255,19 @@ public final class APIClient: Sendable {
 
     func makeRequest<Value>(for resource: Resource<Value>) throws(APIError) -> (HTTPRequest, Data?) {
         var fields = configuration.headerFields
-        for field in resource.headerFields {
-            fields[field.name] = nil
+        var query = configuration.queryItems
+        if resource.defaultsMerge == .replace {
+            for field in resource.headerFields { fields[field.name] = nil }
+            // No set of names: this runs for every request, and both lists are short.
+            if !query.isEmpty && !resource.query.isEmpty {
+                query.removeAll { item in resource.query.contains { $0.name == item.name } }
+            }
         }
         fields.append(contentsOf: resource.headerFields)
         let body = try RequestBody.encode(
             resource.body, with: configuration.encoder, into: &fields, describing: "\(resource.method) \(resource.path)"
         )
-        let path = target.path(resource.path, query: configuration.queryItems + resource.query)
+        let path = target.path(resource.path, query: query + resource.query)
         return (
             HTTPRequest(
                 method: resource.method, scheme: target.scheme, authority: target.authority, path: path,

@@ -1,15 +1,21 @@
 import Foundation
 public import HTTPTypes
 
+/// Where a ``Response`` came from.
+public enum ResponseSource: Sendable, Hashable {
+    /// The transport, just now.
+    case network
+    /// The client's ``ResponseCache``.
+    case cache
+    /// The client's ``ResponseCache``, after the server answered a conditional request with
+    /// `304 Not Modified`: the stored body, with the 304's header fields.
+    case revalidated
+}
+
 /// A decoded value together with the response it came from.
 public struct Response<Value> {
-    /// Where a response came from.
-    public enum Source: Sendable, Hashable {
-        /// The transport, just now.
-        case network
-        /// The client's ``ResponseCache``.
-        case cache
-    }
+    /// Where a response came from; the same type for every `Value`.
+    public typealias Source = ResponseSource
 
     /// The decoded value.
     public let value: Value
@@ -19,7 +25,7 @@ public struct Response<Value> {
     public let headerFields: HTTPFields
     /// The body the value was decoded from, as it came.
     public let body: Data
-    /// Whether the network or the cache answered.
+    /// Whether the network or the cache answered, and whether the server confirmed the cached answer.
     public let source: Source
 }
 

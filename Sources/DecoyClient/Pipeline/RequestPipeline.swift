@@ -143,4 +143,12 @@ extension HTTPRequest.Method {
         default: false
         }
     }
+
+    /// Whether the method only reads (RFC 9110, 9.2.1): any other may change what a cache keeps.
+    var isSafe: Bool {
+        switch self {
+        case .get, .head, .options, .trace: true
+        default: false
+        }
+    }
 }

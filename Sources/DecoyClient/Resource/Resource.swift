@@ -17,10 +17,13 @@ public struct Resource<Value>: Sendable {
     public var method: HTTPRequest.Method
     /// The path, relative to the client's base URL; starts with `/`.
     public var path: String
-    /// Query items appended after the client's default ones.
+    /// Query items sent after the client's default ones, replacing those of the same name.
     public var query: [URLQueryItem]
-    /// Header fields that override the client's defaults of the same name.
+    /// Header fields that replace the client's defaults of the same name.
     public var headerFields: HTTPFields
+    /// Whether ``query`` and ``headerFields`` replace the client's items of the same name or
+    /// are sent besides them.
+    public var defaultsMerge = DefaultsMerge.replace
     /// The request body, if any.
     public var body: RequestBody?
     /// Where the value sits in a JSON response.
@@ -108,6 +111,11 @@ public struct Resource<Value>: Sendable {
     /// A copy with one more header field.
     public func header(_ name: HTTPField.Name, _ value: String) -> Resource {
         with { $0.headerFields[name] = value }
+    }
+
+    /// A copy whose query items and header fields meet the client's of the same name as `merge` says.
+    public func defaultsMerge(_ merge: DefaultsMerge) -> Resource {
+        with { $0.defaultsMerge = merge }
     }
 
     /// A copy changed by `change`: every modifier is one.

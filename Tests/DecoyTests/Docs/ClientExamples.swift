@@ -152,7 +152,7 @@ struct ClientExamples {
         let client = APIClient(
             baseURL: URL(string: "https://api.example.com")!,
             configuration: .init(
-                redaction: LogRedaction(parameters: ["password", "api_key"]),
+                redaction: LogRedaction(parameters: ["otp"]),   // with password, access_token, refresh_token, …
                 interceptors: [
                     RequestAdapter { request, _ in request.headerFields[.authorization] = "Bearer \(token)" },
                     StubInterceptor(mocks),
