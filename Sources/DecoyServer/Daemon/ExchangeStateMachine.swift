@@ -11,6 +11,8 @@ import HTTPTypes
 /// of a suspended connection, say) stops the server with the state and the event named, rather
 /// than carry on from a state no one thought of. Each state's comment says which events it takes.
 struct ExchangeStateMachine {
+    /// Where the exchange is; the handler's calls and the suspensions alternate as drawn in
+    /// docs/architecture.md.
     enum State {
         /// Only the request line is in. Takes ``handlerCalled()`` (to ``readingHead``).
         case awaitingHead
@@ -108,6 +110,7 @@ struct ExchangeStateMachine {
         case close
     }
 
+    /// Moved only by the events below.
     private(set) var state = State.awaitingHead
     /// The request's body as it came in; dropped when it outgrows the limit.
     private(set) var body = Data()
