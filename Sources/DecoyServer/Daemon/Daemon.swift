@@ -24,7 +24,7 @@ import Logging
 final class Daemon: Sendable {
     let engine: StubEngine
     let configuration: MockServer.Configuration
-    let suspended = SuspendedExchanges()
+    let suspended = SuspendedExchanges { MHD_resume_connection($0.connection) }
     private let admin: AdminAPI
     /// Where answered requests are logged, off the server's threads; `nil` without a logger.
     private let requestLog: RequestLog?
@@ -130,72 +130,53 @@ final class Daemon: Sendable {
         _ exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
-        if case .awaitingHead = exchange.phase {
-            exchange.watch?.headArrived()
-            exchange.readHead(method: method)
-            // Answered on the first call, so libmicrohttpd closes the connection after it and
-            // reads nothing more from it as a request.
-            if let (status, reason) = HeadCheck.problem(
-                method: exchange.method, version: String(cString: version), fields: exchange.rawHeaderFields)
-            {
-                return PreparedResponse.text(status, reason + "\n").queue(on: exchange.connection)
-            }
-            if requestLog != nil { exchange.started = Nanoseconds.now }
-            if let length = exchange.contentLength, length > configuration.maxBodySize {
-                return tooLarge.queue(on: exchange.connection)
-            }
-            // Answered on the first call, so libmicrohttpd closes the connection after it.
-            if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
-                return overLimit.queue(on: exchange.connection)
-            }
-            // Answering only on a later call keeps the connection alive.
-            return .YES
-        }
         if uploadSize.pointee > 0, let upload {
-            exchange.receive(upload, count: uploadSize.pointee, limit: configuration.maxBodySize)
+            exchange.machine.bodyPieceArrived(
+                UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee), limit: configuration.maxBodySize)
             uploadSize.pointee = 0
             return .YES
         }
-        if case .bodyTooLarge = exchange.phase { return tooLarge.queue(on: exchange.connection) }
-        if exchange.isClosing { return .NO }
-        switch exchange.takeResumption() {
-        case .deliver(let delivery):
-            return translate(delivery, for: exchange)
+        return perform(exchange.machine.handlerCalled(), for: exchange, method: method, version: version)
+    }
+
+    /// Does on the exchange's connection what its machine says, in a call of the handler for a
+    /// request of `method` and `version`. A response prepared once per stub response goes out
+    /// as it is (libmicrohttpd leaves out the body for `HEAD` and announces its length), a paced
+    /// body is read out as its pieces fall due, and a fault is held on the engine's clock for as
+    /// long as the delivery says but at most ``MockServer/Configuration/faultTimeoutHold``.
+    private func perform(
+        _ action: ExchangeStateMachine.Action, for exchange: Exchange, method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>
+    ) -> MHD_Result {
+        switch action {
+        case .readHead:
+            return readHead(of: exchange, method: method, version: version)
+        case .answer:
+            if admin.handles(exchange.target) {
+                // Off the server's threads: listing a full journal or reading a body file takes a
+                // while, and the stubs' traffic should not wait for it.
+                let request = exchange.request
+                exchange.machine.answerPending()
+                suspend(exchange) { [admin, baseURL] in .answer(.reply(admin.answer(request, baseURL: baseURL))) }
+                return .YES
+            }
+            switch engine.prepare(exchange.request) {
+            case .ready(let delivery):
+                return perform(
+                    exchange.machine.answered(with: delivery), for: exchange, method: method, version: version)
+            case .pending(let wait):
+                exchange.machine.answerPending()
+                suspend(exchange) { (try? await wait()).map { .answer(.delivery($0)) } ?? .close }
+                return .YES
+            }
+        case .refuseBody:
+            return tooLarge.queue(on: exchange.connection)
         case .reply(let reply):
             log(reply, by: .adminAPI, for: exchange)
             return PreparedResponse.queueOnce(reply, on: exchange.connection)
-        case .proceed, .close, nil:
-            // Not resumed: the body is whole and nothing is decided yet. A resumption to proceed
-            // or close is never kept for the handler (see `Exchange.Phase.resumed`).
-            break
-        }
-        if admin.handles(exchange.target) {
-            // Off the server's threads: listing a full journal or reading a body file takes a
-            // while, and the stubs' traffic should not wait for it.
-            let request = exchange.request
-            suspended.suspend(exchange) { [admin, baseURL] in .reply(admin.answer(request, baseURL: baseURL)) }
-            return .YES
-        }
-        switch engine.prepare(exchange.request) {
-        case .ready(let delivery):
-            return translate(delivery, for: exchange)
-        case .pending(let wait):
-            suspended.suspend(exchange) { (try? await wait()).map { .deliver($0) } ?? .close }
-            return .YES
-        }
-    }
-
-    /// Puts the engine's delivery on the connection: a response prepared once per stub response
-    /// (libmicrohttpd leaves out the body for `HEAD` and announces its length), a paced body read
-    /// out as its pieces fall due, or the fault, held on the engine's clock for as long as the
-    /// delivery says but at most ``MockServer/Configuration/faultTimeoutHold``.
-    private func translate(_ delivery: Delivery, for exchange: Exchange) -> MHD_Result {
-        // Most answers: without reading the content, which copies the head and body out of the response.
-        if delivery.isResponseAtOnce { return queue(delivery, on: exchange) }
-        switch delivery.content {
-        case .response(_, .whole), .response(_, .withheld):
+        case .respond(let delivery):
             return queue(delivery, on: exchange)
-        case .response(let head, .paced(let body, let pieces)):
+        case .dribble(let delivery, let head, let body, let pieces):
             if let refused = refuse(
                 delivery, headLength: PreparedResponse.headLength(of: head.headerFields), for: exchange)
             {
@@ -203,23 +184,60 @@ final class Daemon: Sendable {
             }
             log(delivery, for: exchange)
             return DribbledResponse.queue(
-                head, body: body, pieces: pieces, on: exchange, suspended: suspended, clock: delivery.clock)
-        case .fault(let fault, let hold):
+                head, body: body, pieces: pieces, on: exchange, daemon: self, clock: delivery.clock)
+        case .respondWithFault(let delivery):
             log(delivery, for: exchange)
-            // A failure a server can still put into words: the response carries its status and reason.
-            if fault.isAnsweredOverHTTP {
-                return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
-            }
-            guard hold > .zero else {
-                return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
-            }
+            return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
+        case .breakConnection(let delivery, let fault):
+            log(delivery, for: exchange)
+            return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
+        case .hold(let delivery, let hold):
+            log(delivery, for: exchange)
             let hold = min(hold, configuration.faultTimeoutHold)
-            suspended.suspend(exchange) {
+            suspend(exchange) {
                 try? await delivery.clock.sleep(for: hold)
                 return .close
             }
             return .YES
+        case .close:
+            return .NO
         }
+    }
+
+    /// Reads and checks the request head on the handler's first call. A refused head is answered
+    /// on that call, so libmicrohttpd closes the connection after it and reads nothing more from
+    /// it as a request; an accepted one is answered on a later call, which keeps the connection alive.
+    private func readHead(
+        of exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>
+    ) -> MHD_Result {
+        exchange.watch?.headArrived()
+        exchange.readHead(method: method)
+        if let (status, reason) = HeadCheck.problem(
+            method: exchange.method, version: String(cString: version), fields: exchange.rawHeaderFields)
+        {
+            return refuseHead(of: exchange, with: PreparedResponse.text(status, reason + "\n"))
+        }
+        if requestLog != nil { exchange.started = Nanoseconds.now }
+        if let length = exchange.contentLength, length > configuration.maxBodySize {
+            return refuseHead(of: exchange, with: tooLarge)
+        }
+        if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
+            return refuseHead(of: exchange, with: overLimit)
+        }
+        exchange.machine.headAccepted()
+        return .YES
+    }
+
+    private func refuseHead(of exchange: Exchange, with response: PreparedResponse) -> MHD_Result {
+        exchange.machine.headRefused()
+        return response.queue(on: exchange.connection)
+    }
+
+    /// Suspends the exchange's connection, its machine already waiting, until `work` tells how to
+    /// go on. Called by the handler, or by the content reader of a paced body.
+    func suspend(_ exchange: Exchange, until work: @escaping @Sendable () async -> ExchangeStateMachine.Resumption) {
+        MHD_suspend_connection(exchange.connection)
+        suspended.add(exchange, until: work)
     }
 
     /// Queues the delivery's response from the libmicrohttpd response prepared once for it, or
@@ -321,6 +339,7 @@ final class Daemon: Sendable {
     private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
         guard let state, let exchangePointer = state.pointee else { return }
         let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
+        exchange.takeUnretainedValue().machine.completed()
         exchange.takeUnretainedValue().watch?.awaitHead()
         exchange.release()
         state.pointee = nil

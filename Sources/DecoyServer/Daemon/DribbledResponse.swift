@@ -13,31 +13,30 @@ final class DribbledResponse: @unchecked Sendable {
     private let body: Data
     private let pieces: [BodyPiece]
     private let exchange: Exchange
-    private let suspended: SuspendedExchanges
+    private let daemon: Daemon
     private let clock: any Clock<Duration>
     // libmicrohttpd calls a connection's content reader on one thread at a time, and only the
     // reader touches these, so they need no lock.
     private var released = 0
     private var next = 0
-    private var isWaiting = false
 
     private init(
-        body: Data, pieces: [BodyPiece], exchange: Exchange, suspended: SuspendedExchanges, clock: any Clock<Duration>
+        body: Data, pieces: [BodyPiece], exchange: Exchange, daemon: Daemon, clock: any Clock<Duration>
     ) {
         self.body = body
         self.pieces = pieces
         self.exchange = exchange
-        self.suspended = suspended
+        self.daemon = daemon
         self.clock = clock
     }
 
     /// Queues `head` on the exchange's connection, and `body` after it as `pieces` fall due.
     static func queue(
-        _ head: HTTPResponse, body: Data, pieces: [BodyPiece], on exchange: Exchange, suspended: SuspendedExchanges,
+        _ head: HTTPResponse, body: Data, pieces: [BodyPiece], on exchange: Exchange, daemon: Daemon,
         clock: any Clock<Duration>
     ) -> MHD_Result {
         let reader = DribbledResponse(
-            body: body, pieces: pieces, exchange: exchange, suspended: suspended, clock: clock)
+            body: body, pieces: pieces, exchange: exchange, daemon: daemon, clock: clock)
         let context = Unmanaged.passRetained(reader).toOpaque()
         guard let pointer = MHD_create_response_from_callback(UInt64(body.count), 16 * 1024, read, context, release)
         else {
@@ -50,12 +49,14 @@ final class DribbledResponse: @unchecked Sendable {
     }
 
     private func read(at position: Int, into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
-        if exchange.isClosing { return Self.endWithError }
-        if isWaiting {
-            // Resumed: the piece waited for is due.
+        switch exchange.machine.readerCalled() {
+        case .close:
+            return Self.endWithError
+        case .releasePiece:
             released = pieces[next].end
             next += 1
-            isWaiting = false
+        case .sendReleased:
+            break
         }
         if position < released {
             let count = min(capacity, released - position)
@@ -65,12 +66,12 @@ final class DribbledResponse: @unchecked Sendable {
             return count
         }
         guard next < pieces.count else { return Self.endWithError }
-        isWaiting = true
+        exchange.machine.pieceAwaited()
         let wait = pieces[next].wait
-        suspended.suspend(exchange) { [clock] in
+        daemon.suspend(exchange) { [clock] in
             do {
                 try await clock.sleep(for: wait)
-                return .proceed
+                return .pieceDue
             } catch {
                 return .close
             }

@@ -1,12 +1,11 @@
-import CMicroHTTPD
-import Decoy
 import DecoyClient
 
-/// The exchanges whose connections are suspended while a task awaits their answer.
+/// The exchanges whose connections are suspended while a task awaits how to go on.
 ///
 /// A task registers under the same lock it later takes to resume its connection, and stopping
 /// takes that lock too: so a connection is resumed exactly once, and never after the daemon is
-/// told to stop (libmicrohttpd aborts if it is stopped with a connection still suspended).
+/// told to stop (libmicrohttpd aborts if it is stopped with a connection still suspended). The
+/// exchange's machine is moved on under the lock, before its connection is resumed.
 final class SuspendedExchanges: Sendable {
     private struct Entry {
         let exchange: Exchange
@@ -18,34 +17,25 @@ final class SuspendedExchanges: Sendable {
         var entries: [ObjectIdentifier: Entry] = [:]
     }
 
-    /// What a resumed connection does next.
-    enum Resumption: Sendable {
-        /// Translate this delivery of the engine's.
-        case deliver(Delivery)
-        /// Answer with this on the server's own behalf, as the admin API does.
-        case reply(StubResponse)
-        /// Carry on with what it was doing: send the next piece of a throttled body.
-        case proceed
-        /// Close the connection without an answer.
-        case close
-    }
-
     private let state = Mutex(State())
+    /// Resumes a suspended connection: the daemon's, which alone talks to libmicrohttpd.
+    private let resumeConnection: @Sendable (Exchange) -> Void
+
+    init(resumeConnection: @escaping @Sendable (Exchange) -> Void) {
+        self.resumeConnection = resumeConnection
+    }
 
     /// How many connections are suspended now.
     var count: Int { state.withLock { $0.entries.count } }
 
-    /// Suspends the exchange's connection until `work` tells how to resume it.
-    ///
-    /// Call it from the connection's handler or its response's content reader.
-    func suspend(_ exchange: Exchange, until work: @escaping @Sendable () async -> Resumption) {
-        exchange.wait()
-        MHD_suspend_connection(exchange.connection)
+    /// Resumes the exchange's connection, just suspended, once `work` tells how to go on; at once,
+    /// to be closed, when the server is stopping.
+    func add(_ exchange: Exchange, until work: @escaping @Sendable () async -> ExchangeStateMachine.Resumption) {
         let id = ObjectIdentifier(exchange)
         state.withLock { state in
             guard state.isOpen else {
-                exchange.close()
-                MHD_resume_connection(exchange.connection)
+                exchange.machine.serverStopped()
+                resumeConnection(exchange)
                 return
             }
             let task = Task { [self] in
@@ -55,11 +45,11 @@ final class SuspendedExchanges: Sendable {
         }
     }
 
-    private func resume(_ id: ObjectIdentifier, with resumption: Resumption) {
+    private func resume(_ id: ObjectIdentifier, with resumption: ExchangeStateMachine.Resumption) {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: id) else { return }
-            entry.exchange.resume(with: resumption)
-            MHD_resume_connection(entry.exchange.connection)
+            entry.exchange.machine.resumed(with: resumption)
+            resumeConnection(entry.exchange)
         }
     }
 
@@ -69,8 +59,8 @@ final class SuspendedExchanges: Sendable {
             state.isOpen = false
             for entry in state.entries.values {
                 entry.task.cancel()
-                entry.exchange.close()
-                MHD_resume_connection(entry.exchange.connection)
+                entry.exchange.machine.serverStopped()
+                resumeConnection(entry.exchange)
             }
             state.entries = [:]
         }
