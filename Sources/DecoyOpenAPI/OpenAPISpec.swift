@@ -189,11 +189,7 @@ extension JSONValue {
                 if bytes[end] == UInt8(ascii: "~") || bytes[end] == UInt8(ascii: "%") { escaped = true }
                 end = bytes.index(after: end)
             }
-            var key = String(Substring(bytes[start..<end]))
-            if escaped {
-                key = key.removingPercentEncoding ?? key
-                key = key.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            }
+            let key = escaped ? Self.unescaped(bytes[start..<end]) : String(Substring(bytes[start..<end]))
             switch value {
             case .object(let members):
                 guard let member = members[key] else { return nil }
@@ -207,6 +203,49 @@ extension JSONValue {
             guard end != bytes.endIndex else { return value }
             start = bytes.index(after: end)
         }
+    }
+
+    /// A pointer's token as the member name it stands for: percent-decoded, then `~1` as `/` and
+    /// `~0` as `~`, in one pass (Foundation's replacing took half of reading a document).
+    private static func unescaped(_ token: Substring.UTF8View) -> String {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let input = Array(token)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.count, let high = hex(input[index + 1]),
+                let low = hex(input[index + 2])
+            {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(input[index])
+                index += 1
+            }
+        }
+        var key: [UInt8] = []
+        key.reserveCapacity(decoded.count)
+        index = 0
+        while index < decoded.count {
+            if decoded[index] == UInt8(ascii: "~"), index + 1 < decoded.count,
+                decoded[index + 1] == UInt8(ascii: "1") || decoded[index + 1] == UInt8(ascii: "0")
+            {
+                key.append(decoded[index + 1] == UInt8(ascii: "1") ? UInt8(ascii: "/") : UInt8(ascii: "~"))
+                index += 2
+            } else {
+                key.append(decoded[index])
+                index += 1
+            }
+        }
+        return String(decoding: key, as: UTF8.self)
     }
 
     /// The member `key` of an object; `nil` for anything else.
@@ -225,6 +264,16 @@ func compactJSON(_ value: some Encodable) -> [UInt8] {
 extension String {
     /// The text as one token of a JSON pointer.
     var pointerEscaped: String {
-        replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return self }
+        var escaped = ""
+        escaped.reserveCapacity(utf8.count + 8)
+        for character in unicodeScalars {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 }

@@ -132,4 +132,20 @@ struct OpenAPISpecTests {
                 "#/paths/~1a/post/responses/201/content/text~1plain: no example, and no schema to make one from: answered with an empty body",
             ])
     }
+
+    @Test func yamlScalarsAreReadAsYAMLReadsThem() throws {
+        let yaml = """
+            a: [1, -2.5, 9223372036854776000, 0x1F, .inf, true, no, ~, null, '7', "true", 3.0.1, 2024-01-01, 1_000, 1e3, x]
+            '200': {200: ok}
+            """
+        let value = try OrderedDocument(yaml: yaml).value
+        #expect(
+            value["a"]
+                == .array([
+                    .number(1), .number(-2.5), .number(0x1p63), .number(31), .number(.infinity),
+                    .bool(true), .bool(false), .null, .null, .string("7"), .string("true"), .string("3.0.1"),
+                    .string("2024-01-01"), .number(1000), .string("1e3"), .string("x"),
+                ]))
+        #expect(value["200"]?["200"] == .string("ok"))
+    }
 }
