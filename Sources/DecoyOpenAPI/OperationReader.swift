@@ -18,7 +18,8 @@ struct OperationReader {
     /// For each schema already walked, the first reference under it that leads nowhere.
     private var brokenReferences: [String: OpenAPIRefusal?] = [:]
     private let validator: SchemaValidator
-    private let examples: SchemaExample
+    /// Makes bodies from schemas, each schema once for the whole document.
+    private let made: SchemaExample
 
     var document: JSONValue { parsed.value }
 
@@ -26,7 +27,7 @@ struct OperationReader {
         self.parsed = document
         self.basePath = basePath
         validator = SchemaValidator(document: document.value)
-        examples = SchemaExample(validator: validator)
+        made = SchemaExample(validator: validator)
     }
 
     /// The operation `method` of the path item at `path`; `nil` when the item has none.
@@ -214,7 +215,7 @@ struct OperationReader {
         }
         try refuseBrokenReferences(inSchemaAt: schemaPointer)
         guard Self.isJSON(mediaType) else {
-            if examples.isEmpty, let value = self.examples.value(forSchemaAt: schemaPointer) {
+            if examples.isEmpty, let value = made.value(forSchemaAt: schemaPointer) {
                 examples.append(.init(name: nil, body: encode(value, as: mediaType)))
             }
             return examples
@@ -233,7 +234,7 @@ struct OperationReader {
                 "the example misses its schema, so it is served only by name: \(miss.schemaPath): \(miss.message)")
         }
         if !examples.contains(where: \.passes) {
-            if let value = self.examples.value(forSchemaAt: schemaPointer) {
+            if let value = made.value(forSchemaAt: schemaPointer) {
                 examples.append(.init(name: nil, body: encode(value, as: mediaType)))
                 if let miss = validator.violations(of: value, schemaAt: schemaPointer).first {
                     note(miss.schemaPath, "the example made from the schema misses it: \(miss.message)")
