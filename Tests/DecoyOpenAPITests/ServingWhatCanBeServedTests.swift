@@ -192,6 +192,42 @@ struct ServingWhatCanBeServedTests {
         }
     }
 
+    @Test func anExampleThatMissesItsSchemaIsServedOnlyByName() async throws {
+        let spec = try Self.spec(
+            """
+            openapi: 3.1.0
+            info: {title: T, version: '1'}
+            paths:
+              /a:
+                get:
+                  responses:
+                    '200':
+                      description: d
+                      content:
+                        application/json:
+                          schema: {type: object, required: [id], properties: {id: {type: string, minLength: 3}}}
+                          examples:
+                            wrong: {value: {id: 7}}
+                            right: {value: {id: abc}}
+              /b:
+                get:
+                  responses: {'302': {description: moved}, default: {description: d}}
+            """)
+        #expect(try await Self.answer(spec, "/a") == (200, #"{"id":"abc"}"#))
+        #expect(
+            try await Self.answer(spec, "/a", headers: [HTTPField.Name("Prefer")!: "example=wrong"]) == (
+                200, #"{"id":7}"#
+            ))
+        #expect(
+            spec.unsupported.contains {
+                $0.hasPrefix(
+                    "#/paths/~1a/get/responses/200/content/application~1json/examples/wrong: the example misses its schema"
+                )
+            })
+        // Without a 2xx, the first response the document declares.
+        #expect(try await Self.answer(spec, "/b").status == 302)
+    }
+
     @Test func aServersPathIsTheBasePathOnRequest() throws {
         let spec = try Self.spec(
             """
