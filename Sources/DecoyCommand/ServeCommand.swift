@@ -68,6 +68,15 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "spec"))
     var openapi: String?
 
+    @Option(
+        help: ArgumentHelp(
+            """
+            Serve the --openapi document's paths under this path, such as /api/1.0; "servers" takes the path of \
+            the document's first servers URL.
+            """,
+            valueName: "path"))
+    var basePath: String?
+
     @Flag(
         help:
             """
@@ -80,8 +89,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(
         help:
             """
-            Refuse to start when any stub file has an error, as decoy check does, for CI; without it, every valid \
-            stub serves and each other is refused by name.
+            Refuse to start when any stub file or operation of the --openapi document has an error, as decoy \
+            check does, for CI; without it, every valid stub and operation serves and each other is refused by name.
             """
     )
     var strict = false
@@ -152,7 +161,11 @@ struct ServeCommand: AsyncParsableCommand {
         registry.contentTypeFromBody = defaultContentType
         registry.webhookAllowedHosts = Set(webhookAllowedHosts)
         do {
-            if let openapi { try Self.registerExamples(ofSpecAt: openapi, in: registry).forEach(Self.say) }
+            if let openapi {
+                try Self.registerExamples(
+                    ofSpecAt: openapi, in: registry, basePath: basePath, strict: strict
+                ).forEach(Self.say)
+            }
             if servesFolder { Self.show(try registry.load(folder: url, strict: strict), from: folder) }
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))

@@ -5,7 +5,7 @@ import HTTPTypes
 /// Answers one operation from the examples of its document, as Prism does: the request is checked
 /// against the operation's parameters and body first (a miss gets `400`, naming the schema
 /// keyword it failed), then answered with the response `Prefer: code=…` asks for, or else the
-/// first 2xx, and the example `Prefer: example=…` names, or else the first.
+/// first 2xx, and the example `Prefer: example=…` names, or else the first that passes the schema.
 struct OpenAPIExampleStub: Stub {
     /// Below every route a stub file or code registers at its default priority, or any priority
     /// people write, so that those win over the document's examples.
@@ -16,12 +16,18 @@ struct OpenAPIExampleStub: Stub {
 
     private let operation: OpenAPIOperation
     private let validator: SchemaValidator
+    /// The operation's path as a regular expression, a group for each template parameter, and their names.
+    private let pathExpression: NSRegularExpression?
+    private let pathParameterNames: [String]
     /// Each response's each media type's each example, made once.
     private let made: [[[StubResponse]]]
 
     init(_ operation: OpenAPIOperation, validator: SchemaValidator) {
         self.operation = operation
         self.validator = validator
+        let template = PathTemplate(operation.path)
+        pathExpression = try? NSRegularExpression(pattern: "^\(template.expression)$")
+        pathParameterNames = template.parameterNames
         made = operation.responses.map { response in
             response.content.map { content in
                 content.examples.map {
@@ -61,7 +67,7 @@ struct OpenAPIExampleStub: Stub {
                 continue
             }
             guard let schema = parameter.schema else { continue }
-            problems += validator.violations(of: value(of: values, schemaAt: schema), schemaAt: schema).map {
+            problems += validator.violations(of: value(of: values, parameter, schemaAt: schema), schemaAt: schema).map {
                 Problem(place: place, $0)
             }
         }
@@ -85,10 +91,7 @@ struct OpenAPIExampleStub: Stub {
                 Problem(
                     place: "body", schema: "\(body.pointer)/content",
                     message:
-                        """
-                        the Content-Type \(contentType.isEmpty ? "is missing" : contentType + " is not allowed"); \
-                        the document allows \(allowed)
-                        """
+                        "the Content-Type \(contentType.isEmpty ? "is missing" : contentType + " is not allowed"); the document allows \(allowed)"
                 )
             ]
         }
@@ -101,33 +104,49 @@ struct OpenAPIExampleStub: Stub {
 
     /// The values of the path's template parameters, percent-decoded.
     private func pathValues(of path: String) -> [String: String] {
+        guard let pathExpression,
+            let match = pathExpression.firstMatch(in: path, range: NSRange(path.startIndex..., in: path))
+        else { return [:] }
         var values: [String: String] = [:]
-        for (template, segment) in zip(operation.path.split(separator: "/"), path.split(separator: "/"))
-        where template.hasPrefix("{") {
-            values[String(template.dropFirst().dropLast())] = segment.removingPercentEncoding ?? String(segment)
+        for (index, name) in pathParameterNames.enumerated() {
+            guard let range = Range(match.range(at: index + 1), in: path) else { continue }
+            values[name] = path[range].removingPercentEncoding ?? String(path[range])
         }
         return values
     }
 
     /// Parameter text as the JSON value its schema's type calls for: `7` is a number where an
-    /// integer is wanted, and repeated query values are an array where an array is.
-    private func value(of values: [String], schemaAt pointer: String) -> JSONValue {
-        var pointer = pointer
-        while case .string(let reference)? = validator.document.at(pointer)?["$ref"], reference != pointer {
-            pointer = reference
+    /// integer is wanted, and an array's items are split as the parameter's style writes them.
+    private func value(of values: [String], _ parameter: OpenAPIOperation.Parameter, schemaAt pointer: String)
+        -> JSONValue
+    {
+        let types = self.types(ofSchemaAt: pointer)
+        if types.contains("array") {
+            return .array(
+                ParameterStyle.items(of: values, parameter).map { value(of: $0, schemaAt: "\(pointer)/items") })
         }
-        let schema = validator.document.at(pointer)
-        let types: [String] =
-            switch schema?["type"] {
-            case .string(let type)?: [type]
-            case .array(let types)?: types.compactMap { if case .string(let type) = $0 { type } else { nil } }
-            default: []
-            }
-        if types.contains("array") { return .array(values.map { value(of: [$0], schemaAt: "\(pointer)/items") }) }
-        let text = values[0]
+        return value(of: ParameterStyle.scalar(of: values[0], parameter), schemaAt: pointer)
+    }
+
+    private func value(of text: String, schemaAt pointer: String) -> JSONValue {
+        let types = self.types(ofSchemaAt: pointer)
         if types.contains("integer") || types.contains("number"), let number = Double(text) { return .number(number) }
         if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
         return .string(text)
+    }
+
+    /// The types the schema at `pointer` names, references followed.
+    private func types(ofSchemaAt pointer: String) -> [String] {
+        var pointer = pointer
+        var seen: Set<String> = []
+        while case .string(let reference)? = validator.document.at(pointer)?["$ref"], seen.insert(reference).inserted {
+            pointer = reference
+        }
+        return switch validator.document.at(pointer)?["type"] {
+        case .string(let type)?: [type]
+        case .array(let types)?: types.compactMap { if case .string(let type) = $0 { type } else { nil } }
+        default: []
+        }
     }
 
     // MARK: Answering
@@ -164,19 +183,19 @@ struct OpenAPIExampleStub: Stub {
             responseIndex = index
             if operation.responses[index].status != .code(code) { status = HTTPResponse.Status(code: code) }
         } else {
+            // The first 2xx; without one, the first response the document declares, default last.
             guard
                 let index = operation.responses.firstIndex(where: {
                     if case .code(let code) = $0.status { (200..<300).contains(code) } else { false }
                 })
                     ?? operation.responses.firstIndex(where: { $0.status == .range(2) })
+                    ?? operation.responses.firstIndex(where: { $0.status != .default })
+                    ?? operation.responses.indices.first
             else {
                 return StubResponse(
                     status: .internalServerError,
                     text:
-                        """
-                        The OpenAPI document has no 2xx response for \(operation); it has \(responseList). Ask \
-                        for one with Prefer: code=…\n
-                        """
+                        "The OpenAPI document declares no response for \(operation).\n"
                 )
             }
             responseIndex = index
@@ -203,20 +222,17 @@ struct OpenAPIExampleStub: Stub {
                         Problem(
                             place: "header Prefer", schema: "\(operation.pointer)/responses",
                             message:
-                                """
-                                the response has no example named \"\(wantedExample)\"; it has \
-                                \(names.isEmpty ? "no named examples" : names.joined(separator: ", "))
-                                """
+                                "the response has no example named \"\(wantedExample)\"; it has \(names.isEmpty ? "no named examples" : names.joined(separator: ", "))"
                         )
                     ], in: operation)
             }
             exampleIndex = index
         } else {
-            guard !content.examples.isEmpty else {
+            guard let index = content.examples.firstIndex(where: \.passes) ?? content.examples.indices.first else {
                 return StubResponse(
                     status: status ?? Self.status(of: response.status), headerFields: [.contentType: content.mediaType])
             }
-            exampleIndex = 0
+            exampleIndex = index
         }
         if let status {
             return Self.response(
@@ -248,10 +264,7 @@ struct OpenAPIExampleStub: Stub {
                 throw Problem(
                     place: "header Prefer", schema: nil,
                     message:
-                        """
-                        the preference \"\(token.trimmingCharacters(in: .whitespaces))\" is not supported; Decoy \
-                        reads code=… and example=…
-                        """
+                        "the preference \"\(token.trimmingCharacters(in: .whitespaces))\" is not supported; Decoy reads code=… and example=…"
                 )
             }
             read.append((key, parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))))

@@ -18,8 +18,16 @@ public struct OpenAPIOperation: Sendable, CustomStringConvertible {
     /// The responses the document describes, in its order.
     let responses: [Response]
 
-    /// The route the operation's requests take.
-    public var route: Route { Route(method: method, path: path) }
+    /// The route the operation's requests take: a template of whole segments where the path is
+    /// one, a regular expression where a template sits inside a segment (`/Accounts/{Sid}.json`).
+    public var route: Route { Self.route(method, path) }
+
+    static func route(_ method: HTTPRequest.Method?, _ path: String) -> Route {
+        let template = PathTemplate(path)
+        return Route(
+            method: method, path: template.routePath ?? template.expression,
+            pathSyntax: template.routePath == nil ? .regularExpression : .template)
+    }
 
     /// `getUser (GET /users/{id})`.
     public var description: String { "\(id ?? "an operation without operationId") (\(method) \(path))" }
@@ -30,6 +38,11 @@ public struct OpenAPIOperation: Sendable, CustomStringConvertible {
         let name: String
         let location: Location
         let required: Bool
+        /// How its values are written (OpenAPI's `style`): `form`, `simple`, `label`, `matrix`,
+        /// `spaceDelimited`, `pipeDelimited` or `deepObject`.
+        let style: String
+        /// Whether each value of an array comes as a parameter of its own (OpenAPI's `explode`).
+        let explode: Bool
         /// Where the parameter is in the document.
         let pointer: String
         /// The pointer to its schema; `nil` when it has none Decoy checks.
@@ -61,5 +74,7 @@ public struct OpenAPIOperation: Sendable, CustomStringConvertible {
     struct Example: Sendable {
         let name: String?
         let body: [UInt8]
+        /// Whether it passes the response's schema: only such an example is served unless asked for by name.
+        var passes = true
     }
 }

@@ -1,23 +1,28 @@
 import Decoy
 public import Foundation
-import OpenAPIKit
-import OpenAPIKit30
-import OpenAPIKitCompat
-import Yams
+import HTTPTypes
 
 /// An OpenAPI 3.0 or 3.1 document, JSON or YAML, read once: its operations, each with the route
 /// its requests take, and what serving its examples checks requests against.
+///
+/// An operation Decoy cannot serve (a reference to nothing, responses that are not a map, an
+/// `operationId` used twice) is refused by itself, in ``refused``, and the rest of the document
+/// serves; `strict` refuses the whole document instead.
 ///
 /// ```swift
 /// let spec = try OpenAPISpec(contentsOf: URL(filePath: "openapi.yaml"))
 /// try registry.register(StubResponse(json: #"{"id": 1}"#), forOperation: "getUser", in: spec)
 /// ```
 public struct OpenAPISpec: Sendable {
-    /// Every operation, in the document's order of paths and methods.
+    /// Every operation served, in the document's order of paths and methods.
     public let operations: [OpenAPIOperation]
+    /// Every operation refused, each with its place and why; a request to one gets `501`.
+    public let refused: [OpenAPIRefusal]
     /// What of this document Decoy does not check in requests or cannot serve, each with its
     /// place; empty when it uses nothing Decoy leaves out.
     public let unsupported: [String]
+    /// The path of the first `servers` URL, such as `/api/1.0`; empty when it has none.
+    public let serverBasePath: String
     /// The document as parsed, for the schemas that requests are checked against.
     let document: JSONValue
     /// The document's name in errors.
@@ -25,8 +30,9 @@ public struct OpenAPISpec: Sendable {
 
     /// Reads the document at `url`: JSON when it starts with `{`, YAML otherwise.
     ///
-    /// `basePath` comes before every path of the document, for clients whose server URL has a path.
-    public init(contentsOf url: URL, basePath: String = "") throws(OpenAPISpecError) {
+    /// `basePath` comes before every path of the document, for clients whose server URL has a
+    /// path. With `strict`, an operation that cannot be served refuses the whole document.
+    public init(contentsOf url: URL, basePath: String = "", strict: Bool = false) throws(OpenAPISpecError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -34,12 +40,14 @@ public struct OpenAPISpec: Sendable {
             throw OpenAPISpecError(
                 source: url.path, place: nil, reason: "cannot be read (\(error.localizedDescription))")
         }
-        try self.init(data: data, source: url.lastPathComponent, basePath: basePath)
+        try self.init(data: data, source: url.lastPathComponent, basePath: basePath, strict: strict)
     }
 
     /// Reads a document from `data`, JSON when it starts with `{`, YAML otherwise; `source`
-    /// names it in errors.
-    public init(data: Data, source: String = "the OpenAPI document", basePath: String = "") throws(OpenAPISpecError) {
+    /// names it in errors. With `strict`, an operation that cannot be served refuses the whole document.
+    public init(
+        data: Data, source: String = "the OpenAPI document", basePath: String = "", strict: Bool = false
+    ) throws(OpenAPISpecError) {
         func fail(_ place: String?, _ reason: String) -> OpenAPISpecError {
             OpenAPISpecError(source: source, place: place, reason: reason)
         }
@@ -47,61 +55,72 @@ public struct OpenAPISpec: Sendable {
             throw fail(nil, "the base path \"\(basePath)\" must start with \"/\" and not end with one")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw fail(nil, "is not UTF-8 text") }
-        let isJSON = text.first(where: { !$0.isWhitespace }) == "{"
-        let raw = try Self.parse(text, isJSON: isJSON, orThrow: fail)
-        guard case .object(let root) = raw, case .string(let version)? = root["openapi"] else {
+        let parsed: OrderedDocument
+        do {
+            parsed =
+                text.first(where: { !$0.isWhitespace }) == "{"
+                ? try OrderedDocument(json: text) : try OrderedDocument(yaml: text)
+        } catch {
+            throw fail(error.place, error.reason)
+        }
+        guard case .object(let root) = parsed.value, case .string(let version)? = root["openapi"] else {
             throw fail(
                 nil,
                 "has no \"openapi\" field naming its version; Decoy reads OpenAPI 3.0 and 3.1 (Swagger 2.0 is not read)"
             )
         }
-        let document: OpenAPIKit.OpenAPI.Document
-        do {
-            if version.hasPrefix("3.0.") {
-                document = try Self.decode(OpenAPIKit30.OpenAPI.Document.self, from: text, data: data, isJSON: isJSON)
-                    .convert(to: .v3_1_1)
-            } else if version.hasPrefix("3.1.") {
-                document = try Self.decode(OpenAPIKit.OpenAPI.Document.self, from: text, data: data, isJSON: isJSON)
-            } else {
-                throw fail(".openapi", "version \(version) is not read; Decoy reads OpenAPI 3.0.x and 3.1.x")
-            }
-        } catch let error as OpenAPISpecError {
-            throw error
-        } catch {
-            let described = OpenAPIKit.OpenAPI.Error(from: error)
-            throw fail(
-                described.codingPathString.isEmpty ? nil : described.codingPathString, described.localizedDescription)
+        guard version.hasPrefix("3.0.") || version.hasPrefix("3.1.") else {
+            throw fail("#/openapi", "version \(version) is not read; Decoy reads OpenAPI 3.0.x and 3.1.x")
         }
-        let dereferenced: OpenAPIKit.DereferencedDocument
-        do {
-            dereferenced = try document.locallyDereferenced()
-        } catch {
-            throw fail(nil, "a reference cannot be resolved: \(error)")
+        switch root["paths"] {
+        case .object?, nil: break
+        default: throw fail("#/paths", "paths must be a map of path templates to path items")
         }
-        var reader = OperationReader(document: raw, basePath: basePath)
+        var reader = OperationReader(document: parsed, basePath: basePath)
         var operations: [OpenAPIOperation] = []
+        var refused: [OpenAPIRefusal] = []
         var identifiers: [String: String] = [:]
-        for (path, item) in dereferenced.paths {
-            for endpoint in item.endpoints {
-                let operation = try reader.operation(endpoint, at: path.rawValue, orThrow: fail)
-                if let id = operation.id {
-                    if let other = identifiers[id] {
-                        throw fail(operation.pointer, "operationId \"\(id)\" is also the id of \(other)")
+        for path in parsed.keys(at: "#/paths") {
+            for method in OperationReader.methods {
+                let pointer = "#/paths/\(path.pointerEscaped)/\(method)"
+                do throws(OpenAPIRefusal) {
+                    guard let operation = try reader.operation(method, at: path) else { continue }
+                    if let id = operation.id {
+                        if let other = identifiers[id] {
+                            throw OpenAPIRefusal(
+                                pointer: pointer, reason: "operationId \"\(id)\" is also the id of \(other)")
+                        }
+                        identifiers[id] = "\(operation.method) \(path)"
                     }
-                    identifiers[id] = "\(operation.method) \(path.rawValue)"
+                    operations.append(operation)
+                } catch {
+                    let id: String? =
+                        if case .string(let id)? = parsed.value.at(pointer)?["operationId"] { id } else { nil }
+                    refused.append(
+                        OpenAPIRefusal(
+                            pointer: error.pointer, reason: error.reason,
+                            operation: (.init(method.uppercased()), basePath + path), operationID: id))
                 }
-                operations.append(operation)
             }
+        }
+        if strict, let first = refused.first {
+            let more = refused.count > 1 ? " (and \(refused.count - 1) more operations are refused)" : ""
+            throw fail(first.pointer, first.reason + more)
         }
         self.operations = operations
+        self.refused = refused
         self.unsupported = reader.unsupported
-        self.document = raw
+        self.serverBasePath = Self.basePath(ofFirstServerIn: root["servers"])
+        self.document = parsed.value
         self.source = source
     }
 
     /// The operation whose `operationId` is `id`.
     public func operation(_ id: String) throws(OpenAPISpecError) -> OpenAPIOperation {
         guard let operation = operations.first(where: { $0.id == id }) else {
+            if let refusal = refused.first(where: { $0.operationID == id }) {
+                throw OpenAPISpecError(source: source, place: refusal.pointer, reason: refusal.reason)
+            }
             let known = operations.compactMap(\.id)
             throw OpenAPISpecError(
                 source: source, place: nil,
@@ -115,90 +134,65 @@ public struct OpenAPISpec: Sendable {
         return operation
     }
 
-    /// The document as a JSON value, or the syntax error with its line and column.
-    private static func parse(_ text: String, isJSON: Bool, orThrow fail: (String?, String) -> OpenAPISpecError)
-        throws(OpenAPISpecError) -> JSONValue
-    {
-        if isJSON {
-            do {
-                // JSONSerialization names the offset of a syntax error, where JSONDecoder names none on Linux.
-                _ = try JSONSerialization.jsonObject(with: Data(text.utf8))
-                return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-            } catch {
-                let described = "\((error as NSError).userInfo["NSDebugDescription"] ?? error)"
-                let offset = described.firstRange(of: /around character (\d+)/).flatMap {
-                    Int(described[$0].split(separator: " ").last ?? "")
-                }
-                throw fail(offset.map { place(ofOffset: $0, in: text) }, "is not valid JSON: \(described)")
-            }
+    /// `/api/1.0` for `https://app.asana.com/api/1.0`; a relative URL's path as it is.
+    private static func basePath(ofFirstServerIn servers: JSONValue?) -> String {
+        guard case .array(let servers)? = servers, case .string(let url)? = servers.first?["url"] else { return "" }
+        var path = url
+        if let scheme = url.range(of: "://") {
+            let afterHost = url[scheme.upperBound...]
+            path = afterHost.firstIndex(of: "/").map { String(afterHost[$0...]) } ?? ""
         }
-        let loaded: Any?
-        do {
-            loaded = try Yams.load(yaml: text)
-        } catch let error as YamlError {
-            switch error {
-            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-                .composer(_, let problem, let mark, _):
-                throw fail("line \(mark.line), column \(mark.column)", "is not valid YAML: \(problem)")
-            default:
-                throw fail(nil, "is not valid YAML: \(error)")
-            }
-        } catch {
-            throw fail(nil, "is not valid YAML: \(error)")
-        }
-        return JSONValue(yaml: loaded)
-    }
-
-    /// `line 3, column 7` for the byte at `offset`.
-    private static func place(ofOffset offset: Int, in text: String) -> String {
-        let before = text.utf8.prefix(offset)
-        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
-        let column =
-            before.count
-            - (before.lastIndex(of: UInt8(ascii: "\n")).map { before.distance(from: before.startIndex, to: $0) + 1 }
-                ?? 0) + 1
-        return "line \(line), column \(column)"
-    }
-
-    private static func decode<Document: Decodable>(_ type: Document.Type, from text: String, data: Data, isJSON: Bool)
-        throws -> Document
-    {
-        isJSON ? try JSONDecoder().decode(type, from: data) : try YAMLDecoder().decode(type, from: text)
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
     }
 }
 
-extension JSONValue {
-    /// The value Yams loaded: mappings with keys as text (`200:` is a number to YAML), dates as YAML wrote them.
-    init(yaml value: Any?) {
-        switch value {
-        case nil, is NSNull: self = .null
-        case let value as Bool: self = .bool(value)
-        case let value as Int: self = .number(Double(value))
-        case let value as Double: self = .number(value)
-        case let value as String: self = .string(value)
-        case let value as [Any]: self = .array(value.map { JSONValue(yaml: $0) })
-        case let value as [AnyHashable: Any]:
-            self = .object(
-                Dictionary(
-                    value.map { ("\($0.key.base)", JSONValue(yaml: $0.value)) }, uniquingKeysWith: { first, _ in first }
-                ))
-        case let value as [String: Any]: self = .object(value.mapValues { JSONValue(yaml: $0) })
-        case let value as Date: self = .string(value.formatted(.iso8601))
-        case let value?: self = .string("\(value)")
-        }
+/// An operation of a document that Decoy refuses to serve: where it is, and why.
+public struct OpenAPIRefusal: Error, Sendable, CustomStringConvertible {
+    /// The JSON pointer of the operation, or of the spot inside it that is refused.
+    public let pointer: String
+    /// Why.
+    public let reason: String
+    /// The method and path template its requests take, answered with `501`; `nil` while the
+    /// operation is being read.
+    let operation: (method: HTTPRequest.Method?, path: String)?
+    /// Its `operationId`, when it has one.
+    let operationID: String?
+
+    init(
+        pointer: String, reason: String, operation: (method: HTTPRequest.Method?, path: String)? = nil,
+        operationID: String? = nil
+    ) {
+        self.pointer = pointer
+        self.reason = reason
+        self.operation = operation
+        self.operationID = operationID
     }
 
+    /// `#/paths/~1a/get/responses: reason`.
+    public var description: String { "\(pointer): \(reason)" }
+}
+
+extension JSONValue {
     /// The value at a JSON pointer in a URI fragment, such as `#/paths/~1users/get`.
     func at(_ pointer: String) -> JSONValue? {
-        guard pointer.hasPrefix("#") else { return nil }
+        // Requests and the reading of a document walk pointers by the thousand: one pass over the
+        // bytes, and only the tokens that need it decoded.
+        let bytes = pointer.utf8
+        guard bytes.first == UInt8(ascii: "#") else { return nil }
         var value = self
-        for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            // Requests walk pointers on every check: decode only the tokens that need it.
-            var key = String(token)
-            if key.utf8.contains(UInt8(ascii: "%")) { key = key.removingPercentEncoding ?? key }
-            if key.utf8.contains(UInt8(ascii: "~")) {
-                key = key.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        var start = bytes.index(after: bytes.startIndex)
+        guard start != bytes.endIndex else { return value }
+        guard bytes[start] == UInt8(ascii: "/") else { return nil }
+        start = bytes.index(after: start)
+        while true {
+            var end = start
+            var escaped = false
+            while end != bytes.endIndex, bytes[end] != UInt8(ascii: "/") {
+                if bytes[end] == UInt8(ascii: "~") || bytes[end] == UInt8(ascii: "%") { escaped = true }
+                end = bytes.index(after: end)
             }
+            let key = escaped ? Self.unescaped(bytes[start..<end]) : String(Substring(bytes[start..<end]))
             switch value {
             case .object(let members):
                 guard let member = members[key] else { return nil }
@@ -209,8 +203,52 @@ extension JSONValue {
             default:
                 return nil
             }
+            guard end != bytes.endIndex else { return value }
+            start = bytes.index(after: end)
         }
-        return value
+    }
+
+    /// A pointer's token as the member name it stands for: percent-decoded, then `~1` as `/` and
+    /// `~0` as `~`, in one pass (Foundation's replacing took half of reading a document).
+    private static func unescaped(_ token: Substring.UTF8View) -> String {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let input = Array(token)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.count, let high = hex(input[index + 1]),
+                let low = hex(input[index + 2])
+            {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(input[index])
+                index += 1
+            }
+        }
+        var key: [UInt8] = []
+        key.reserveCapacity(decoded.count)
+        index = 0
+        while index < decoded.count {
+            if decoded[index] == UInt8(ascii: "~"), index + 1 < decoded.count,
+                decoded[index + 1] == UInt8(ascii: "1") || decoded[index + 1] == UInt8(ascii: "0")
+            {
+                key.append(decoded[index + 1] == UInt8(ascii: "1") ? UInt8(ascii: "/") : UInt8(ascii: "~"))
+                index += 2
+            } else {
+                key.append(decoded[index])
+                index += 1
+            }
+        }
+        return String(decoding: key, as: UTF8.self)
     }
 
     /// The member `key` of an object; `nil` for anything else.
@@ -229,6 +267,16 @@ func compactJSON(_ value: some Encodable) -> [UInt8] {
 extension String {
     /// The text as one token of a JSON pointer.
     var pointerEscaped: String {
-        replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return self }
+        var escaped = ""
+        escaped.reserveCapacity(utf8.count + 8)
+        for character in unicodeScalars {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 }

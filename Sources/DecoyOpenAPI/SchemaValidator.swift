@@ -30,6 +30,7 @@ struct SchemaValidator: Sendable {
         "date": #"^\d{4}-\d{2}-\d{2}$"#,
         "uuid": #"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"#,
         "email": #"^[^@\s]+@[^@\s]+\.[^@\s]+$"#,
+        "uri": #"^[A-Za-z][A-Za-z0-9+.-]*:\S*$"#,
         "byte": #"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"#,
         "int32": nil, "int64": nil, "float": nil, "double": nil, "binary": nil, "password": nil,
     ]

@@ -1,4 +1,5 @@
 public import Decoy
+import Foundation
 
 extension StubRegistry {
     /// Registers `stub` for the operation whose `operationId` is `operationID`: its method and
@@ -15,14 +16,31 @@ extension StubRegistry {
 
     /// Answers every operation of `spec` from its examples, checking each request against the
     /// document first (a miss gets `400` naming the schema keyword), below every other stub: a route registered or
-    /// loaded from stub files wins over the examples.
+    /// loaded from stub files wins over the examples. A refused operation is answered with `501`
+    /// naming its place and why.
+    ///
+    /// As OpenAPI matches a request, a concrete path wins over a templated one, and a path with
+    /// fewer template parameters over one with more: `/pets/mine` over `/pets/{id}`.
     @discardableResult
     public func registerExamples(of spec: OpenAPISpec) throws -> [StubHandle] {
         let validator = SchemaValidator(document: spec.document)
-        return try spec.operations.map { operation in
+        func priority(_ path: String) -> Int { OpenAPIExampleStub.priority + PathTemplate(path).parameterCount }
+        let served = try spec.operations.map { operation in
             try register(
                 OpenAPIExampleStub(operation, validator: validator),
-                for: operation.route.priority(OpenAPIExampleStub.priority))
+                for: operation.route.priority(priority(operation.path)))
         }
+        let refused = try spec.refused.compactMap { refusal in
+            try refusal.operation.map { method, path in
+                try register(
+                    StubResponse(
+                        status: .notImplemented,
+                        text:
+                            "Decoy does not serve this operation of \(spec.source): \(refusal.pointer): \(refusal.reason)\n"
+                    ),
+                    for: OpenAPIOperation.route(method, path).priority(priority(path)))
+            }
+        }
+        return served + refused
     }
 }

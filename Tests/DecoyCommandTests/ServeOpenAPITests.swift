@@ -63,14 +63,49 @@ struct ServeOpenAPITests {
         #expect(body.contains("#/paths/~1pets~1{id}/get/parameters/0/schema/type"))
     }
 
-    @Test func aMalformedSpecIsRefusedNamingThePlace() throws {
+    @Test func aMalformedOperationIsRefusedByNameAndStrictRefusesTheDocument() throws {
         let folder = try CommandTests.Folder([
-            "bad.yaml": "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses: 7\n"
+            "bad.yaml":
+                "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses: 7\n  /b:\n    get:\n      responses: {'204': {description: d}}\n"
         ])
+        let path = folder.url.appending(path: "bad.yaml").path
+        let lines = try ServeCommand.registerExamples(ofSpecAt: path, in: StubRegistry())
+        #expect(
+            lines == [
+                "  an operation without operationId (GET /b) from the examples of \(path)",
+                "  refused: #/paths/~1a/get/responses: responses must be a map of status codes to responses",
+                "1 operations from \(path); 1 refused, answered with 501",
+            ])
         #expect {
-            try ServeCommand.registerExamples(ofSpecAt: folder.url.appending(path: "bad.yaml").path, in: StubRegistry())
+            try ServeCommand.registerExamples(ofSpecAt: path, in: StubRegistry(), strict: true)
         } throws: { error in
-            "\(error)".hasPrefix("bad.yaml, at .paths['/a'].get.responses:")
+            "\(error)" == "bad.yaml, at #/paths/~1a/get/responses: responses must be a map of status codes to responses"
+        }
+    }
+
+    @Test func warningsOfOneKindFoldIntoOneLineWithTheirCountAndFirstPlaces() {
+        let warnings =
+            (1...5).map { "#/paths/~1p\($0)/get: security requirements are not checked" } + [
+                "#/x: the format ipv4 is not checked"
+            ]
+        #expect(
+            ServeCommand.folded(warnings) == [
+                "security requirements are not checked, in 5 places: #/paths/~1p1/get, #/paths/~1p2/get, #/paths/~1p3/get, and 2 more",
+                "#/x: the format ipv4 is not checked",
+            ])
+    }
+
+    @Test func theBasePathIsGivenOrTakenFromTheFirstServer() async throws {
+        let folder = try CommandTests.Folder([
+            "s.yaml":
+                "openapi: 3.0.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://x.example/api/1.0'}]\npaths:\n  /a:\n    get:\n      responses: {'204': {description: d}}\n"
+        ])
+        let path = folder.url.appending(path: "s.yaml").path
+        for (basePath, target) in [("servers", "/api/1.0/a"), ("/v2", "/v2/a")] {
+            let registry = StubRegistry()
+            _ = try ServeCommand.registerExamples(ofSpecAt: path, in: registry, basePath: basePath)
+            let answer = try await registry.engine.answer(StubRequest(method: .get, target: target))
+            #expect(answer.status.code == 204)
         }
     }
 }

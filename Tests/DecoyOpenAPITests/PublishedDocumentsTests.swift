@@ -1,0 +1,149 @@
+import Decoy
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import DecoyOpenAPI
+
+/// The real documents in `../shared/openapi-specs` beside the repository (see its SOURCES.md):
+/// one valid request per operation, made from the document, answered in-process with a status
+/// the operation declares and a body valid against that response's schema.
+@Suite("Published OpenAPI documents")
+struct PublishedDocumentsTests {
+    /// `../shared/openapi-specs` from the repository's root.
+    static let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appending(path: "shared/openapi-specs")
+
+    static let documents: [String] =
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.sorted()
+
+    @Test(
+        .enabled(
+            if: !documents.isEmpty,
+            "no documents at ../shared/openapi-specs beside the repository: the published documents are not tried"),
+        arguments: documents)
+    func everyOperationAnswersWithADeclaredStatusAndABodyItsSchemaAllows(_ name: String) async throws {
+        let started = ContinuousClock.now
+        let spec = try OpenAPISpec(contentsOf: Self.folder.appending(path: name))
+        let loaded = ContinuousClock.now - started
+        let registry = StubRegistry()
+        try registry.registerExamples(of: spec)
+        let check = DocumentCheck(spec: spec)
+        var failures: [String] = []
+        // FNV-1a over every answer, to compare runs under other hash seeds (SWIFT_DETERMINISTIC_HASHING).
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        for operation in spec.operations {
+            let answer = try await registry.engine.answer(check.request(for: operation))
+            for byte in Data("\(answer.status.code) ".utf8) + answer.body {
+                digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            if let failure = check.failure(of: operation, answer: answer) { failures.append(failure) }
+        }
+        let total = spec.operations.count + spec.refused.count
+        print(
+            "\(name): \(spec.operations.count - failures.count) of \(total) operations answered with a declared status and a valid body (\(spec.refused.count) refused; loaded in \(loaded); answers \(String(digest, radix: 16)))"
+        )
+        for refusal in spec.refused { print("  refused: \(refusal)") }
+        #expect(failures.isEmpty, "\(name): \(failures.joined(separator: "\n"))")
+    }
+}
+
+/// Makes one valid request for an operation from its document, and checks the answer against it.
+struct DocumentCheck {
+    let spec: OpenAPISpec
+    var document: JSONValue { spec.document }
+    var validator: SchemaValidator { SchemaValidator(document: document) }
+    var examples: SchemaExample { SchemaExample(validator: validator) }
+
+    /// Why the answer to the operation's request misses the document; `nil` when it fits.
+    func failure(of operation: OpenAPIOperation, answer: StubResponse) -> String? {
+        let said = String(decoding: answer.body.prefix(300), as: UTF8.self)
+        guard let response = response(of: operation, for: answer.status.code) else {
+            return "\(operation): \(answer.status.code) is not declared: \(said)"
+        }
+        let contentType = answer.headerFields[.contentType] ?? ""
+        guard OperationReader.isJSON(contentType), !answer.body.isEmpty else { return nil }
+        let schema = "\(response)/content/\(contentType.pointerEscaped)/schema"
+        guard document.at(schema) != nil else { return nil }
+        guard let value = JSONValue(parsing: answer.body) else { return "\(operation): the body is not JSON: \(said)" }
+        if let miss = validator.violations(of: value, schemaAt: schema).first {
+            return "\(operation): \(miss.schemaPath) at \(miss.instancePath): \(miss.message)"
+        }
+        return nil
+    }
+
+    /// The pointer of the response declared for `status`, references followed.
+    private func response(of operation: OpenAPIOperation, for status: Int) -> String? {
+        let responses = "\(operation.pointer)/responses"
+        guard case .object(let declared)? = document.at(responses) else { return nil }
+        let key = ["\(status)", "\(status / 100)XX", "\(status / 100)xx", "default"].first { declared[$0] != nil }
+        return key.map { resolve("\(responses)/\($0.pointerEscaped)") }
+    }
+
+    private func resolve(_ pointer: String) -> String {
+        var pointer = pointer
+        var seen: Set<String> = []
+        while case .string(let reference)? = document.at(pointer)?["$ref"], seen.insert(reference).inserted {
+            pointer = reference
+        }
+        return pointer
+    }
+
+    /// A request the operation's parameters and body allow, values made from their schemas.
+    func request(for operation: OpenAPIOperation) -> StubRequest {
+        var path = operation.path
+        var query: [String] = []
+        var headers = HTTPFields()
+        var cookies: [String] = []
+        for parameter in operation.parameters where parameter.required || parameter.location == .path {
+            let value = parameter.schema.flatMap { examples.value(forSchemaAt: $0) } ?? .string("1")
+            let items: [String] =
+                if case .array(let items) = value { items.map(Self.text) } else { [Self.text(value)] }
+            func encoded(_ text: String) -> String {
+                text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._~")))
+                    ?? text
+            }
+            switch parameter.location {
+            case .path:
+                let text: String =
+                    switch parameter.style {
+                    case "label": "." + items.map(encoded).joined(separator: parameter.explode ? "." : ",")
+                    case "matrix": ";\(parameter.name)=" + items.map(encoded).joined(separator: ",")
+                    default: items.map(encoded).joined(separator: ",")
+                    }
+                path = path.replacingOccurrences(of: "{\(parameter.name)}", with: text)
+            case .query:
+                if parameter.explode, parameter.style == "form" {
+                    query += items.map { "\(encoded(parameter.name))=\(encoded($0))" }
+                } else {
+                    let separator = ["spaceDelimited": " ", "pipeDelimited": "|"][parameter.style] ?? ","
+                    query.append("\(encoded(parameter.name))=\(encoded(items.joined(separator: separator)))")
+                }
+            case .header:
+                if let name = HTTPField.Name(parameter.name) { headers[name] = items.joined(separator: ",") }
+            case .cookie:
+                cookies.append("\(parameter.name)=\(items.joined(separator: ","))")
+            }
+        }
+        if !cookies.isEmpty { headers[.cookie] = cookies.joined(separator: "; ") }
+        var body = Data()
+        if let declared = operation.body, let content = declared.content.first {
+            let mediaType = content.mediaType.contains("*") ? "application/octet-stream" : content.mediaType
+            headers[.contentType] = mediaType
+            if let schema = content.schema, let value = examples.value(forSchemaAt: schema) {
+                body = Data(compactJSON(value))
+            } else {
+                body = Data("x".utf8)
+            }
+        }
+        let target = query.isEmpty ? path : "\(path)?\(query.joined(separator: "&"))"
+        return StubRequest(method: operation.method, target: target, headerFields: headers, body: body)
+    }
+
+    /// A parameter value as text: a string as it is, anything else as JSON.
+    private static func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return String(decoding: compactJSON(value), as: UTF8.self)
+    }
+}
