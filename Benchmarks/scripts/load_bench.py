@@ -61,7 +61,8 @@ def time_to_serve(decoy, folder):
     with open(f"/proc/{process.pid}/status") as status:
         peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
     process.terminate()
-    process.wait()
+    # Read to the end: a server stopping writes its last lines, and a full pipe would hold it.
+    process.communicate()
     return elapsed, peak
 
 

@@ -28,13 +28,14 @@ def start(decoy, spec, cwd):
     elapsed = time.monotonic() - began
     with open(f"/proc/{process.pid}/status") as status:
         peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
-    process.terminate()
-    process.wait()
+    # Killed: how it stops is not what is measured here.
+    process.kill()
+    process.communicate()
     return elapsed, peak
 
 
 def main():
-    decoy, specs = sys.argv[1], sys.argv[2]
+    decoy, specs = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     # A folder of its own, so that no ./stubs is served beside the document.
     cwd = tempfile.mkdtemp()
