@@ -173,7 +173,7 @@ struct ServingWhatCanBeServedTests {
     @Test func theFirst2xxAndTheFirstExampleAreTheDocumentsInJSONWhateverTheHashOrder() async throws {
         // Every order of five responses and three examples, written as JSON: a dictionary's
         // order would pick another one for some of them.
-        var generator = SeededGenerator(seed: 33)
+        var generator = SplitMix64(seed: 33)
         for _ in 0..<20 {
             let codes = ["200", "201", "202", "204", "299"].shuffled(using: &generator)
             let names = ["alpha", "beta", "gamma", "delta"].shuffled(using: &generator)
@@ -263,18 +263,5 @@ struct ServingWhatCanBeServedTests {
         #expect(try await Self.answer(spec, "/tasks/.1?opt_fields=name,color").status == 400)
         #expect(try await Self.answer(spec, "/tasks/.1?tags=1|b").status == 400)
         #expect(try await Self.answer(spec, "/tasks/.1", headers: [HTTPField.Name("X-Ids")!: "3,x"]).status == 400)
-    }
-}
-
-/// A SplitMix64 generator: the same shuffles on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
