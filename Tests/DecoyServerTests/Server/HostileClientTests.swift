@@ -98,10 +98,11 @@ struct HostileClientTests {
             let started = ContinuousClock.now
             let refused = try await http.admin("POST", "/mappings", body)
             let elapsed = ContinuousClock.now - started
-            // Some 50 ms alone; the admin API answers from the shared task pool, which the tests
-            // running beside this one may hold for seconds. Expanding the aliases took 15 s and more,
-            // and the in-process tests hold the refusal itself to 2 s.
-            #expect(elapsed < .seconds(10), "\(elapsed)")
+            // Some 50 ms alone; the admin API answers from the shared task pool, which the
+            // CPU-bound tests running beside this one hold for seconds (11 to 16 s seen in full runs
+            // on 2 cores). The in-process tests hold the refusal itself to 2 s, and the message below
+            // proves the byte bound refused it rather than an expansion that ran to its end.
+            #expect(elapsed < .seconds(60), "\(elapsed)")
             #expect(refused.status == 422)
             #expect(refused.text.contains("bytes of text; write them out, or repeat fewer"), "\(refused.text)")
             #expect(registry.mappings.count == 2)
