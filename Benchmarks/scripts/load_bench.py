@@ -7,14 +7,14 @@ by the first request. The two are alternated round by round; medians and the rat
 """
 import json
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+
+import serving
 
 FILES = 10_000
 BROKEN = 100
@@ -43,26 +43,13 @@ def write_folder(path, broken):
 def time_to_serve(decoy, folder):
     """Seconds from start to the first answered request, and the process's peak memory in MB."""
     start = time.monotonic()
-    process = subprocess.Popen([decoy, "serve", folder, "--port", "0", "--log", "none"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    url = None
-    for line in process.stdout:
-        found = re.search(r"^Decoy is serving .* on (http://\S+)$", line.strip())
-        if found:
-            url = found.group(1)
-            break
-    if url is None:
-        process.kill()
-        raise SystemExit("decoy serve did not start")
+    process, url = serving.serve([decoy, "serve", folder, "--port", "0", "--log", "none"])
     request = urllib.request.Request(url + f"/items/{FILES - 1}/x", headers={"Accept": "application/json"})
     with urllib.request.urlopen(request) as response:
         assert response.status == 200
     elapsed = time.monotonic() - start
-    with open(f"/proc/{process.pid}/status") as status:
-        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
-    process.terminate()
-    # Read to the end: a server stopping writes its last lines, and a full pipe would hold it.
-    process.communicate()
+    peak = serving.peak_megabytes(process)
+    serving.stop(process)
     return elapsed, peak
 
 

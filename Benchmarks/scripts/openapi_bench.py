@@ -5,12 +5,12 @@ memory: each document of SPECS in turn, round by round; medians printed.
     openapi_bench.py DECOY SPECS_FOLDER [ROUNDS]
 """
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
+
+import serving
 
 DOCUMENTS = ["asana.yaml", "openai.yaml", "adyen-management-v3.json", "discord.json", "twilio-api-v2010.json"]
 
@@ -18,19 +18,10 @@ DOCUMENTS = ["asana.yaml", "openai.yaml", "adyen-management-v3.json", "discord.j
 def start(decoy, spec, cwd):
     """Seconds until `decoy serve` says where it serves, and its peak memory in MB by then."""
     began = time.monotonic()
-    process = subprocess.Popen([decoy, "serve", "--openapi", spec, "--port", "0", "--log", "none"], cwd=cwd,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    for line in process.stdout:
-        if re.search(r"^Decoy is serving .* on http://", line.strip()):
-            break
-    else:
-        raise SystemExit(f"decoy serve --openapi {spec} did not start")
+    process, _ = serving.serve([decoy, "serve", "--openapi", spec, "--port", "0", "--log", "none"], cwd=cwd)
     elapsed = time.monotonic() - began
-    with open(f"/proc/{process.pid}/status") as status:
-        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
-    # Killed: how it stops is not what is measured here.
-    process.kill()
-    process.communicate()
+    peak = serving.peak_megabytes(process)
+    serving.stop(process)
     return elapsed, peak
 
 

@@ -60,17 +60,24 @@ struct OperationReader {
     }
 
     /// The value at `pointer`, following a `$ref` there to its target; a reference to nothing is refused.
+    /// The refusal of a `$ref` at `pointer` that the document cannot resolve: one to another
+    /// document, or to nothing in this one; `nil` when it resolves.
+    private func unresolvable(_ reference: String, at pointer: String) -> OpenAPIRefusal? {
+        guard reference.hasPrefix("#"), document.at(reference) != nil else {
+            return OpenAPIRefusal(
+                pointer: "\(pointer)/$ref",
+                reason: reference.hasPrefix("#")
+                    ? "the reference \(reference) leads nowhere in the document"
+                    : "the reference \(reference) is to another document, which Decoy does not read")
+        }
+        return nil
+    }
+
     private func resolve(_ pointer: String) throws(OpenAPIRefusal) -> (pointer: String, value: JSONValue?) {
         var pointer = pointer
         var seen: Set<String> = []
         while case .string(let reference)? = document.at(pointer)?["$ref"], seen.insert(reference).inserted {
-            guard reference.hasPrefix("#"), document.at(reference) != nil else {
-                throw OpenAPIRefusal(
-                    pointer: "\(pointer)/$ref",
-                    reason: reference.hasPrefix("#")
-                        ? "the reference \(reference) leads nowhere in the document"
-                        : "the reference \(reference) is to another document, which Decoy does not read")
-            }
+            if let refusal = unresolvable(reference, at: pointer) { throw refusal }
             pointer = reference
         }
         return (pointer, document.at(pointer))
@@ -282,13 +289,7 @@ struct OperationReader {
     private mutating func findBrokenReference(inSchemaAt pointer: String) -> OpenAPIRefusal? {
         guard case .object(let keywords)? = document.at(pointer) else { return nil }
         if case .string(let reference)? = keywords["$ref"] {
-            guard reference.hasPrefix("#"), document.at(reference) != nil else {
-                return OpenAPIRefusal(
-                    pointer: "\(pointer)/$ref",
-                    reason: reference.hasPrefix("#")
-                        ? "the reference \(reference) leads nowhere in the document"
-                        : "the reference \(reference) is to another document, which Decoy does not read")
-            }
+            if let refusal = unresolvable(reference, at: pointer) { return refusal }
             if let found = brokenReference(inSchemaAt: reference) { return found }
         }
         for keyword in ["items", "additionalProperties", "not"] where keywords[keyword] != nil {
