@@ -197,3 +197,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The features Swift 7 turns on, on every target now, as Hummingbird does: an import is internal
+// unless the public API needs it (`public import`), a member is visible only where its module is
+// imported, and an existential is spelled `any`.
+for target in package.targets where target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("ExistentialAny"),
+        ]
+}

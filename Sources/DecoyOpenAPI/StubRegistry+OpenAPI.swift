@@ -1,5 +1,6 @@
 public import Decoy
 import Foundation
+import HTTPTypes
 
 extension StubRegistry {
     /// Registers `stub` for the operation whose `operationId` is `operationID`: its method and

@@ -1,6 +1,7 @@
 public import Decoy
 import DecoyTesting
 import Foundation
+import HTTPTypes
 
 extension RemoteDecoy {
     /// How many requests the server's journal keeps that match `route`, counted on the server

@@ -1,4 +1,5 @@
 import Decoy
+import Yams
 
 /// Reads WireMock's matcher objects, such as `{"equalTo": "2"}` or `{"matchesJsonPath": "$.id"}`.
 enum MatcherDecoder {

@@ -1,6 +1,7 @@
 import Decoy
 import Foundation
 import HTTPTypes
+import Yams
 
 extension ResponseDecoder {
     /// WireMock's proxy fields of a response.

@@ -1,6 +1,7 @@
 import Decoy
 import Foundation
 import HTTPTypes
+import Yams
 
 /// Reads a stub's `response` into a ``StubResponse``, WireMock's way.
 struct ResponseDecoder {

@@ -1,4 +1,4 @@
-import Decoy
+package import Decoy
 import Foundation
 
 extension Route {

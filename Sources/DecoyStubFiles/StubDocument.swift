@@ -1,5 +1,5 @@
 public import Decoy
-import Foundation
+public import Foundation
 import Yams
 
 /// One stub, or one request pattern, sent as JSON text rather than read from a folder: what

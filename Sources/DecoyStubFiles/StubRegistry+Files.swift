@@ -1,4 +1,5 @@
 public import Decoy
+import DecoyClient
 public import Foundation
 
 extension StubRegistry {

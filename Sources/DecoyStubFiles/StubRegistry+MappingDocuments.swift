@@ -1,4 +1,5 @@
 public import Decoy
+import DecoyClient
 public import Foundation
 
 /// Managing stubs by id with stub-file documents, as the admin API does: what WireMock's clients

@@ -1,6 +1,7 @@
 import Decoy
 import Foundation
 import HTTPTypes
+import Yams
 
 /// Reads a stub's `postServeActions` into ``Webhook``s: WireMock's list of named actions
 /// (`[{"name": "webhook", "parameters": {…}}]`) or its older map (`{"webhook": {…}}`), which

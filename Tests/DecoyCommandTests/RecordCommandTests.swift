@@ -1,6 +1,7 @@
 import Decoy
 import DecoyServer
 import DecoyServerTesting
+import DecoyStubFiles
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyRemote
 import Foundation
+import HTTPTypes
 import Testing
 import XCTest
 

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyStubFiles
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import DecoyCommand

@@ -1,5 +1,6 @@
 import Decoy
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import DecoyOpenAPI

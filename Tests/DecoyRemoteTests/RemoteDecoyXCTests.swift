@@ -3,6 +3,7 @@ import DecoyRemote
 import DecoyServer
 import DecoyServerTesting
 import DecoyTesting
+import HTTPTypes
 import XCTest
 
 /// `RemoteDecoy` from XCTest, as an iOS UI test target uses it.

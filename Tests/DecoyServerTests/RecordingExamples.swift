@@ -4,6 +4,7 @@ import Decoy
 import DecoyStubFiles
 import Foundation
 import Testing
+import HTTPTypes
 
 @Suite("Recording, as documented")
 struct RecordingExamples {

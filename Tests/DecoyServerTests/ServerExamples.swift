@@ -7,6 +7,7 @@ import DecoyStubFiles
 import Foundation
 import Logging
 import Testing
+import HTTPTypes
 
 struct User: Codable, Sendable, Equatable {
     let id: Int

@@ -7,7 +7,7 @@ package import Foundation
 package import HTTPTypes
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    package import FoundationNetworking
 #endif
 
 /// What a client saw of one request, whichever way it was served: a response, or the category of

@@ -8,6 +8,7 @@ import DecoyTesting
 import Foundation
 import Testing
 import XCTest
+import HTTPTypes
 
 struct User: Codable, Sendable, Equatable {
     let id: Int

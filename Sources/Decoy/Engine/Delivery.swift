@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// What the engine hands a serving for one request: the whole of how the answer goes out, decided
 /// and timed by the engine, so that ``StubTransport``, ``StubURLProtocol`` and the mock server

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+public import HTTPTypes
 
 /// The one path every request takes, whichever serving received it: match, resolve, record, wait,
 /// then a ``Delivery`` that says how the answer goes out.

@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 extension HTTPFields {
     /// The fields as a URLSession client sees them: the values of a repeated name joined with

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// A journal entry in WireMock's serve-event shape, as `GET /__admin/requests` lists it: the
 /// request, the response given, how long it was held, and the stub mapping that answered.

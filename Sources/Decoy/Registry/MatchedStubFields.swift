@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 extension HTTPField.Name {
     /// The id of the stub that answered, on every answer of a stub from a file or the admin API,

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// What a registry holds behind its one lock: the route table lookups read, each registration's
 /// mapping, and the registrations from code and files that the admin API took away, which a

@@ -1,3 +1,5 @@
+import DecoyClient
+
 /// Managing stubs by id, in WireMock's mapping format, as the admin API does. Stubs added this
 /// way are temporary: ``resetMappings()`` removes them and brings back the stubs from code and
 /// files that were removed or replaced since.

@@ -1,3 +1,4 @@
+import DecoyClient
 import Foundation
 import HTTPTypes
 

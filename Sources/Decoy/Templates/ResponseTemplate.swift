@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Text in WireMock's response-template dialect of Handlebars, parsed once, rendered per request.
 ///

@@ -1,3 +1,5 @@
+import DecoyClient
+
 extension StubRegistry {
     /// Whether every response loaded from here on is a template, whether or not it names the
     /// `response-template` transformer: WireMock's global response templating, set before

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads a template in WireMock's Handlebars dialect into ``TemplateNode``s, once.
 ///
 /// Everything that can be checked without a request is checked here: tags are closed and

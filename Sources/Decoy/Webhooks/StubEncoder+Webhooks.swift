@@ -1,3 +1,5 @@
+import HTTPTypes
+
 extension StubEncoder {
     /// Webhooks as WireMock's `postServeActions` list, which stub files and the admin API read back.
     static func postServeActions(_ webhooks: [Webhook]) throws(StubEncodingError) -> JSONValue {

@@ -1,4 +1,4 @@
-import DecoyClient
+package import DecoyClient
 import Foundation
 import HTTPTypes
 package import Logging

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A ``ResponseCache`` of files in a folder, one per entry, kept across launches, bounded in
 /// bytes: when the files take more than the capacity, the least recently used go first.

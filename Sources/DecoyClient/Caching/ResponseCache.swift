@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// Keeps responses for ``APIClient`` to serve again without the network, as a ``CachePolicy`` says.

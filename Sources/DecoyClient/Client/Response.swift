@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// Where a ``Response`` came from.

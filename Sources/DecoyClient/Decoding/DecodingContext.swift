@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a decoding step gets besides the body: the decoder and how the value is laid out.
 public struct DecodingContext: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension JSONDecoder {
     /// Decodes the value that `envelope` locates, keeping the coding path of a failure relative

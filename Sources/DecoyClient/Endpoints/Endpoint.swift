@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// An endpoint that knows its whole URL and how to parse its answer: send it through an

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Every way ``APIClient`` can fail, as the cases a caller switches on.
 public enum APIError: Error, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A response body that did not decode, with the bytes and where decoding stopped.
 public struct DecodingFailure: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// A response whose status the client does not accept, with everything the server sent.

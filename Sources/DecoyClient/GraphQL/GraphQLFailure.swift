@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A GraphQL reply that carried `errors`, with whatever `data` came along.
 public struct GraphQLFailure: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 /// The rules a ``LogRedaction`` hides secrets by, shared by the client's log and by recordings
 /// of stub files, so that both hide the same things.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// A step between the client and its transport that may adapt a request, replace it, or

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Settings one resource overrides for its own requests; `nil` keeps the client's.
 public struct RequestOptions: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// One endpoint of an API and the type its response decodes to.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTPTypes
 
 /// Carries one HTTP exchange for an ``APIClient``.

@@ -1,5 +1,5 @@
 import Decoy
-import Logging
+package import Logging
 
 /// A swift-log handler that words lines exactly as `StreamLogHandler` does, and leaves the
 /// writing to a ``LogOutput``, which writes them in batches.

@@ -1,6 +1,6 @@
 public import Decoy
 import DecoyClient
-import DecoyStubFiles
+package import DecoyStubFiles
 public import Foundation
 
 /// A real HTTP/1.1 server on libmicrohttpd that answers from a stub engine.

@@ -1,5 +1,5 @@
 import DecoyClient
-import Foundation
+package import Foundation
 
 /// A thread of its own that runs a flush every `interval`, and a last time when closed.
 ///

@@ -1,6 +1,6 @@
-import Decoy
+package import Decoy
 import DecoyClient
-import Foundation
+package import Foundation
 
 /// Records what a registry proxies into stub mappings: WireMock's recordings (`start`, `stop`,
 /// `status`) and snapshots, for the admin API and `decoy record`.

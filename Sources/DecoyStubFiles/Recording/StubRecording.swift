@@ -1,6 +1,6 @@
-import Decoy
-import DecoyClient
-import Foundation
+package import Decoy
+package import DecoyClient
+package import Foundation
 import HTTPTypes
 
 /// Turns proxied exchanges into stub mappings, in WireMock's format, for `decoy record` and the

@@ -1,3 +1,5 @@
+import Decoy
+
 extension RequestRecording {
     /// Expects every request received to have matched a stub; otherwise records a test failure
     /// that lists those that did not, so that a missing stub or a typo in a path shows itself.

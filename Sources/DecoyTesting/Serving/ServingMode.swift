@@ -1,5 +1,5 @@
-import Decoy
-import DecoyClient
+package import Decoy
+package import DecoyClient
 import Foundation
 
 #if canImport(FoundationNetworking)

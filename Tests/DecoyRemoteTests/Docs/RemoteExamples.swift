@@ -4,6 +4,7 @@ import DecoyRemote
 import DecoyTesting
 import Foundation
 import Testing
+import HTTPTypes
 
 // The examples of docs/testing.md, "iOS UI tests", line for line, imports included, against a
 // MockServer standing in for `decoy serve`: these imports are the UI test target's, and this file

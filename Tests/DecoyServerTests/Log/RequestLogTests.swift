@@ -2,6 +2,7 @@ import Decoy
 import DecoyClient
 import DecoyServerTesting
 import Foundation
+import HTTPTypes
 import Logging
 import Testing
 

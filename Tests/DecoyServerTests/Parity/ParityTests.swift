@@ -6,6 +6,7 @@ import DecoyServerTesting
 import DecoyTestSupport
 import DecoyTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 #if canImport(FoundationNetworking)

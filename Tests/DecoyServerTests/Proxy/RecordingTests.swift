@@ -3,6 +3,7 @@ import DecoyClient
 import DecoyServer
 import DecoyServerTesting
 import DecoyStubFiles
+import DecoyTestSupport
 import Foundation
 import HTTPTypes
 import Testing

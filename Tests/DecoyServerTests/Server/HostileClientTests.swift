@@ -2,7 +2,9 @@ import Decoy
 import DecoyClient
 import DecoyServer
 import DecoyServerTesting
+import DecoyTestSupport
 import Foundation
+import HTTPTypes
 import Testing
 
 /// Clients that misbehave on purpose: ambiguous framing, slow heads, catastrophic patterns.

@@ -3,6 +3,7 @@ import DecoyClient
 import DecoyServer
 import DecoyServerTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 #if canImport(FoundationNetworking)

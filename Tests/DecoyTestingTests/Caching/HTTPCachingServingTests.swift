@@ -2,6 +2,7 @@ import Clocks
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyServerTesting
 import DecoyTesting
 import Foundation
 import HTTPTypes

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 @Suite("expectBody and expectBodies")

@@ -2,6 +2,7 @@ import Decoy
 import DecoyServer
 import DecoyServerTesting
 import DecoyTesting
+import HTTPTypes
 import Testing
 
 @Suite("expect and expectNoRequests")

@@ -1,5 +1,6 @@
 import Decoy
 import DecoyTesting
+import HTTPTypes
 import Testing
 
 @Suite("expectOrder")

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 #if !canImport(Darwin)
     import Decoy
     import DecoyTesting

@@ -3,6 +3,7 @@ import DecoyClient
 import DecoyServerTesting
 import DecoyTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 @Suite("withStubbedClient")

@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Testing
+import FoundationNetworking
 
 struct Order: Codable, Sendable, Equatable { let id: Int; let sku: String; let quantity: Int }
 struct NewOrder: Codable, Sendable { let sku: String; let quantity: Int }

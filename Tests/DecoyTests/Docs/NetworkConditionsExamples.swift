@@ -5,6 +5,7 @@ import Decoy
 import DecoyClient
 import Foundation
 import Testing
+import HTTPTypes
 
 @Suite("Network conditions, as documented")
 struct NetworkConditionsExamples {

@@ -4,6 +4,7 @@ import DecoyServerTesting
 import DecoyTestSupport
 import DecoyTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 /// Swift Testing runs these arguments in parallel; each must see only its own stubs and journal.

@@ -4,6 +4,7 @@ import DecoyServerTesting
 import DecoyTestSupport
 import DecoyTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 @Suite("Journal and verification")

@@ -1,5 +1,6 @@
 import Decoy
 import Foundation
+import HTTPTypes
 import Testing
 
 /// JSON paths as WireMock's `matchesJsonPath` reads them (Jayway's dialect), each checked on a

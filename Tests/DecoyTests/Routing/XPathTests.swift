@@ -1,5 +1,6 @@
 import Decoy
 import Foundation
+import HTTPTypes
 import Testing
 
 /// XPaths as WireMock's `matchesXPath` reads them, each checked on a body it selects something

@@ -1,6 +1,7 @@
 import Clocks
 import Decoy
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import DecoyStubFiles

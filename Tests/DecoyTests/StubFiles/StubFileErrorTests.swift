@@ -4,6 +4,7 @@ import DecoyStubFiles
 import DecoyTestSupport
 import DecoyTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 /// Broken stub files: each problem is reported with the file, line, column, field and what

@@ -6,6 +6,7 @@ import DecoyStubFiles
 import DecoyTestSupport
 import DecoyTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 /// Loading folders: what a load reports, what it refuses while the rest serves, all or nothing

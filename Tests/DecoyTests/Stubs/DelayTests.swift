@@ -5,6 +5,7 @@ import DecoyServerTesting
 import DecoyTestSupport
 import DecoyTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 @Suite("Delays, on a test clock")

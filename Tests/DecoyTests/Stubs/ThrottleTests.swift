@@ -1,6 +1,7 @@
 import Clocks
 import Decoy
 import DecoyServerTesting
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A parsed JSON document, compared and searched by JSON matchers.
 ///

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The part of XPath 1.0 that WireMock's `matchesXPath` stubs use, parsed once at registration.
 ///
 /// Location paths from the root (`/order/item`) or at any depth (`//item`), `*`, attributes
