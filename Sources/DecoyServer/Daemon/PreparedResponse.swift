@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Decoy
-import FoundationEssentials
+import Foundation
 import HTTPTypes
 
 /// A libmicrohttpd response built once from a ``StubResponse`` and queued for every request the

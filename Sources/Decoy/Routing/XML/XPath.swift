@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 
 /// The part of XPath 1.0 that WireMock's `matchesXPath` stubs use, parsed once at registration.
 ///
