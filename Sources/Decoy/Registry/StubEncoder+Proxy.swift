@@ -1,5 +1,6 @@
 import DecoyClient
 import Foundation
+import HTTPTypes
 
 extension StubEncoder {
     /// A proxy's `response`: `proxyBaseUrl` and WireMock's other proxy fields.
