@@ -41,4 +41,8 @@ private struct ServedTransport: Transport {
     func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
         try await base.send(request, body: body)
     }
+
+    func stream(_ request: HTTPRequest, body: UploadBody?) async throws -> (HTTPResponse, ResponseBody) {
+        try await base.stream(request, body: body)
+    }
 }

@@ -17,3 +17,24 @@ extension HTTPFields {
         return joined
     }
 }
+
+extension Delivery {
+    /// `head` as a server's client receives it, for in-process servings: a repeated field's values
+    /// joined, and the length of a body whose length is known announced in `Content-Length`, as
+    /// a server announces it (the stub's own `Content-Length` or `Transfer-Encoding` kept), so
+    /// that a client's progress knows what to expect in every serving.
+    package static func head(_ head: HTTPResponse, announcing body: Body) -> HTTPResponse {
+        var head = head
+        head.headerFields = head.headerFields.joiningRepeatedNames
+        guard head.headerFields[.contentLength] == nil, head.headerFields[.transferEncoding] == nil else { return head }
+        // No switch: a body of a kind whose length is not known ahead announces none.
+        if case .withheld(let length) = body {
+            head.headerFields[.contentLength] = "\(length)"
+        } else if case .whole(let data) = body {
+            head.headerFields[.contentLength] = "\(data.count)"
+        } else if case .paced(let data, _) = body {
+            head.headerFields[.contentLength] = "\(data.count)"
+        }
+        return head
+    }
+}

@@ -26,14 +26,35 @@ public struct StubTransport: Transport {
         try await Self.translate(engine.prepare(StubRequest(request, body: body)).value())
     }
 
-    /// The delivery as an ``APIClient`` takes an answer: the head, with a repeated field's values
-    /// joined as URLSession joins them, and the whole body once its pieces have all arrived.
+    /// Answers `request` from the engine with the body handed on piece by piece as the delivery
+    /// paces it, each piece when the engine's clock says; a whole body comes as one chunk.
+    public func stream(_ request: HTTPRequest, body: UploadBody?) async throws -> (HTTPResponse, ResponseBody) {
+        // The engine matches on the whole request body, so an upload is read at once.
+        let data = try body?.data()
+        let delivery = try await engine.prepare(StubRequest(request, body: data)).value()
+        if let data { body?.reportSent(Int64(data.count)) }
+        let (head, content) = try await delivery.headAndBody()
+        let chunks = ResponseBody { continuation in
+            let pieces = Task {
+                do {
+                    try await delivery.send(content) { continuation.yield(Data($0)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in pieces.cancel() }
+        }
+        return (Delivery.head(head, announcing: content), chunks)
+    }
+
+    /// The delivery as an ``APIClient`` takes an answer: the head as a server's client receives
+    /// it, and the whole body once its pieces have all arrived.
     static func translate(_ delivery: Delivery) async throws -> (HTTPResponse, Data) {
         switch delivery.content {
-        case .response(var head, let body):
-            head.headerFields = head.headerFields.joiningRepeatedNames
+        case .response(let head, let body):
             if case .paced = body { try await delivery.send(body) { _ in } }
-            return (head, body.data)
+            return (Delivery.head(head, announcing: body), body.data)
         case .fault(let fault, let hold):
             try await delivery.fail(fault, after: hold)
         }

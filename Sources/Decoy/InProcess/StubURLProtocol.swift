@@ -51,7 +51,7 @@ public class StubURLProtocol: URLProtocol {
                     try Task.checkCancellation()
                     return loader.fail(with: error)
                 }
-                let head = Loader.head(of: response, url: request.url!)
+                let head = Loader.head(of: Delivery.head(response, announcing: body), url: request.url!)
                 let cookies = loader.cookieStorage(for: request)
                 if let cookies {
                     CookieJar.keep(response.headerFields[values: .setCookie], from: request.url!, in: cookies)
@@ -72,9 +72,14 @@ public class StubURLProtocol: URLProtocol {
                 loader.receive(head)
                 #if canImport(FoundationNetworking)
                     // swift-corelibs-foundation keeps only the last piece a protocol loads for a task
-                    // with a completion handler, so the paced body is loaded whole at its end.
-                    try await delivery.send(body) { _ in }
-                    if !body.data.isEmpty { loader.load(body.data) }
+                    // with a completion handler, so the paced body is loaded whole at its end, unless
+                    // the session streams (its delegate hears of each piece).
+                    if loader.sessionReceivesPieces {
+                        try await delivery.send(body) { loader.load($0) }
+                    } else {
+                        try await delivery.send(body) { _ in }
+                        if !body.data.isEmpty { loader.load(body.data) }
+                    }
                 #else
                     try await delivery.send(body) { loader.load($0) }
                 #endif
@@ -151,10 +156,10 @@ private struct Loader: @unchecked Sendable {
         urlProtocol.client?.urlProtocol(urlProtocol, didFailWithError: error)
     }
 
-    /// The head a URLSession client sees: one value per field name, as Foundation keeps them.
+    /// The head a URLSession client sees, from a response with its repeated fields joined.
     static func head(of response: HTTPResponse, url: URL) -> HTTPURLResponse {
         var fields: [String: String] = [:]
-        for field in response.headerFields.joiningRepeatedNames {
+        for field in response.headerFields {
             fields[field.name.rawName] = field.value
         }
         return HTTPURLResponse(
@@ -205,6 +210,14 @@ private struct Loader: @unchecked Sendable {
             throw CancellationError()
         #endif
     }
+
+    #if canImport(FoundationNetworking)
+        /// Whether the task's session hears of each piece of the body, as ``URLSessionTransport``'s
+        /// streaming session does.
+        var sessionReceivesPieces: Bool {
+            urlProtocol.task.flatMap(SessionBinding.session(of:))?.delegate is any ReceivingPieces
+        }
+    #endif
 
     func load(_ data: Data) {
         urlProtocol.client?.urlProtocol(urlProtocol, didLoad: data)

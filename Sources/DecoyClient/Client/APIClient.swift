@@ -17,7 +17,7 @@ public final class APIClient: Sendable {
     public let transport: any Transport
 
     private let target: BaseTarget
-    private let pipeline: RequestPipeline
+    let pipeline: RequestPipeline
     /// `nil` when the configuration leaves cookies alone.
     let cookies: CookieJar?
     private let failures = FailureBroadcast()
@@ -195,7 +195,7 @@ public final class APIClient: Sendable {
 
     /// Throws ``APIError/unacceptableStatus(_:)`` unless the configuration accepts the status.
     @inline(never)
-    private func checkStatus(_ response: HTTPResponse, body data: Data) throws(APIError) {
+    func checkStatus(_ response: HTTPResponse, body data: Data) throws(APIError) {
         guard !configuration.acceptableStatuses.contains(response.status.code) else { return }
         throw .unacceptableStatus(
             StatusFailure(

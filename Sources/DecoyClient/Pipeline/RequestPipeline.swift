@@ -60,10 +60,68 @@ struct RequestPipeline: Sendable {
         if let chain { try await chain(request, body) } else { try await transport.send(request, body: body) }
     }
 
+    /// Sends `request` with `body` through the same interceptors, retries, timeout and logging as
+    /// ``send(_:body:options:)``, and returns the head with the body to read as it comes.
+    ///
+    /// A retry happens only before the body's first chunk: a retried status drops its body unread,
+    /// and a failure while the body is read is the reader's. The timeout is the head's.
+    func stream(_ request: HTTPRequest, body: UploadBody?, options: RequestOptions) async throws(APIError) -> (
+        HTTPResponse, ResponseBody
+    ) {
+        let exchange: Exchange<ResponseBody> = { request in try await streamThroughInterceptors(request, body: body) }
+        guard takesSteps(request, options: options) else {
+            do { return try await exchange(request) } catch { throw .transport(TransportFailure(classifying: error)) }
+        }
+        var logged: Data?
+        if case .data(let data) = body?.source { logged = data }
+        return try await sendWithSteps(
+            request, body: logged, options: options, through: exchange, logging: { _ in Data() },
+            dropping: { $0.cancel() })
+    }
+
+    /// One attempt of a streamed exchange: interceptors see the request and an in-memory body
+    /// (`nil` for a file), and what the last one passes on is streamed by the transport. An
+    /// interceptor that answers without the transport has its body handed on as one chunk.
+    private func streamThroughInterceptors(_ request: HTTPRequest, body: UploadBody?) async throws -> (
+        HTTPResponse, ResponseBody
+    ) {
+        guard !configuration.interceptors.isEmpty else { return try await transport.stream(request, body: body) }
+        let opened = Mutex<ResponseBody?>(nil)
+        let transport = transport
+        var next: Interceptor.Next = { request, data in
+            let upload = data.map { UploadBody(.data($0), sent: body?.reportSent) } ?? body
+            let (response, chunks) = try await transport.stream(request, body: upload)
+            opened.withLock { $0 = chunks }
+            return (response, Data())
+        }
+        for interceptor in configuration.interceptors.reversed() {
+            let rest = next
+            next = { request, data in try await interceptor.intercept(request, body: data, next: rest) }
+        }
+        var data: Data?
+        if case .data(let bytes) = body?.source { data = bytes }
+        let (response, answered) = try await next(request, data)
+        return (response, opened.withLock { $0 } ?? ResponseBody(answered))
+    }
+
+    /// One exchange of a request whose body is already chosen: the head, and the body as received.
+    private typealias Exchange<Received> = @Sendable (HTTPRequest) async throws -> (HTTPResponse, Received)
+
     /// Sends with retries, a timeout per attempt and debug logging, as far as each is on.
     private func sendWithSteps(_ request: HTTPRequest, body: Data?, options: RequestOptions) async throws(APIError) -> (
         HTTPResponse, Data
     ) {
+        try await sendWithSteps(
+            request, body: body, options: options, through: { request in try await forward(request, body) },
+            logging: { $0 }, dropping: { _ in })
+    }
+
+    /// Sends through `exchange` with retries, a timeout per attempt and debug logging, as far as
+    /// each is on; `logged` is the body the log shows, and `drop` lets go of a retried answer's.
+    private func sendWithSteps<Received: Sendable>(
+        _ request: HTTPRequest, body: Data?, options: RequestOptions, through exchange: @escaping Exchange<Received>,
+        logging logged: (Received) -> Data, dropping drop: (Received) -> Void
+    ) async throws(APIError) -> (HTTPResponse, Received) {
         let retry = retry(request, options: options)
         let timeout = options.timeout ?? configuration.timeout
         let log =
@@ -73,10 +131,12 @@ struct RequestPipeline: Sendable {
         while true {
             let retriesLeft = attempt < retry.maxAttempts
             do throws(APIError) {
-                let (response, data) = try await attemptOnce(request, body: body, timeout: timeout, log: log)
+                let (response, received) = try await attemptOnce(
+                    request, body: body, timeout: timeout, log: log, through: exchange, logging: logged)
                 guard retriesLeft, retry.retryableStatuses.contains(response.status.code) else {
-                    return (response, data)
+                    return (response, received)
                 }
+                drop(received)
             } catch {
                 guard retriesLeft, case .transport(let failure) = error,
                     retry.retryableFailures.contains(failure.category)
@@ -96,17 +156,19 @@ struct RequestPipeline: Sendable {
         }
     }
 
-    private func attemptOnce(_ request: HTTPRequest, body: Data?, timeout: Duration?, log: ExchangeLog?)
-        async throws(APIError) -> (HTTPResponse, Data)
-    {
+    private func attemptOnce<Received: Sendable>(
+        _ request: HTTPRequest, body: Data?, timeout: Duration?, log: ExchangeLog?,
+        through exchange: @escaping Exchange<Received>, logging logged: (Received) -> Data
+    ) async throws(APIError) -> (HTTPResponse, Received) {
         let start = log.map { _ in ContinuousClock.now }
         if let log { configuration.logger.debug("\(log.request(request, body: body))") }
         do {
-            let (response, data) = try await withTimeout(timeout) { try await forward(request, body) }
+            let (response, received) = try await withTimeout(timeout) { try await exchange(request) }
             if let log, let start {
-                configuration.logger.debug("\(log.response(response, body: data, to: request, after: .now - start))")
+                configuration.logger.debug(
+                    "\(log.response(response, body: logged(received), to: request, after: .now - start))")
             }
-            return (response, data)
+            return (response, received)
         } catch {
             let failure = TransportFailure(classifying: error)
             if log != nil {
@@ -117,12 +179,12 @@ struct RequestPipeline: Sendable {
     }
 
     /// Races `operation` against the clock; the loser is cancelled.
-    private func withTimeout(
-        _ timeout: Duration?, _ operation: @escaping @Sendable () async throws -> (HTTPResponse, Data)
-    ) async throws -> (HTTPResponse, Data) {
+    private func withTimeout<Received: Sendable>(
+        _ timeout: Duration?, _ operation: @escaping @Sendable () async throws -> (HTTPResponse, Received)
+    ) async throws -> (HTTPResponse, Received) {
         guard let timeout else { return try await operation() }
         let clock = configuration.clock
-        return try await withThrowingTaskGroup(of: (HTTPResponse, Data)?.self) { group in
+        return try await withThrowingTaskGroup(of: (HTTPResponse, Received)?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
                 try await clock.sleep(for: timeout)

@@ -11,6 +11,15 @@ extension Resource {
             headerFields: headerFields)
     }
 
+    /// `HEAD path` with query items: the head a `GET` would get, without its body.
+    public static func head(_ path: String, query: KeyValuePairs<String, String> = [:], headerFields: HTTPFields = [:])
+        -> Resource
+    {
+        Resource(
+            method: .head, path: path, query: query.map { URLQueryItem(name: $0.key, value: $0.value) },
+            headerFields: headerFields)
+    }
+
     /// `POST path`, with a JSON body when `body` is given.
     public static func post(_ path: String, body: (any Encodable & Sendable)? = nil, headerFields: HTTPFields = [:])
         -> Resource

@@ -7,8 +7,8 @@ package enum Redirect {
     /// The request that follows `response` to `request` (sent with `body`), or `nil` when
     /// `response` is not a redirect to follow: not `301`, `302`, `303`, `307` or `308`, or no
     /// `Location` that makes a URL.
-    package static func request(following response: HTTPResponse, to request: HTTPRequest, body: Data?) -> (
-        HTTPRequest, Data?
+    package static func request<Body>(following response: HTTPResponse, to request: HTTPRequest, body: Body?) -> (
+        HTTPRequest, Body?
     )? {
         guard [301, 302, 303, 307, 308].contains(response.status.code),
             let location = response.headerFields[.location],

@@ -15,11 +15,16 @@ import HTTPTypesFoundation
 /// request says, so give it a configuration without cookies, as the default session has.
 public struct URLSessionTransport: Transport {
     /// The session every request goes through.
+    ///
+    /// A streamed exchange goes through a session made from a copy of its configuration, whose
+    /// delegate receives the body as it comes: `session`'s own delegate is not asked.
     public let session: URLSession
+    private let streaming: StreamingSession
 
     /// Creates a transport on `session`: by default an ephemeral session that keeps no cookies.
     public init(session: URLSession = URLSession(configuration: .withoutCookies())) {
         self.session = session
+        streaming = StreamingSession(configuration: session.configuration)
     }
 
     /// Sends the request through the session; `body` goes up as the request body.
@@ -33,13 +38,31 @@ public struct URLSessionTransport: Transport {
         let response: URLResponse
         do {
             (data, response) = try await exchange(urlRequest)
-        } catch let error as URLError where Self.meansUnparsableReply(error, for: urlRequest) {
-            throw URLError(.cannotParseResponse, userInfo: [NSUnderlyingErrorKey: error])
+        } catch {
+            throw Self.classified(error, for: urlRequest)
         }
         guard let httpResponse = (response as? HTTPURLResponse)?.httpResponse else {
             throw URLError(.badServerResponse)
         }
         return (httpResponse, data)
+    }
+
+    /// Sends the request and hands the body on as the session receives it; a file body is read as
+    /// it goes up, and what has gone up is reported to `body`.
+    ///
+    /// Nothing holds the chunks back while the reader is slower than the network: on Linux a
+    /// task cannot pause its transfer, so the reader should keep up (writing to a file does).
+    public func stream(_ request: HTTPRequest, body: UploadBody?) async throws -> (HTTPResponse, ResponseBody) {
+        guard var urlRequest = URLRequest(httpRequest: request) else {
+            throw URLError(.badURL)
+        }
+        urlRequest.httpShouldHandleCookies = false
+        let (response, chunks) = try await streaming.stream(urlRequest, body: body)
+        guard let httpResponse = response.httpResponse else {
+            chunks.cancel()
+            throw URLError(.badServerResponse)
+        }
+        return (httpResponse, chunks)
     }
 
     /// One exchange with redirects refused by a task delegate.
@@ -65,12 +88,15 @@ public struct URLSessionTransport: Transport {
         }
     }
 
-    /// swift-corelibs-foundation reports a reply it cannot parse as `unknown` (a broken chunk, a
-    /// bad header) or `unsupportedURL` (bytes that are not HTTP at all) where Darwin reports
-    /// `cannotParseResponse`; for an http(s) request those codes can mean nothing else.
-    private static func meansUnparsableReply(_ error: URLError, for request: URLRequest) -> Bool {
-        guard ["http", "https"].contains(request.url?.scheme?.lowercased()) else { return false }
-        return error.code == .unknown || error.code == .unsupportedURL
+    /// `error` as Darwin reports it: swift-corelibs-foundation reports a reply it cannot parse as
+    /// `unknown` (a broken chunk, a bad header) or `unsupportedURL` (bytes that are not HTTP at
+    /// all) where Darwin reports `cannotParseResponse`; for an http(s) request those codes can
+    /// mean nothing else.
+    static func classified(_ error: any Error, for request: URLRequest?) -> any Error {
+        guard let error = error as? URLError, ["http", "https"].contains(request?.url?.scheme?.lowercased()),
+            error.code == .unknown || error.code == .unsupportedURL
+        else { return error }
+        return URLError(.cannotParseResponse, userInfo: [NSUnderlyingErrorKey: error])
     }
 }
 

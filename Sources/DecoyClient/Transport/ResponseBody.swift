@@ -1,0 +1,46 @@
+public import Foundation
+
+/// A response body as it arrives: an asynchronous sequence of its chunks, in order, which ends
+/// with the body or throws the error that broke it off.
+///
+/// It is read once. ``cancel()`` stops the exchange before its end, and so does cancelling the
+/// task that reads it.
+public struct ResponseBody: AsyncSequence, Sendable {
+    /// A chunk of the body, as the transport received it; never empty.
+    public typealias Element = Data
+
+    private let chunks: AsyncThrowingStream<Data, any Error>
+    private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
+
+    /// A body whose chunks `produce` yields: it finishes the continuation at the body's end, and
+    /// its `onTermination` stops the exchange when the reader stops early.
+    public init(producing produce: (AsyncThrowingStream<Data, any Error>.Continuation) -> Void) {
+        (chunks, continuation) = AsyncThrowingStream.makeStream()
+        produce(continuation)
+    }
+
+    /// A body that is all there already: `data` as one chunk, or no chunk when it is empty.
+    public init(_ data: Data) {
+        self.init { continuation in
+            if !data.isEmpty { continuation.yield(data) }
+            continuation.finish()
+        }
+    }
+
+    /// Stops the exchange: the producer's `onTermination` runs and the sequence ends.
+    public func cancel() {
+        continuation.finish()
+    }
+
+    /// Reads the rest of the body into memory.
+    public func collected() async throws -> Data {
+        var data = Data()
+        for try await chunk in self { data.append(chunk) }
+        return data
+    }
+
+    /// Reads the chunks in order.
+    public func makeAsyncIterator() -> AsyncThrowingStream<Data, any Error>.AsyncIterator {
+        chunks.makeAsyncIterator()
+    }
+}

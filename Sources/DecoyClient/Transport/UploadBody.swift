@@ -1,0 +1,47 @@
+public import Foundation
+
+/// A request body that a transport may send in pieces: bytes in memory, or a file read as it
+/// goes up, never whole, by a transport that streams (``URLSessionTransport``).
+public struct UploadBody: Sendable {
+    /// Where the bytes are.
+    public enum Source: Sendable {
+        /// In memory.
+        case data(Data)
+        /// In a file.
+        case file(URL)
+    }
+
+    /// Where the bytes are.
+    public let source: Source
+    /// Told the total sent so far, each time more has gone up.
+    private let sent: (@Sendable (Int64) -> Void)?
+
+    /// A body of `source`; `sent` is told the total sent so far as the transport reports it.
+    public init(_ source: Source, sent: (@Sendable (Int64) -> Void)? = nil) {
+        self.source = source
+        self.sent = sent
+    }
+
+    /// The number of bytes to send: the data's, or the file's size when it can be read.
+    public var length: Int64? {
+        switch source {
+        case .data(let data):
+            Int64(data.count)
+        case .file(let url):
+            (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        }
+    }
+
+    /// All the bytes in memory, for transports that send a body whole (the file read at once).
+    public func data() throws -> Data {
+        switch source {
+        case .data(let data): data
+        case .file(let url): try Data(contentsOf: url)
+        }
+    }
+
+    /// Reports that `total` bytes have been sent so far; transports call it as the body goes up.
+    public func reportSent(_ total: Int64) {
+        sent?(total)
+    }
+}
