@@ -34,6 +34,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                // Its server-sent events parser, pure Swift on swift-http-types; mattt/EventSource
+                // 1.1.1, the version to be had here, does not build on Linux (URLSession.bytes).
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         .target(
