@@ -32,6 +32,11 @@ let package = Package(
             path: "Remote"
         ),
         .executableTarget(
+            name: "DownloadBench",
+            dependencies: [.product(name: "DecoyClient", package: "Decoy")],
+            path: "Download"
+        ),
+        .executableTarget(
             name: "ServerBench",
             dependencies: [
                 .product(name: "Decoy", package: "Decoy"),
