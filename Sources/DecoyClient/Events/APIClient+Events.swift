@@ -12,27 +12,16 @@ extension APIClient {
     /// `Last-Event-ID`. Opening goes through the interceptors, retries, timeout, logging and
     /// failure reports of any request, and its failures end the sequence with their
     /// ``APIError``, as does an answer that is not `200` with `Content-Type: text/event-stream`
-    /// and an event whose data does not decode. Stopping the iteration closes the stream.
+    /// and an event whose data does not decode. Nothing is sent until the iteration starts; stopping it
+    /// (a `break`, or cancelling the task that reads) closes the stream.
     ///
     /// ```swift
     /// for try await event in client.events(for: Resource<Score>.get("/matches/7/score")) {
     ///     print(event.type, event.value.home, event.value.away)
     /// }
     /// ```
-    public func events<Value: Decodable & Sendable>(for resource: Resource<Value>) -> AsyncThrowingStream<
-        ServerSentEvent<Value>, any Error
-    > {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do throws(APIError) {
-                    try await readEvents(of: resource) { continuation.yield($0) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+    public func events<Value: Decodable & Sendable>(for resource: Resource<Value>) -> ServerSentEvents<Value> {
+        ServerSentEvents { deliver throws(APIError) in try await self.readEvents(of: resource, to: deliver) }
     }
 
     /// The reconnection time until a stream sets one (EventSource specification, 9.2.3).
@@ -41,7 +30,7 @@ extension APIClient {
     /// Opens the stream, hands each event to `deliver`, and reconnects after each opened stream
     /// ends, until the task is cancelled or opening fails.
     private func readEvents<Value: Decodable>(
-        of resource: Resource<Value>, to deliver: (ServerSentEvent<Value>) -> Void
+        of resource: Resource<Value>, to deliver: @Sendable (ServerSentEvent<Value>) -> Void
     ) async throws(APIError) {
         var (request, _) = try makeRequest(for: resource)
         request.headerFields[.accept] = "text/event-stream"

@@ -11,3 +11,59 @@ public struct ServerSentEvent<Value> {
 }
 
 extension ServerSentEvent: Sendable where Value: Sendable {}
+
+/// The events of an event stream, as ``APIClient/events(for:)`` reads them: each iteration opens
+/// the stream anew, and ends it when the iteration stops.
+public struct ServerSentEvents<Value: Sendable>: AsyncSequence, Sendable {
+    /// An event, its data decoded.
+    public typealias Element = ServerSentEvent<Value>
+
+    /// Reads the events, handing each to the function it is given, until cancelled or failing.
+    private let read: @Sendable (_ deliver: @escaping @Sendable (Element) -> Void) async throws(APIError) -> Void
+
+    init(_ read: @escaping @Sendable (_ deliver: @escaping @Sendable (Element) -> Void) async throws(APIError) -> Void)
+    {
+        self.read = read
+    }
+
+    /// Opens the stream; dropping the iterator closes it.
+    public func makeAsyncIterator() -> Iterator {
+        let (events, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let read = read
+        let reading = Task {
+            do throws(APIError) {
+                try await read { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in reading.cancel() }
+        return Iterator(events: events.makeAsyncIterator(), reader: Reader(reading))
+    }
+
+    /// Reads the events in order.
+    public struct Iterator: AsyncIteratorProtocol {
+        var events: AsyncThrowingStream<Element, any Error>.AsyncIterator
+        let reader: Reader
+
+        /// The next event; it throws the ``APIError`` that ended the stream.
+        public mutating func next() async throws -> Element? {
+            try await events.next()
+        }
+    }
+
+    /// Cancels the reading when the last copy of an iterator goes: an iterator dropped does not
+    /// end a stream whose producer still holds its continuation.
+    final class Reader: Sendable {
+        private let reading: Task<Void, Never>
+
+        init(_ reading: Task<Void, Never>) {
+            self.reading = reading
+        }
+
+        deinit {
+            reading.cancel()
+        }
+    }
+}

@@ -3,8 +3,8 @@ public import Foundation
 /// A response body as it arrives: an asynchronous sequence of its chunks, in order, which ends
 /// with the body or throws the error that broke it off.
 ///
-/// It is read once. ``cancel()`` stops the exchange before its end, and so does cancelling the
-/// task that reads it.
+/// It is read once. ``cancel()`` stops the exchange before its end, and so do cancelling the task
+/// that reads it and dropping its iterator (a `break` out of a `for try await` loop).
 public struct ResponseBody: AsyncSequence, Sendable {
     /// A chunk of the body, as the transport received it; never empty.
     public typealias Element = Data
@@ -39,8 +39,34 @@ public struct ResponseBody: AsyncSequence, Sendable {
         return data
     }
 
+    /// Reads the chunks in order; a reader that stops early, dropping its iterator, stops the
+    /// exchange as ``cancel()`` does.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(chunks: chunks.makeAsyncIterator(), reader: Reader(continuation))
+    }
+
     /// Reads the chunks in order.
-    public func makeAsyncIterator() -> AsyncThrowingStream<Data, any Error>.AsyncIterator {
-        chunks.makeAsyncIterator()
+    public struct Iterator: AsyncIteratorProtocol {
+        var chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        let reader: Reader
+
+        /// The next chunk; `nil` at the body's end.
+        public mutating func next() async throws -> Data? {
+            try await chunks.next()
+        }
+    }
+
+    /// Finishes the stream when the last copy of an iterator goes: an iterator dropped does not
+    /// end a stream whose producer still holds its continuation.
+    final class Reader: Sendable {
+        private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
+
+        init(_ continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
+            self.continuation = continuation
+        }
+
+        deinit {
+            continuation.finish()
+        }
     }
 }

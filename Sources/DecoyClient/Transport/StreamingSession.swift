@@ -136,9 +136,8 @@ private final class TaskWaiter: Sendable {
         self.body = body
         var continuation: ResponseBody.Continuation?
         responseBody = ResponseBody { made in
-            made.onTermination = { [task] termination in
-                if case .cancelled = termination { task.cancel() }
-            }
+            // Whatever ends the reading (its end too, when the task has already completed).
+            made.onTermination = { [task] _ in task.cancel() }
             continuation = made
         }
         chunks = continuation!
