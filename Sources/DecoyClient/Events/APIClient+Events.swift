@@ -12,7 +12,7 @@ extension APIClient {
     /// `Last-Event-ID`. Opening goes through the interceptors, retries, timeout, logging and
     /// failure reports of any request, and its failures end the sequence with their
     /// ``APIError``, as does an answer that is not `200` with `Content-Type: text/event-stream`
-    /// and an event whose data does not decode. Nothing is sent until the iteration starts; stopping it
+    /// and an event whose data does not decode; a `204 No Content` ends it without error. Nothing is sent until the iteration starts; stopping it
     /// (a `break`, or cancelling the task that reads) closes the stream.
     ///
     /// ```swift
@@ -40,6 +40,11 @@ extension APIClient {
         while true {
             request.headerFields[.lastEventID] = lastEventID.isEmpty ? nil : lastEventID
             let (head, body) = try await stream(request, body: nil, options: resource.options)
+            // The server's way to say there is nothing more (EventSource specification, 9.2.3).
+            if head.status == .noContent {
+                body.cancel()
+                return
+            }
             guard head.status == .ok, Self.isEventStream(head) else {
                 // Accepted, but no event stream: the EventSource specification fails the connection.
                 let data = (try? await body.collected()) ?? Data()

@@ -32,6 +32,11 @@ struct RecordingTransport: Transport {
         log(request)
         return try await base.send(request, body: body)
     }
+
+    func stream(_ request: HTTPRequest, body: UploadBody?) async throws -> (HTTPResponse, ResponseBody) {
+        log(request)
+        return try await base.stream(request, body: body)
+    }
 }
 
 @Suite("The client, as documented")
