@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import HTTPTypes
 
 /// How a redirect turns into the request that follows it, as URLSession does; shared by the

@@ -1,9 +1,11 @@
-import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    import Foundation
+    package import FoundationNetworking
+#else
+    package import Foundation
 #endif
 
 /// The session a ``URLSessionTransport`` streams through: a copy of its session's configuration
