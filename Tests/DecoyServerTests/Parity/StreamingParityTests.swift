@@ -127,4 +127,25 @@ struct StreamingParityTests {
         #expect(String(decoding: received, as: UTF8.self) == "ok")
         #expect(registry.journal.entries.count == 2)
     }
+
+    /// The client follows a redirect of a streamed request as of any other, the redirect's own
+    /// body dropped unread, and keeps the cookie it sets.
+    @Test(arguments: ServingMode.allCases)
+    func aStreamedRequestFollowsRedirects(_ mode: ServingMode) async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            StubResponse(
+                status: .found, headerFields: [.location: "/landed", .setCookie: "seen=1; Path=/"], text: "moved"),
+            for: .get("/from"))
+        try registry.register(
+            ClosureStub { StubResponse(text: "landed with \($0.headerFields[.cookie] ?? "no cookie")") },
+            for: .get("/landed"))
+        let received = try await withStubbedClient(mode, registry: registry) { client, _ in
+            let (head, body) = try await client.bytes(for: Resource<Void>.get("/from"))
+            #expect(head.status == .ok)
+            return try await body.collected()
+        }
+        #expect(String(decoding: received, as: UTF8.self) == "landed with seen=1")
+        #expect(registry.journal.entries.map(\.request.target) == ["/from", "/landed"])
+    }
 }
