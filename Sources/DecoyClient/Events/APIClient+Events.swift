@@ -13,8 +13,9 @@ extension APIClient {
     /// `Last-Event-ID`. Opening goes through the interceptors, retries, timeout, logging and
     /// failure reports of any request, and its failures end the sequence with their
     /// ``APIError``, as does an answer that is not `200` with `Content-Type: text/event-stream`
-    /// and an event whose data does not decode; a `204 No Content` ends it without error. Nothing is sent until the iteration starts; stopping it
-    /// (a `break`, or cancelling the task that reads) closes the stream.
+    /// and an event whose data does not decode; a `204 No Content` ends it without error.
+    /// Nothing is sent until the iteration starts; stopping it (a `break`, or cancelling the task
+    /// that reads) closes the stream.
     ///
     /// ```swift
     /// for try await event in client.events(for: Resource<Score>.get("/matches/7/score")) {

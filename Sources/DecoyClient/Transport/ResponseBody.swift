@@ -4,7 +4,8 @@ public import Foundation
 /// with the body or throws the error that broke it off.
 ///
 /// It is read once. ``cancel()`` stops the exchange before its end, and so do cancelling the task
-/// that reads it and dropping its iterator (a `break` out of a `for try await` loop).
+/// that reads it and dropping its iterator (a `break` out of a `for try await` loop); a body never
+/// read keeps its exchange going, its chunks kept, until it is cancelled.
 public struct ResponseBody: AsyncSequence, Sendable {
     /// A chunk of the body, as the transport received it; never empty.
     public typealias Element = Data
