@@ -67,9 +67,11 @@ public struct URLSessionTransport: Transport {
 
     /// swift-corelibs-foundation reports a reply it cannot parse as `unknown` (a broken chunk, a
     /// bad header) or `unsupportedURL` (bytes that are not HTTP at all) where Darwin reports
-    /// `cannotParseResponse`; for an http(s) request those codes can mean nothing else.
+    /// `cannotParseResponse`; for an http(s) request those codes can mean nothing else but a
+    /// failed TLS handshake, which libcurl reports as `unknown` too, and which is kept.
     private static func meansUnparsableReply(_ error: URLError, for request: URLRequest) -> Bool {
         guard ["http", "https"].contains(request.url?.scheme?.lowercased()) else { return false }
+        guard TransportFailure.tlsCategory(of: error) == nil else { return false }
         return error.code == .unknown || error.code == .unsupportedURL
     }
 }

@@ -99,17 +99,35 @@ func offThePool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) asyn
 
 /// Runs curl, when the machine has it, and returns what it printed.
 func curl(_ arguments: [String]) async throws -> String? {
+    try await curlRun(arguments)?.output
+}
+
+/// What a run of curl printed, on each stream, and its exit status.
+struct CurlRun: Sendable {
+    let status: Int32
+    let output: String
+    let errors: String
+}
+
+/// Runs curl, when the machine has it, silent but for errors, for at most five seconds.
+func curlRun(_ arguments: [String]) async throws -> CurlRun? {
     let executable = URL(filePath: "/usr/bin/curl")
     guard FileManager.default.isExecutableFile(atPath: executable.path) else { return nil }
     let process = Process()
     process.executableURL = executable
-    process.arguments = ["-s", "--max-time", "5"] + arguments
+    process.arguments = ["-sS", "--max-time", "5"] + arguments
     let output = Pipe()
+    let errors = Pipe()
     process.standardOutput = output
+    process.standardError = errors
     try process.run()
     return await offThePool {
+        // Errors are short, so reading them after the output cannot fill their pipe and stall curl.
         let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return CurlRun(
+            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
     }
 }
