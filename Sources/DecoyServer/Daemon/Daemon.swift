@@ -219,7 +219,8 @@ final class Daemon: Sendable {
             return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
         case .breakConnection(let delivery, let fault):
             log(delivery, for: exchange)
-            return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
+            return SocketFault.realise(
+                fault, on: exchange.connection, random: engine.random, overTLS: listener.identity != nil)
         case .hold(let delivery, let hold):
             log(delivery, for: exchange)
             let hold = min(hold, configuration.faultTimeoutHold)

@@ -120,7 +120,7 @@ func curlRun(_ arguments: [String]) async throws -> CurlRun? {
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try launch(process)
     return await offThePool {
         // Errors are short, so reading them after the output cannot fill their pipe and stall curl.
         let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -131,3 +131,11 @@ func curlRun(_ arguments: [String]) async throws -> CurlRun? {
             errors: String(decoding: errorData, as: UTF8.self))
     }
 }
+
+/// Starts `process`, one at a time in this process: swift-corelibs-foundation's `Process.run()`
+/// has crashed copying memory when tests in parallel started processes at once.
+func launch(_ process: Process) throws {
+    try launching.withLock { _ in try process.run() }
+}
+
+private let launching = Mutex(())

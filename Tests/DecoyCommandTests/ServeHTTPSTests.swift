@@ -1,0 +1,112 @@
+import Decoy
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `decoy serve --https-port` as a process of its own, so that a thousand connections at once
+/// hold none of the test process's file descriptors.
+@Suite("decoy serve over HTTPS")
+struct ServeHTTPSTests {
+    private let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-https-\(UUID().uuidString)")
+
+    private func serve(_ arguments: [String]) async throws -> ServedProcess {
+        try FileManager.default.createDirectory(
+            at: folder.appending(path: "mappings"), withIntermediateDirectories: true)
+        try Data(#"{"request": {"method": "GET", "urlPath": "/hello"}, "response": {"body": "hello"}}"#.utf8)
+            .write(to: folder.appending(path: "mappings/hello.json"))
+        return try await ServedProcess.start(arguments: ["serve", folder.path, "--log", "none"] + arguments)
+    }
+
+    /// A thousand connections that start a handshake and stall in it, held at once, while a
+    /// thousand real handshakes, a hundred at a time, each fetch the stub; then the HTTP port
+    /// still serves. Python's `ssl` is the client, checking the certificate against the authority.
+    @Test func aThousandHandshakesAtOnceAreServedOrClosed() async throws {
+        let authority = folder.appending(path: "ca.pem").path
+        let server = try await serve(["--port", "0", "--https-port", "0", "--tls-ca-out", authority])
+        defer { server.terminate() }
+        let port = try #require(server.httpsBaseURL.flatMap(URL.init(string:))?.port)
+        guard let answered = try await python(Self.hostileClients, arguments: [String(port), authority]) else {
+            return
+        }
+        #expect(answered == "1000 of 1000 answered 200")
+        let (body, _) = try await URLSession(configuration: .ephemeral).data(
+            from: URL(string: server.baseURL + "/hello")!)
+        #expect(String(decoding: body, as: UTF8.self) == "hello")
+    }
+
+    @Test func httpsAloneWritesTheAuthorityAndServesNoHTTP() async throws {
+        let authority = folder.appending(path: "ca.pem").path
+        let server = try await serve(["--https-port", "0", "--tls-ca-out", authority])
+        defer { server.terminate() }
+        #expect(server.baseURL.hasPrefix("https://"))
+        #expect(try String(contentsOfFile: authority, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----"))
+        let port = try #require(URL(string: server.baseURL)?.port)
+        guard let answered = try await python(Self.oneRequest, arguments: [String(port), authority]) else { return }
+        #expect(answered == "200 hello")
+    }
+
+    @Test func aCertificateFileThatIsNotPEMStopsTheStartNamingIt() async throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appending(path: "cert.pem").path
+        try Data("not PEM".utf8).write(to: URL(filePath: file))
+        await #expect(throws: (any Error).self) {
+            try await serve(["--https-port", "0", "--tls-cert", file, "--tls-key", file])
+        }
+    }
+
+    /// Runs Python 3, when the machine has it, and returns what it printed, trimmed.
+    private func python(_ script: String, arguments: [String]) async throws -> String? {
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                continuation.resume(returning: process.terminationStatus == 127 ? nil : text)
+            }
+        }
+    }
+
+    private static let oneRequest = """
+        import http.client, ssl, sys
+        context = ssl.create_default_context(cafile=sys.argv[2])
+        connection = http.client.HTTPSConnection("127.0.0.1", int(sys.argv[1]), context=context, timeout=10)
+        connection.request("GET", "/hello")
+        response = connection.getresponse()
+        print(response.status, response.read().decode())
+        """
+
+    private static let hostileClients = """
+        import concurrent.futures, http.client, socket, ssl, sys
+        port, authority, count = int(sys.argv[1]), sys.argv[2], 1000
+        held = []
+        for _ in range(count):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+            connection.sendall(bytes([0x16, 0x03, 0x01, 0x02, 0x00]))
+            held.append(connection)
+        context = ssl.create_default_context(cafile=authority)
+        def fetch(_):
+            try:
+                connection = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=30)
+                connection.request("GET", "/hello")
+                response = connection.getresponse()
+                ok = response.status == 200 and response.read() == b"hello"
+                connection.close()
+                return ok
+            except OSError:
+                return False
+        with concurrent.futures.ThreadPoolExecutor(100) as pool:
+            answered = sum(pool.map(fetch, range(count)))
+        for connection in held:
+            connection.close()
+        print(f"{answered} of {count} answered 200")
+        """
+}
