@@ -44,8 +44,10 @@ struct ServeHTTPSTests {
         #expect(server.baseURL.hasPrefix("https://"))
         #expect(try String(contentsOfFile: authority, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----"))
         let port = try #require(URL(string: server.baseURL)?.port)
-        guard let answered = try await python(Self.oneRequest, arguments: [String(port), authority]) else { return }
-        #expect(answered == "200 hello")
+        guard let answered = try await fetchOverHTTPS(port: port, authority: authority, paths: ["/hello"]) else {
+            return
+        }
+        #expect(answered == ["200 hello"])
     }
 
     @Test func aCertificateFileThatIsNotPEMStopsTheStartNamingIt() async throws {
@@ -56,33 +58,6 @@ struct ServeHTTPSTests {
             try await serve(["--https-port", "0", "--tls-cert", file, "--tls-key", file])
         }
     }
-
-    /// Runs Python 3, when the machine has it, and returns what it printed, trimmed.
-    private func python(_ script: String, arguments: [String]) async throws -> String? {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                continuation.resume(returning: process.terminationStatus == 127 ? nil : text)
-            }
-        }
-    }
-
-    private static let oneRequest = """
-        import http.client, ssl, sys
-        context = ssl.create_default_context(cafile=sys.argv[2])
-        connection = http.client.HTTPSConnection("127.0.0.1", int(sys.argv[1]), context=context, timeout=10)
-        connection.request("GET", "/hello")
-        response = connection.getresponse()
-        print(response.status, response.read().decode())
-        """
 
     private static let hostileClients = """
         import concurrent.futures, http.client, socket, ssl, sys
@@ -109,4 +84,40 @@ struct ServeHTTPSTests {
             connection.close()
         print(f"{answered} of {count} answered 200")
         """
+}
+
+/// Fetches `paths` over HTTPS from 127.0.0.1:`port` with Python's `ssl`, which checks the
+/// certificate against `authority` (Linux's URLSession can be given no authority); a line per
+/// path, its status and body, or `nil` when the machine has no Python 3.
+func fetchOverHTTPS(port: Int, authority: String, paths: [String]) async throws -> [String]? {
+    try await python(httpsRequests, arguments: [String(port), authority] + paths)?
+        .split(separator: "\n").map(String.init)
+}
+
+private let httpsRequests = """
+    import http.client, ssl, sys
+    context = ssl.create_default_context(cafile=sys.argv[2])
+    connection = http.client.HTTPSConnection("127.0.0.1", int(sys.argv[1]), context=context, timeout=10)
+    for path in sys.argv[3:]:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        print(response.status, response.read().decode())
+    """
+
+/// Runs Python 3, when the machine has it, and returns what it printed, trimmed.
+func python(_ script: String, arguments: [String]) async throws -> String? {
+    let process = Process()
+    process.executableURL = URL(filePath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    return await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            continuation.resume(returning: process.terminationStatus == 127 ? nil : text)
+        }
+    }
 }
