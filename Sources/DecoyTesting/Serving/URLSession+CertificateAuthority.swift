@@ -26,11 +26,14 @@
     }
 
     /// Answers server-trust challenges with one authority as the only anchor.
-    private final class AuthorityTrust: NSObject, URLSessionDelegate, Sendable {
+    ///
+    /// `@unchecked Sendable`: its anchors are set once, in `init`, and only read after.
+    private final class AuthorityTrust: NSObject, URLSessionDelegate, @unchecked Sendable {
         private let anchors: [SecCertificate]
 
         init(pem: String) throws(CertificateAuthorityError) {
-            anchors = try CertificateAuthorityError.certificates(inPEM: pem).map { der in
+            anchors = try CertificateAuthorityError.certificates(inPEM: pem).map {
+                (der) throws(CertificateAuthorityError) -> SecCertificate in
                 guard let certificate = SecCertificateCreateWithData(nil, der as CFData) else {
                     throw CertificateAuthorityError.notACertificate
                 }

@@ -237,14 +237,7 @@ import Testing
     }
 
     private func shell(_ arguments: String...) -> Bool {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? launch(process)) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        (try? ProgramRun("/usr/bin/env", arguments))?.status == 0
     }
 
     // MARK: Hostile clients

@@ -103,39 +103,11 @@ func curl(_ arguments: [String]) async throws -> String? {
 }
 
 /// What a run of curl printed, on each stream, and its exit status.
-struct CurlRun: Sendable {
-    let status: Int32
-    let output: String
-    let errors: String
-}
+typealias CurlRun = ProgramRun
 
 /// Runs curl, when the machine has it, silent but for errors, for at most five seconds.
 func curlRun(_ arguments: [String]) async throws -> CurlRun? {
-    let executable = URL(filePath: "/usr/bin/curl")
-    guard FileManager.default.isExecutableFile(atPath: executable.path) else { return nil }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["-sS", "--max-time", "5"] + arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try launch(process)
-    return await offThePool {
-        // Errors are short, so reading them after the output cannot fill their pipe and stall curl.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CurlRun(
-            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
-    }
+    let executable = "/usr/bin/curl"
+    guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
+    return try await offThePool { Result { try ProgramRun(executable, ["-sS", "--max-time", "5"] + arguments) } }.get()
 }
-
-/// Starts `process`, one at a time in this process: swift-corelibs-foundation's `Process.run()`
-/// has crashed copying memory when tests in parallel started processes at once.
-func launch(_ process: Process) throws {
-    try launching.withLock { _ in try process.run() }
-}
-
-private let launching = Mutex(())
