@@ -7,8 +7,8 @@ import Testing
 #endif
 
 /// `decoy serve --https-port` as a process of its own, so that a thousand connections at once
-/// hold none of the test process's file descriptors.
-@Suite("decoy serve over HTTPS")
+/// hold none of the test process's file descriptors; one test at a time, as `HTTPSTests`.
+@Suite("decoy serve over HTTPS", .serialized)
 struct ServeHTTPSTests {
     private let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-https-\(UUID().uuidString)")
 

@@ -11,8 +11,10 @@ import Testing
 #endif
 
 /// HTTPS beside HTTP: one engine, admin API and journal over both ports, the certificate faults
-/// and broken handshakes a client meets, and hostile clients on the TLS port.
-@Suite struct HTTPSTests {
+/// and broken handshakes a client meets, and hostile clients on the TLS port. One test at a time:
+/// each starts servers and curl processes, and all at once they starved the timing tests of the
+/// parallel run on a two-core machine.
+@Suite(.serialized) struct HTTPSTests {
     /// A folder of its own for the authority and certificate files a test writes.
     private let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-https-\(UUID().uuidString)")
 
