@@ -159,7 +159,7 @@ import Testing
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         let session = URLSession(configuration: configuration)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         do {
             _ = try await session.data(from: url)
             return nil
@@ -187,7 +187,7 @@ import Testing
             #expect(error == fault.urlError)
         }
         let session = URLSession.stubbed(by: registry)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         do {
             _ = try await session.data(from: URL(string: "https://api.example.com/hello")!)
             Issue.record("expected \(fault)")
