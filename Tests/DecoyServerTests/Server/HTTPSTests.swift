@@ -258,4 +258,20 @@ import Testing
         let authority = try authorityFile(of: server)
         #expect(try await curl(["--cacert", authority, "\(server.httpsBaseURL)/hello"]) == "hello")
     }
+
+    @Test func aSlowHandshakeIsCutOffAtTheConnectionTimeout() async throws {
+        var configuration = MockServer.Configuration(connectionTimeout: .seconds(1))
+        configuration.tls = .init()
+        let server = MockServer(registry: try Self.helloRegistry(), configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let slow = try RawConnection(port: server.httpsPort, receiveTimeout: .seconds(10))
+        let started = ContinuousClock.now
+        // The start of a ClientHello, then nothing more.
+        slow.send([0x16, 0x03, 0x01])
+        #expect(await slow.isClosedByPeer())
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(10), "\(elapsed)")
+        #expect(try await curl([server.baseURL.absoluteString + "/hello"]) == "hello")
+    }
 }
