@@ -17,10 +17,20 @@ static inline struct MHD_Daemon *decoy_start_daemon(
     unsigned int connection_limit, unsigned int listen_backlog, unsigned int connection_timeout_seconds,
     size_t connection_memory_limit, MHD_AccessHandlerCallback handler,
     MHD_RequestCompletedCallback completed, decoy_uri_log_callback uri_log,
-    MHD_NotifyConnectionCallback notify_connection, void *context)
+    MHD_NotifyConnectionCallback notify_connection, const char *tls_key_pem, const char *tls_certificate_pem,
+    const char *tls_priorities, void *context)
 {
+    /* HTTPS when given a key and certificate (MHD_USE_TLS in flags); an empty array otherwise.
+       GnuTLS's priorities (its defaults when NULL) choose the protocol versions and ciphers. */
+    struct MHD_OptionItem tls[] = {
+        {tls_key_pem == NULL ? MHD_OPTION_END : MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) tls_key_pem},
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) tls_certificate_pem},
+        {tls_priorities == NULL ? MHD_OPTION_END : MHD_OPTION_HTTPS_PRIORITIES, 0, (void *) tls_priorities},
+        {MHD_OPTION_END, 0, NULL},
+    };
     return MHD_start_daemon(
         flags, 0, NULL, NULL, handler, context,
+        MHD_OPTION_ARRAY, tls,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
@@ -33,6 +43,12 @@ static inline struct MHD_Daemon *decoy_start_daemon(
         MHD_OPTION_URI_LOG_CALLBACK, uri_log, context,
         MHD_OPTION_NOTIFY_CONNECTION, notify_connection, context,
         MHD_OPTION_END);
+}
+
+/* Whether this libmicrohttpd was built with TLS. */
+static inline int decoy_supports_tls(void)
+{
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }
 
 static inline uint16_t decoy_daemon_port(struct MHD_Daemon *daemon)

@@ -40,9 +40,9 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let url = URL(filePath: folder, directoryHint: .isDirectory)
         let registry = StubRegistry()
-        let server = MockServer(
-            registry: registry,
-            configuration: .init(host: listen.host, port: listen.port, adminAccess: listen.adminAccess))
+        var configuration = MockServer.Configuration()
+        listen.configure(&configuration)
+        let server = MockServer(registry: registry, configuration: configuration)
         // The server's own, so that the admin API's recordings endpoints see this recording.
         let recorder = server.recorder!
         var options = Recorder.Options()
@@ -57,8 +57,15 @@ struct RecordCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        try server.start()
-        Self.say("Decoy is serving a recording of \(target) into \(folder) on \(server.baseURL)")
+        do {
+            try server.start()
+            try listen.writeAuthority(of: server)
+        } catch {
+            server.stop()
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        Self.say("Decoy is serving a recording of \(target) into \(folder) on \(listen.urls(of: server))")
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()
         withExtendedLifetime(signals) {}

@@ -178,18 +178,23 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let server = MockServer(
-            registry: registry,
-            configuration: .init(
-                host: listen.host, port: listen.port, headerMemoryLimit: headerMemoryLimit,
-                logger: log.logger(to: output),
-                adminAccess: listen.adminAccess))
-        try server.start()
+        var configuration = MockServer.Configuration(
+            headerMemoryLimit: headerMemoryLimit, logger: log.logger(to: output))
+        listen.configure(&configuration)
+        let server = MockServer(registry: registry, configuration: configuration)
+        do {
+            try server.start()
+            try listen.writeAuthority(of: server)
+        } catch {
+            server.stop()
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode.failure
+        }
         Self.say(
             """
             Decoy is serving \
             \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \
-            \(server.baseURL)
+            \(listen.urls(of: server))
             """
         )
         let watcher =

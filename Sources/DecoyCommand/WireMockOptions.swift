@@ -72,7 +72,8 @@ struct WireMockOptions: ParsableArguments {
     /// WireMock 2.35's options that Decoy does not take, each with the reason, and the way to
     /// Decoy's own where there is one.
     static let refused: [String: String] = {
-        let plainHTTP = "Decoy's server speaks plain HTTP only"
+        let keystore =
+            "Decoy reads PEM files, --tls-cert and --tls-key (export a keystore with keytool and openssl, docs/server.md)"
         let proxying = "Decoy proxies only a stub's \"proxyBaseUrl\", straight to it (see docs/proxying.md)"
         let threads = "Decoy's server threads are not set from the command line; a delayed or held response takes none"
         var refused = [
@@ -108,13 +109,15 @@ struct WireMockOptions: ParsableArguments {
             "--enable-stub-cors": "Decoy adds no CORS header fields; write them into the stubs' responses",
             "--load-resources-from-classpath": "Decoy reads a folder; use --root-dir",
         ]
-        for name in [
-            "--https-port", "--https-keystore", "--keystore-password", "--keystore-type", "--key-manager-password",
-            "--https-require-client-cert", "--https-truststore", "--truststore-password", "--truststore-type",
-            "--disable-http", "--admin-api-require-https",
-        ] {
-            refused[name] = plainHTTP
+        for name in ["--https-keystore", "--keystore-password", "--keystore-type", "--key-manager-password"] {
+            refused[name] = keystore
         }
+        for name in ["--https-require-client-cert", "--https-truststore", "--truststore-password", "--truststore-type"]
+        {
+            refused[name] = "Decoy's HTTPS asks for no client certificate"
+        }
+        refused["--disable-http"] = "give --https-port without --port to serve HTTPS only"
+        refused["--admin-api-require-https"] = "Decoy's admin API answers on every port the server listens on"
         for name in [
             "--proxy-via", "--preserve-host-header", "--enable-browser-proxying", "--trust-all-proxy-targets",
             "--trust-proxy-target", "--ca-keystore", "--ca-keystore-password", "--ca-keystore-type",

@@ -94,8 +94,8 @@ struct CommandTests {
 
     @Test(arguments: [
         (
-            ["--port", "0", "--https-port", "8443"],
-            "decoy serve does not take WireMock's --https-port: Decoy's server speaks plain HTTP only."
+            ["--port", "0", "--https-port", "8443", "--https-keystore", "k.jks"],
+            "decoy serve does not take WireMock's --https-keystore: Decoy reads PEM files, --tls-cert and --tls-key"
         ),
         (["--no-request-journal"], "decoy serve does not take WireMock's --no-request-journal: Decoy always keeps"),
         (["--proxy-all=http://example.com"], "decoy serve does not take WireMock's --proxy-all: add a stub with"),
@@ -112,7 +112,7 @@ struct CommandTests {
     }
 
     @Test func aRefusedNameAfterTheTerminatorIsAFolder() {
-        #expect(WireMockOptions.refusal(of: ["--port", "0", "--", "--https-port"]) == nil)
+        #expect(WireMockOptions.refusal(of: ["--port", "0", "--", "--disable-http"]) == nil)
         #expect(WireMockOptions.refusal(of: ["--port", "0", "--verbose"]) == nil)
     }
 
@@ -132,7 +132,7 @@ struct CommandTests {
     @Test func everyWireMockOptionHasAnAnswer() throws {
         let same = [
             "--port", "--bind-address", "--root-dir", "--verbose", "--global-response-templating",
-            "--max-request-journal-entries", "--disable-request-logging", "--help",
+            "--max-request-journal-entries", "--disable-request-logging", "--help", "--https-port",
         ]
         let accepted = [
             "--local-response-templating", "--disable-banner", "--disable-gzip", "--async-response-enabled",

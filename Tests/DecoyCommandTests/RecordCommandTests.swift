@@ -55,6 +55,20 @@ struct RecordCommandTests {
             try await withMockServer(registry: playback) { server throws in
                 #expect(try await visit(server.baseURL.absoluteString) == live)
             }
+            // And over HTTPS, from decoy serve with an HTTPS port alone.
+            let authority = FileManager.default.temporaryDirectory.appending(path: "decoy-ca-\(UUID().uuidString).pem")
+                .path
+            defer { try? FileManager.default.removeItem(atPath: authority) }
+            let replay = try await ServedProcess.start(arguments: [
+                "serve", folder.path, "--https-port", "0", "--tls-ca-out", authority, "--log", "none",
+            ])
+            defer { replay.terminate() }
+            let port = try #require(URL(string: replay.baseURL)?.port)
+            if let overHTTPS = try await fetchOverHTTPS(
+                port: port, authority: authority, paths: ["/users/1", "/poll", "/poll", "/poll", "/stubbed"])
+            {
+                #expect(overHTTPS == live)
+            }
         }
     }
 }

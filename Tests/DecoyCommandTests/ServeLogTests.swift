@@ -52,6 +52,8 @@ final class ServedProcess: @unchecked Sendable {
     // `@unchecked Sendable`: `process` is configured before it is shared and only read after.
     let process = Process()
     let baseURL: String
+    /// The HTTPS URL, when it serves HTTPS too (`--https-port`).
+    private(set) var httpsBaseURL: String?
 
     /// Starts `decoy` with `arguments` and returns once it says where it serves.
     static func start(arguments: [String]) async throws -> ServedProcess {
@@ -76,8 +78,10 @@ final class ServedProcess: @unchecked Sendable {
             let data = output.fileHandleForReading.availableData
             if data.isEmpty { break }
             seen += String(decoding: data, as: UTF8.self)
-            if let match = seen.firstMatch(of: #/Decoy is serving .* on (http://[^\s]+)\n/#) {
+            if let match = seen.firstMatch(of: #/Decoy is serving .* on (https?://[^\s]+)(?: and (https://[^\s]+))?\n/#)
+            {
                 baseURL = String(match.1)
+                httpsBaseURL = match.2.map(String.init) ?? (baseURL.hasPrefix("https") ? baseURL : nil)
                 return
             }
         }

@@ -57,6 +57,38 @@ struct ServerExamples {
         #expect(failure.status == .contentTooLarge)
     }
 
+    @Test func servesHTTPS() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: #"{"id": 42, "name": "Ada"}"#), for: .get("/users/{id}"))
+        var configuration = MockServer.Configuration()
+        configuration.tls = .init()                        // a free port, a certificate authority made now
+        let server = MockServer(registry: registry, configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let authority = server.certificateAuthorityPEM!    // what a client trusts, and nothing else
+        let url = server.httpsBaseURL                      // https://127.0.0.1:PORT; server.baseURL stays http
+        let caFile = FileManager.default.temporaryDirectory.appending(path: "decoy-ca-\(UUID().uuidString).pem")
+        try Data(authority.utf8).write(to: caFile)
+        defer { try? FileManager.default.removeItem(at: caFile) }
+        guard let reply = try await curl(["--cacert", caFile.path, url.absoluteString + "/users/42"]) else { return }
+        #expect(reply == #"{"id": 42, "name": "Ada"}"#)
+    }
+
+    @Test func aTLSFaultInProcess() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(json: #"{"id": 1, "name": "Ada"}"#), for: .get("/users/{id}"))
+        registry.tlsFault = .expiredCertificate   // every https request, in-process
+        let client = APIClient(baseURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry))
+        do throws(APIError) {
+            _ = try await client.send(.user(id: 1))
+            Issue.record("expected the handshake to fail")
+        } catch .transport(let failure) {
+            #expect(failure.category == .serverCertificateExpired)
+        } catch {
+            Issue.record("expected a transport failure, got \(error)")
+        }
+    }
+
     @Test func adminAPIInSwift() async throws {
         let registry = StubRegistry()
         let server = MockServer(registry: registry, configuration: .init(adminAccess: .token("s3cret")))

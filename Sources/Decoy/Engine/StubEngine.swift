@@ -50,6 +50,13 @@ public struct StubEngine: Sendable {
         self.defaultDelaySetting = defaultDelay
     }
 
+    /// The TLS fault of the registry it serves, which the in-process servings throw before an
+    /// `https` request, as a server's HTTPS port fails its handshake while its HTTP port serves.
+    package func tlsFault(for scheme: String?) -> TLSFault? {
+        guard scheme?.lowercased() == "https" else { return nil }
+        return (provider as? StubRegistry)?.tlsFault
+    }
+
     /// Decides as much as it can without waiting: a matched static stub without delay is ready at once.
     package func prepare(_ request: StubRequest) -> Prepared<Delivery> {
         switch provider.lookup(request) {

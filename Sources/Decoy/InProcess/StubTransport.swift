@@ -23,7 +23,8 @@ public struct StubTransport: Transport {
 
     /// Answers `request` from the engine, or throws the `URLError` a fault stands for.
     public func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
-        try await Self.translate(engine.prepare(StubRequest(request, body: body)).value())
+        if let fault = engine.tlsFault(for: request.scheme) { throw fault.urlError }
+        return try await Self.translate(engine.prepare(StubRequest(request, body: body)).value())
     }
 
     /// Answers `request` from the engine with the body handed on piece by piece as the delivery

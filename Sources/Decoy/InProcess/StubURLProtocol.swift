@@ -28,6 +28,10 @@ public class StubURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }
+        if let fault = engine.tlsFault(for: request.url?.scheme) {
+            client?.urlProtocol(self, didFailWithError: fault.urlError)
+            return
+        }
         let first = request
         let loader = Loader(urlProtocol: self)
         let task = Task { await StubURLProtocol.answer(first, from: engine, to: loader) }

@@ -25,6 +25,13 @@ public final class StubRegistry: StubProvider {
         set { defaultDelaySetting.value = newValue }
     }
     private let defaultDelaySetting: DelaySetting
+    /// The TLS fault every request of the in-process servings fails with, as a `MockServer`'s
+    /// HTTPS port with that fault fails every handshake; `nil`, the default, for none.
+    public var tlsFault: TLSFault? {
+        get { tlsFaultSetting.withLock { $0 } }
+        set { tlsFaultSetting.withLock { $0 = newValue } }
+    }
+    private let tlsFaultSetting = Mutex<TLSFault?>(nil)
     /// The default delay the registry was made with, which ``resetSettings()`` brings back.
     private let initialDefaultDelay: Delay
     /// The transport and hosts of webhooks, shared with the engines.

@@ -91,9 +91,11 @@ public struct URLSessionTransport: Transport {
     /// `error` as Darwin reports it: swift-corelibs-foundation reports a reply it cannot parse as
     /// `unknown` (a broken chunk, a bad header) or `unsupportedURL` (bytes that are not HTTP at
     /// all) where Darwin reports `cannotParseResponse`; for an http(s) request those codes can
-    /// mean nothing else.
+    /// mean nothing else but a failed TLS handshake, which libcurl reports as `unknown` too, and
+    /// which is kept.
     static func classified(_ error: any Error, for request: URLRequest?) -> any Error {
         guard let error = error as? URLError, ["http", "https"].contains(request?.url?.scheme?.lowercased()),
+            TransportFailure.tlsCategory(of: error) == nil,
             error.code == .unknown || error.code == .unsupportedURL
         else { return error }
         return URLError(.cannotParseResponse, userInfo: [NSUnderlyingErrorKey: error])

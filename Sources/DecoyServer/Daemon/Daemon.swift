@@ -39,6 +39,21 @@ final class Daemon: Sendable {
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
     private let openConnections = ManagedAtomic<Int>(0)
     private let headDeadlines: HeadDeadlines
+    /// Where it listens and, for HTTPS, how.
+    let listener: Listener
+
+    /// One port of a server: plain HTTP, or HTTPS with a certificate and perhaps a fault.
+    struct Listener: Sendable {
+        let port: UInt16
+        /// The certificate and key for HTTPS; `nil` for plain HTTP.
+        let identity: TLSIdentity?
+        /// Whether every connection is reset as its handshake starts (``TLSFault/handshakeReset``).
+        let resetsHandshakes: Bool
+
+        static func http(port: UInt16) -> Listener { Listener(port: port, identity: nil, resetsHandshakes: false) }
+
+        var scheme: String { identity == nil ? "http" : "https" }
+    }
 
     /// A started libmicrohttpd daemon and the reference it holds to its context.
     private struct Running {
@@ -46,10 +61,13 @@ final class Daemon: Sendable {
         let context: Unmanaged<Daemon>
     }
 
-    init(engine: StubEngine, configuration: MockServer.Configuration, recorder: Recorder?) throws(MockServerError) {
+    init(
+        engine: StubEngine, configuration: MockServer.Configuration, recorder: Recorder?, listener: Listener
+    ) throws(MockServerError) {
         self.engine = engine
         self.configuration = configuration
-        let address = try ListenAddress(host: configuration.host, port: configuration.port)
+        self.listener = listener
+        let address = try ListenAddress(host: configuration.host, port: listener.port)
         if configuration.adminAccess == .open, !address.isLoopback {
             throw .openAdminAPIOffLoopback(host: configuration.host)
         }
@@ -57,26 +75,37 @@ final class Daemon: Sendable {
         headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
         // After the address is known good: the log starts a thread, which only close() ends.
         requestLog = configuration.logger.map(RequestLog.init(logger:))
-        listeningPort = ManagedAtomic(configuration.port)
+        listeningPort = ManagedAtomic(listener.port)
         // Turbo skips the shutdown() before close(), without which a reset fault reaches the
         // client as an orderly close instead of a reset.
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_TURBO.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        if listener.identity != nil { flags |= MHD_USE_TLS.rawValue }
         // libmicrohttpd's own reference (see Lifetime above), released in stop() or just below.
         let context = Unmanaged.passRetained(self)
         // Started under the lock, which the callbacks never take, so that stop() finds it.
         let port = running.withLock { running -> UInt16? in
+            // GnuTLS copies the key and certificate while the daemon starts.
             let started = address.withPointer { address in
-                decoy_start_daemon(
-                    flags, address, UInt32(max(1, configuration.threadCount)),
-                    UInt32(configuration.connectionLimit + Self.overLimitHeadroom(configuration.connectionLimit)),
-                    UInt32(configuration.listenBacklog),
-                    UInt32(max(1, configuration.connectionTimeout.components.seconds)), configuration.headerMemoryLimit,
-                    Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted, Daemon.connectionChanged,
-                    context.toOpaque()
-                )
+                withOptionalCString(listener.identity?.privateKeyPEM) { key in
+                    withOptionalCString(listener.identity?.certificateChainPEM) { certificate in
+                        withOptionalCString(listener.resetsHandshakes ? Self.noCommonCipher : nil) { priorities in
+                            decoy_start_daemon(
+                                flags, address, UInt32(max(1, configuration.threadCount)),
+                                UInt32(
+                                    configuration.connectionLimit
+                                        + Self.overLimitHeadroom(configuration.connectionLimit)),
+                                UInt32(configuration.listenBacklog),
+                                UInt32(max(1, configuration.connectionTimeout.components.seconds)),
+                                configuration.headerMemoryLimit,
+                                Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted,
+                                Daemon.connectionChanged, key, certificate, priorities, context.toOpaque()
+                            )
+                        }
+                    }
+                }
             }
             guard let started else { return nil }
             running = Running(pointer: started, context: context)
@@ -86,7 +115,7 @@ final class Daemon: Sendable {
             // MHD_start_daemon failed whole, so no thread of it holds the context.
             context.release()
             requestLog?.close()
-            throw .cannotListen(host: configuration.host, port: configuration.port)
+            throw .cannotListen(host: configuration.host, port: listener.port)
         }
         listeningPort.store(port, ordering: .relaxed)
         headDeadlines.start()
@@ -95,8 +124,8 @@ final class Daemon: Sendable {
     /// The port it listens on.
     var port: UInt16 { listeningPort.load(ordering: .relaxed) }
 
-    /// `http://host:port`, as the admin API's serve events show absolute URLs.
-    private var baseURL: String { MockServer.baseURL(host: configuration.host, port: port) }
+    /// `http://host:port` (or `https`), as the admin API's serve events show absolute URLs.
+    private var baseURL: String { MockServer.baseURL(scheme: listener.scheme, host: configuration.host, port: port) }
 
     /// libmicrohttpd at its limit stops accepting and clients wait in silence; it is let accept
     /// this many more, which the handler answers `503` and closes.
@@ -190,7 +219,8 @@ final class Daemon: Sendable {
             return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
         case .breakConnection(let delivery, let fault):
             log(delivery, for: exchange)
-            return SocketFault.realise(fault, on: exchange.connection, random: engine.random)
+            return SocketFault.realise(
+                fault, on: exchange.connection, random: engine.random, overTLS: listener.identity != nil)
         case .hold(let delivery, let hold):
             log(delivery, for: exchange)
             let hold = min(hold, configuration.faultTimeoutHold)
@@ -326,6 +356,9 @@ final class Daemon: Sendable {
         let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
         let started = change == .CONNECTION_NOTIFY_STARTED
         daemon.openConnections.wrappingIncrement(by: started ? 1 : -1, ordering: .relaxed)
+        if started, daemon.listener.resetsHandshakes {
+            Daemon.reset(decoy_connection_socket(connection))
+        }
         if started {
             let watch = daemon.headDeadlines.watch(socket: decoy_connection_socket(connection))
             socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
@@ -336,6 +369,19 @@ final class Daemon: Sendable {
         }
     }
 
+    /// Makes the close of a connection a reset, by giving it no linger time. A listener that
+    /// resets handshakes offers only ciphers no client asks for (``noCommonCipher``), so GnuTLS
+    /// fails each handshake once the client's hello is in, and libmicrohttpd closes the
+    /// connection without an alert: the client, waiting for the server's hello, meets the reset.
+    private static func reset(_ socket: Int32) {
+        guard socket >= 0 else { return }
+        var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+    }
+
+    /// GnuTLS priorities with no cipher but the null one, which no client offers.
+    private static let noCommonCipher = "NORMAL:-CIPHER-ALL:+NULL"
+
     private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
         guard let state, let exchangePointer = state.pointee else { return }
         let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
@@ -344,4 +390,12 @@ final class Daemon: Sendable {
         exchange.release()
         state.pointee = nil
     }
+}
+
+/// Calls `body` with `text` as a C string, or with `nil` when there is no text.
+private func withOptionalCString<Result>(
+    _ text: String?, _ body: (UnsafePointer<CChar>?) -> Result
+) -> Result {
+    guard let text else { return body(nil) }
+    return text.withCString(body)
 }

@@ -5,9 +5,16 @@ import Foundation
 /// Breaks a connection the way a ``Fault`` describes, below HTTP, on the socket itself.
 ///
 /// Each returns `.NO`, which makes libmicrohttpd close the connection without a response.
+///
+/// Over TLS nothing is written: bytes sent past GnuTLS would reach the client as a broken TLS
+/// record, not as the fault. There a reset is the reset alone, and a malformed response or random
+/// data is a close without a byte, which the client takes for a bad response as it does the
+/// bytes over HTTP.
 enum SocketFault {
-    static func realise(_ fault: Fault, on connection: OpaquePointer, random: RandomSource) -> MHD_Result {
-        let socket = decoy_connection_socket(connection)
+    static func realise(_ fault: Fault, on connection: OpaquePointer, random: RandomSource, overTLS: Bool)
+        -> MHD_Result
+    {
+        let socket = overTLS ? -1 : decoy_connection_socket(connection)
         switch fault {
         case .connectionReset:
             // libcurl silently retries a request whose reused connection breaks before a byte of
@@ -15,7 +22,9 @@ enum SocketFault {
             write(Array("HTTP/1.1 200 OK\r\n".utf8), to: socket)
             // A zero linger time turns close() into a reset.
             var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-            setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+            setsockopt(
+                decoy_connection_socket(connection), SOL_SOCKET, SO_LINGER, &linger,
+                socklen_t(MemoryLayout<Foundation.linger>.size))
         case .malformedResponse:
             // A response head, then a chunk whose size line is not hexadecimal.
             write(

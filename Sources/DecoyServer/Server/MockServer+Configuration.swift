@@ -1,3 +1,4 @@
+public import Decoy
 public import Logging
 
 extension MockServer {
@@ -35,6 +36,11 @@ extension MockServer {
         public var logger: Logger?
         /// Who may use the admin API under `/__admin`; open by default, as the default host is loopback.
         public var adminAccess: AdminAccess
+        /// HTTPS on a port of its own, beside ``port`` or instead of it (``servesHTTP``); `nil`, the
+        /// default, serves plain HTTP only.
+        public var tls: TLS?
+        /// Whether plain HTTP is served on ``port``; only a server with ``tls`` may turn it off.
+        public var servesHTTP = true
 
         /// Creates a configuration: 127.0.0.1 on a free port, with limits for a test server.
         public init(
@@ -61,6 +67,40 @@ extension MockServer {
             self.faultTimeoutHold = faultTimeoutHold
             self.logger = logger
             self.adminAccess = adminAccess
+        }
+    }
+}
+
+extension MockServer.Configuration {
+    /// HTTPS: where it listens, the certificate it shows, and the fault a client meets, if any.
+    ///
+    /// The same engine, admin API and journal answer over HTTPS as over HTTP, in HTTP/1.1 over
+    /// TLS 1.2 or 1.3 (GnuTLS's defaults).
+    public struct TLS: Sendable, Hashable {
+        /// The HTTPS port; 0 picks a free one, which ``MockServer/httpsPort`` then tells.
+        public var port: UInt16
+        /// The certificate the server shows.
+        public var identity: Identity
+        /// What goes wrong in every handshake on this port, so that a client's pinning and error
+        /// paths can be tested; `nil` for none. A handshake comes before any request, so a fault
+        /// is the whole port's, never a route's.
+        public var fault: TLSFault?
+
+        /// Where the server's certificate comes from.
+        public enum Identity: Sendable, Hashable {
+            /// A certificate authority made at start-up signs a certificate for `localhost`,
+            /// `127.0.0.1` and `::1`; ``MockServer/certificateAuthorityPEM`` is what a client trusts.
+            case generated
+            /// A certificate chain (leaf first) and its private key, PEM files the user gives; a
+            /// file that is missing, unreadable or not PEM is a start-up error naming it.
+            case files(certificate: String, key: String)
+        }
+
+        /// Creates an HTTPS setting: a free port and a generated certificate unless told otherwise.
+        public init(port: UInt16 = 0, identity: Identity = .generated, fault: TLSFault? = nil) {
+            self.port = port
+            self.identity = identity
+            self.fault = fault
         }
     }
 }

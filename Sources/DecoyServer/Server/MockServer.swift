@@ -27,9 +27,15 @@ public final class MockServer: Sendable {
     private let state = Mutex<State>(State())
 
     private struct State {
-        var daemon: Daemon?
+        /// The HTTP daemon, the HTTPS one, or both.
+        var daemons: [Daemon] = []
+        var stalling: StallingListener?
         var port: UInt16 = 0
+        var httpsPort: UInt16 = 0
+        var certificateAuthorityPEM: String?
         var waiters: [CheckedContinuation<Void, Never>] = []
+
+        var isRunning: Bool { !daemons.isEmpty || stalling != nil }
     }
 
     /// Creates a server for `registry`'s stubs, recording into its journal.
@@ -54,23 +60,52 @@ public final class MockServer: Sendable {
 
     deinit { stop() }
 
-    /// Starts listening; does nothing when already started.
+    /// Starts listening, on HTTP and HTTPS as configured; does nothing when already started.
+    /// A certificate file that cannot be used is an error naming it, thrown before any port opens.
     public func start() throws(MockServerError) {
         try state.withLock { (state) throws(MockServerError) in
-            guard state.daemon == nil else { return }
-            let daemon = try Daemon(engine: engine, configuration: configuration, recorder: recorder)
-            state.daemon = daemon
-            state.port = daemon.port
+            guard !state.isRunning else { return }
+            guard configuration.servesHTTP || configuration.tls != nil else { throw .nothingToServe }
+            let https = try configuration.tls.map { (tls) throws(MockServerError) in try HTTPSSetup(tls) }
+            var started: [Daemon] = []
+            do throws(MockServerError) {
+                if configuration.servesHTTP {
+                    started.append(
+                        try Daemon(
+                            engine: engine, configuration: configuration, recorder: recorder,
+                            listener: .http(port: configuration.port)))
+                    state.port = started[0].port
+                }
+                if let https, let tls = configuration.tls {
+                    if let listener = https.listener(port: tls.port) {
+                        let daemon = try Daemon(
+                            engine: engine, configuration: configuration, recorder: recorder, listener: listener)
+                        started.append(daemon)
+                        state.httpsPort = daemon.port
+                    } else {
+                        let stalling = try StallingListener(
+                            host: configuration.host, port: tls.port, backlog: configuration.listenBacklog)
+                        state.stalling = stalling
+                        state.httpsPort = stalling.port
+                    }
+                    state.certificateAuthorityPEM = https.authority?.certificatePEM
+                }
+            } catch {
+                for daemon in started { daemon.stop() }
+                throw error
+            }
+            state.daemons = started
         }
     }
 
     /// Stops listening: held connections are closed, answers in flight finish. Safe to call more than once.
     public func stop() {
-        let (daemon, waiters) = state.withLock { state in
-            defer { state.daemon = nil; state.waiters = [] }
-            return (state.daemon, state.waiters)
+        let (daemons, stalling, waiters) = state.withLock { state in
+            defer { state.daemons = []; state.stalling = nil; state.waiters = [] }
+            return (state.daemons, state.stalling, state.waiters)
         }
-        daemon?.stop()
+        for daemon in daemons { daemon.stop() }
+        stalling?.stop()
         for waiter in waiters { waiter.resume() }
     }
 
@@ -79,7 +114,7 @@ public final class MockServer: Sendable {
         try start()
         await withCheckedContinuation { continuation in
             let stopped = state.withLock { state in
-                guard state.daemon != nil else { return true }
+                guard state.isRunning else { return true }
                 state.waiters.append(continuation)
                 return false
             }
@@ -88,20 +123,33 @@ public final class MockServer: Sendable {
     }
 
     /// Whether it is listening.
-    public var isRunning: Bool { state.withLock { $0.daemon != nil } }
+    public var isRunning: Bool { state.withLock { $0.isRunning } }
 
-    /// The port it listens on, once started (the one chosen when the configuration asked for 0).
+    /// The port it listens on for HTTP, once started (the one chosen when the configuration asked for 0).
     public var port: UInt16 { state.withLock { $0.port } }
 
     /// `http://host:port`, the URL to give a client.
     public var baseURL: URL {
-        URL(string: Self.baseURL(host: configuration.host, port: port))!
+        URL(string: Self.baseURL(scheme: "http", host: configuration.host, port: port))!
     }
 
-    static func baseURL(host: String, port: UInt16) -> String {
-        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    /// The port it listens on for HTTPS, once started with ``Configuration-swift.struct/tls``.
+    public var httpsPort: UInt16 { state.withLock { $0.httpsPort } }
+
+    /// `https://host:port`, the URL to give a client for HTTPS.
+    public var httpsBaseURL: URL {
+        URL(string: Self.baseURL(scheme: "https", host: configuration.host, port: httpsPort))!
+    }
+
+    /// The certificate authority a client trusts to reach the HTTPS port, PEM, once started with a
+    /// generated identity; `decoy serve --tls-ca-out` writes it, `curl --cacert` and
+    /// `URLSession.trusting(certificateAuthority:)` of DecoyTesting read it.
+    public var certificateAuthorityPEM: String? { state.withLock { $0.certificateAuthorityPEM } }
+
+    static func baseURL(scheme: String, host: String, port: UInt16) -> String {
+        "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
     /// Connections held open while their answer is awaited.
-    package var heldConnectionCount: Int { state.withLock { $0.daemon?.suspended.count ?? 0 } }
+    package var heldConnectionCount: Int { state.withLock { $0.daemons.reduce(0) { $0 + $1.suspended.count } } }
 }

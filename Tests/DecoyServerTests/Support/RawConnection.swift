@@ -99,17 +99,15 @@ func offThePool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) asyn
 
 /// Runs curl, when the machine has it, and returns what it printed.
 func curl(_ arguments: [String]) async throws -> String? {
-    let executable = URL(filePath: "/usr/bin/curl")
-    guard FileManager.default.isExecutableFile(atPath: executable.path) else { return nil }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["-s", "--max-time", "5"] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    return await offThePool {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    try await curlRun(arguments)?.output
+}
+
+/// What a run of curl printed, on each stream, and its exit status.
+typealias CurlRun = ProgramRun
+
+/// Runs curl, when the machine has it, silent but for errors, for at most five seconds.
+func curlRun(_ arguments: [String]) async throws -> CurlRun? {
+    let executable = "/usr/bin/curl"
+    guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
+    return try await offThePool { Result { try ProgramRun(executable, ["-sS", "--max-time", "5"] + arguments) } }.get()
 }
