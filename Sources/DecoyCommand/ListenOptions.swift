@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Decoy
 import DecoyServer
 import Foundation

@@ -1,3 +1,4 @@
+import CoreFoundation
 import Foundation
 
 /// The monotonic clock read as whole nanoseconds, for what the server times on every request:

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Why a certificate authority given as PEM cannot be trusted.
 public enum CertificateAuthorityError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import Decoy
 import DecoyServer
 import DecoyTesting
 import Foundation
