@@ -29,12 +29,16 @@ package struct Delivery: Sendable {
         /// None, as the answer to `HEAD`: `length` is the size of the body the same `GET` would
         /// get, which a server announces in `Content-Length`. Never paced.
         case withheld(length: Int)
+        /// The stream's events, each after its delay (drawn from the engine's random source), then
+        /// its ending: possibly without end.
+        case events(EventStream)
 
-        /// The bytes the client receives, once all have arrived.
-        package var data: Data {
+        /// How many bytes it sends, when known before the first; `nil` for an event stream.
+        package var length: Int? {
             switch self {
-            case .whole(let data), .paced(let data, _): data
-            case .withheld: Data()
+            case .whole(let data), .paced(let data, _): data.count
+            case .withheld: 0
+            case .events: nil
             }
         }
     }
@@ -49,6 +53,7 @@ package struct Delivery: Sendable {
         let body = response.body
         if isAnswerToHead { return .response(response.head, .withheld(length: body.count)) }
         guard !response.isSentAtOnce else { return .response(response.head, .whole(body)) }
+        if let events = response.events { return .response(response.head, .events(events)) }
         return .response(response.head, .paced(body, response.throttle.pieces(forBodyOf: body.count)))
     }
 
@@ -62,6 +67,8 @@ package struct Delivery: Sendable {
     package let delay: Duration
     /// The engine's clock, on which every wait of the delivery is slept.
     package let clock: any Clock<Duration>
+    /// The engine's random source, from which an event stream's delays are drawn.
+    private let random: RandomSource
     /// Whether the request was a `HEAD`, whose answer withholds the body.
     private let isAnswerToHead: Bool
 
@@ -70,15 +77,17 @@ package struct Delivery: Sendable {
     /// its own limit.
     package static let untilTheClientGivesUp = Duration.seconds(365 * 24 * 3600)
 
-    /// How `response` goes out to `method`, after `delay`, timed on `clock`.
+    /// How `response` goes out to `method`, after `delay`, timed on `clock`, its events' delays
+    /// drawn from `random`.
     init(
         _ response: StubResponse, to method: HTTPRequest.Method, route: Route?, delay: Duration,
-        clock: any Clock<Duration>
+        clock: any Clock<Duration>, random: RandomSource
     ) {
         self.response = response
         self.route = route
         self.delay = delay
         self.clock = clock
+        self.random = random
         isAnswerToHead = method == .head
     }
 
@@ -89,15 +98,20 @@ package struct Delivery: Sendable {
 
     /// Hands the body over as it is paced, each piece waited for on the engine's clock; a whole
     /// body at once, an empty or withheld one not at all. For servings that hand bytes to their
-    /// client themselves.
+    /// client themselves: an event stream's fault is thrown as the error `URLSession` reports
+    /// for the server's version of it.
     package func send(_ body: Body, to receive: (Data) -> Void) async throws {
-        for try await piece in pieces(of: body) { receive(piece) }
+        do {
+            for try await piece in pieces(of: body) { receive(piece) }
+        } catch let broken as BrokenBody {
+            throw broken.fault.inProcessError
+        }
     }
 
     /// The body's bytes as they fall due on the engine's clock, for servings that pull them: each
     /// piece after its wait, a whole body as one piece, an empty or withheld one as none.
     package func pieces(of body: Body) -> BodyPieces {
-        BodyPieces(body: body, clock: clock)
+        BodyPieces(body: body, clock: clock, random: random)
     }
 
     /// The head and body, for servings that realise a fault by throwing: a fault is held on the
@@ -136,25 +150,29 @@ package enum Prepared<Value: Sendable>: Sendable {
 }
 
 /// A body's pieces, each handed out once its wait has passed on the engine's clock
-/// (``Delivery/pieces(of:)``).
+/// (``Delivery/pieces(of:)``). It throws ``BrokenBody`` where an event stream ends in a fault.
 package struct BodyPieces: AsyncSequence, Sendable {
     package typealias Element = Data
     let body: Delivery.Body
     let clock: any Clock<Duration>
+    let random: RandomSource
 
-    package func makeAsyncIterator() -> Iterator { Iterator(body: body, clock: clock) }
+    package func makeAsyncIterator() -> Iterator { Iterator(body: body, clock: clock, random: random) }
 
     /// Walks the pieces in order, sleeping before each.
     package struct Iterator: AsyncIteratorProtocol {
         let body: Delivery.Body
         let clock: any Clock<Duration>
-        /// The next piece's index, and where in the body it starts.
+        let random: RandomSource
+        /// The next piece's index (of an event stream, counted over every pass), and where in
+        /// the body it starts.
         private var next = 0
         private var start = 0
 
-        init(body: Delivery.Body, clock: any Clock<Duration>) {
+        init(body: Delivery.Body, clock: any Clock<Duration>, random: RandomSource) {
             self.body = body
             self.clock = clock
+            self.random = random
         }
 
         package mutating func next() async throws -> Data? {
@@ -172,7 +190,48 @@ package struct BodyPieces: AsyncSequence, Sendable {
                 return data[from..<data.startIndex + start]
             case .withheld:
                 return nil
+            case .events(let stream):
+                return try await nextEvents(of: stream)
             }
         }
+
+        /// The next event once due, with those due at the same moment after it (up to
+        /// ``coalescedSize`` bytes), so that a burst goes out in one piece; then the ending.
+        private mutating func nextEvents(of stream: EventStream) async throws -> Data? {
+            let count = stream.events.count
+            let total: Int? =
+                switch stream.repeats {
+                case .times(let passes): passes * count
+                case .forever: nil
+                }
+            guard next < total ?? .max else {
+                switch stream.ending {
+                case .close: return nil
+                case .stayOpen:
+                    try await clock.sleep(for: Delivery.untilTheClientGivesUp)
+                    return nil
+                case .fault(let fault): throw BrokenBody(fault: fault)
+                }
+            }
+            try await clock.sleep(for: stream.events[next % count].delay.sample(from: random))
+            var piece = stream.wire[next % count]
+            next += 1
+            while next < total ?? .max, piece.count < Self.coalescedSize {
+                let event = stream.events[next % count]
+                guard event.delay == .none || event.delay == .fixed(.zero) else { break }
+                piece.append(stream.wire[next % count])
+                next += 1
+            }
+            return piece
+        }
+
+        /// The most bytes of events due together that go out as one piece.
+        private static let coalescedSize = 64 * 1024
     }
+}
+
+/// A body cut off by a fault after some of it was sent: the connection breaks the fault's way.
+package struct BrokenBody: Error {
+    /// How it breaks.
+    package let fault: Fault
 }

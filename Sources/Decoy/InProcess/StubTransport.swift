@@ -32,8 +32,10 @@ public struct StubTransport: Transport {
         switch delivery.content {
         case .response(var head, let body):
             head.headerFields = head.headerFields.joiningRepeatedNames
-            if case .paced = body { try await delivery.send(body) { _ in } }
-            return (head, body.data)
+            if case .whole(let data) = body { return (head, data) }
+            var data = Data()
+            try await delivery.send(body) { data.append($0) }
+            return (head, data)
         case .fault(let fault, let hold):
             try await delivery.fail(fault, after: hold)
         }

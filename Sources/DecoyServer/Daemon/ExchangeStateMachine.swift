@@ -193,7 +193,7 @@ struct ExchangeStateMachine {
             return .respond(delivery)
         case .response(let head, let body):
             state = .responding
-            return .stream(head, StreamedBody(delivery.pieces(of: body), length: body.data.count), of: delivery)
+            return .stream(head, StreamedBody(delivery.pieces(of: body), length: body.length), of: delivery)
         case .fault(let fault, _) where fault.isAnsweredOverHTTP:
             state = .responding
             return .respondWithFault(delivery)

@@ -11,7 +11,8 @@ import HTTPTypes
 /// no server thread held in between. The body ends when the sequence does (`nil`, or `finish()`
 /// of a stream), and the connection is cut off when it throws. A client that goes away is noticed
 /// at the next piece, when the sequence's iterator is let go, which ends an `AsyncStream`
-/// (its `onTermination`); the server's stopping cancels the wait for a piece. A streamed reply
+/// (its `onTermination`); the server's stopping cancels the wait for a piece. A ``BrokenBody``
+/// thrown breaks the connection its fault's way. A streamed reply
 /// is the answer ``ExchangeStateMachine/Answer/stream(_:_:)`` of a task that worked out the
 /// answer with the connection suspended, as the admin API's are.
 struct StreamedBody: Sendable {
@@ -49,6 +50,8 @@ final class StreamedResponse: @unchecked Sendable {
     /// What the last wait brought: a piece, or the end (`nil`).
     private var arrived: Data?
     private var hasEnded = false
+    /// The fault that cut the body off, to break the connection its way.
+    private var failure: Fault?
 
     private init(_ body: StreamedBody, exchange: Exchange, daemon: Daemon) {
         next = body.start()
@@ -74,6 +77,7 @@ final class StreamedResponse: @unchecked Sendable {
     private func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         switch exchange.machine.readerCalled() {
         case .close:
+            if let failure { SocketFault.cutOff(by: failure, on: exchange.connection) }
             return Self.endWithError
         case .releasePiece:
             if let arrived {
@@ -102,6 +106,9 @@ final class StreamedResponse: @unchecked Sendable {
             do {
                 arrived = try await next()
                 return .pieceDue
+            } catch let broken as BrokenBody {
+                failure = broken.fault
+                return .close
             } catch {
                 return .close
             }
