@@ -168,6 +168,10 @@ package struct BodyPieces: AsyncSequence, Sendable {
         /// the body it starts.
         private var next = 0
         private var start = 0
+        /// When the first piece was asked for, and how long after it the next piece is due: each
+        /// wait is slept until its due time, so that the time spent sending never adds up into drift.
+        private var origin: (any InstantProtocol<Duration>)?
+        private var due = Duration.zero
 
         init(body: Delivery.Body, clock: any Clock<Duration>, random: RandomSource) {
             self.body = body
@@ -183,7 +187,7 @@ package struct BodyPieces: AsyncSequence, Sendable {
                 return data
             case .paced(let data, let pieces):
                 guard next < pieces.count else { return nil }
-                try await clock.sleep(for: pieces[next].wait)
+                try await sleep(for: pieces[next].wait)
                 let from = data.startIndex + start
                 start = pieces[next].end
                 next += 1
@@ -208,12 +212,12 @@ package struct BodyPieces: AsyncSequence, Sendable {
                 switch stream.ending {
                 case .close: return nil
                 case .stayOpen:
-                    try await clock.sleep(for: Delivery.untilTheClientGivesUp)
+                    try await sleep(for: Delivery.untilTheClientGivesUp)
                     return nil
                 case .fault(let fault): throw BrokenBody(fault: fault)
                 }
             }
-            try await clock.sleep(for: stream.events[next % count].delay.sample(from: random))
+            try await sleep(for: stream.events[next % count].delay.sample(from: random))
             var piece = stream.wire[next % count]
             next += 1
             while next < total ?? .max, piece.count < Self.coalescedSize {
@@ -225,6 +229,14 @@ package struct BodyPieces: AsyncSequence, Sendable {
             return piece
         }
 
+        /// Sleeps until `wait` after the last piece's due time (the first piece's is when it was asked for).
+        private mutating func sleep(for wait: Duration) async throws {
+            let origin = origin ?? clock.now
+            self.origin = origin
+            due += wait
+            try await clock.sleep(until: due, after: origin)
+        }
+
         /// The most bytes of events due together that go out as one piece.
         private static let coalescedSize = 64 * 1024
     }
@@ -234,4 +246,12 @@ package struct BodyPieces: AsyncSequence, Sendable {
 package struct BrokenBody: Error {
     /// How it breaks.
     package let fault: Fault
+}
+
+extension Clock<Duration> {
+    /// Sleeps until `due` after `origin`, an instant of this clock's.
+    fileprivate func sleep(until due: Duration, after origin: any InstantProtocol<Duration>) async throws {
+        guard let origin = origin as? Instant else { return try await sleep(for: due) }
+        try await sleep(until: origin.advanced(by: due), tolerance: nil)
+    }
 }
