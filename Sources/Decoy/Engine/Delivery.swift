@@ -69,6 +69,8 @@ package struct Delivery: Sendable {
     package let clock: any Clock<Duration>
     /// The engine's random source, from which an event stream's delays are drawn.
     private let random: RandomSource
+    /// Where the journal keeps the events of an event stream as they go out.
+    private let sentEvents: SentEvents?
     /// Whether the request was a `HEAD`, whose answer withholds the body.
     private let isAnswerToHead: Bool
 
@@ -81,13 +83,14 @@ package struct Delivery: Sendable {
     /// drawn from `random`.
     init(
         _ response: StubResponse, to method: HTTPRequest.Method, route: Route?, delay: Duration,
-        clock: any Clock<Duration>, random: RandomSource
+        clock: any Clock<Duration>, random: RandomSource, sentEvents: SentEvents? = nil
     ) {
         self.response = response
         self.route = route
         self.delay = delay
         self.clock = clock
         self.random = random
+        self.sentEvents = sentEvents
         isAnswerToHead = method == .head
     }
 
@@ -111,7 +114,7 @@ package struct Delivery: Sendable {
     /// The body's bytes as they fall due on the engine's clock, for servings that pull them: each
     /// piece after its wait, a whole body as one piece, an empty or withheld one as none.
     package func pieces(of body: Body) -> BodyPieces {
-        BodyPieces(body: body, clock: clock, random: random)
+        BodyPieces(body: body, clock: clock, random: random, sentEvents: sentEvents)
     }
 
     /// The head and body, for servings that realise a fault by throwing: a fault is held on the
@@ -156,14 +159,18 @@ package struct BodyPieces: AsyncSequence, Sendable {
     let body: Delivery.Body
     let clock: any Clock<Duration>
     let random: RandomSource
+    let sentEvents: SentEvents?
 
-    package func makeAsyncIterator() -> Iterator { Iterator(body: body, clock: clock, random: random) }
+    package func makeAsyncIterator() -> Iterator {
+        Iterator(body: body, clock: clock, random: random, sentEvents: sentEvents)
+    }
 
     /// Walks the pieces in order, sleeping before each.
     package struct Iterator: AsyncIteratorProtocol {
         let body: Delivery.Body
         let clock: any Clock<Duration>
         let random: RandomSource
+        let sentEvents: SentEvents?
         /// The next piece's index (of an event stream, counted over every pass), and where in
         /// the body it starts.
         private var next = 0
@@ -173,10 +180,11 @@ package struct BodyPieces: AsyncSequence, Sendable {
         private var origin: (any InstantProtocol<Duration>)?
         private var due = Duration.zero
 
-        init(body: Delivery.Body, clock: any Clock<Duration>, random: RandomSource) {
+        init(body: Delivery.Body, clock: any Clock<Duration>, random: RandomSource, sentEvents: SentEvents?) {
             self.body = body
             self.clock = clock
             self.random = random
+            self.sentEvents = sentEvents
         }
 
         package mutating func next() async throws -> Data? {
@@ -219,6 +227,7 @@ package struct BodyPieces: AsyncSequence, Sendable {
             }
             try await sleep(for: stream.events[next % count].delay.sample(from: random))
             var piece = stream.wire[next % count]
+            let first = next
             next += 1
             while next < total ?? .max, piece.count < Self.coalescedSize {
                 let event = stream.events[next % count]
@@ -226,6 +235,7 @@ package struct BodyPieces: AsyncSequence, Sendable {
                 piece.append(stream.wire[next % count])
                 next += 1
             }
+            sentEvents?.note(next - first, at: due)
             return piece
         }
 

@@ -90,8 +90,10 @@ public struct StubEngine: Sendable {
 
     private func deliver(_ response: StubResponse, to request: StubRequest, route: Route?) -> Prepared<Delivery> {
         let delay = (response.delay == .none ? defaultDelay : response.delay).sample(from: random)
-        journal.record(request, route: route, response: response, delay: delay)
-        let delivery = Delivery(response, to: request.method, route: route, delay: delay, clock: clock, random: random)
+        let sentEvents = journal.record(request, route: route, response: response, delay: delay)
+        let delivery = Delivery(
+            response, to: request.method, route: route, delay: delay, clock: clock, random: random,
+            sentEvents: sentEvents)
         guard delay > .zero else {
             sendWebhooks(of: route, for: request)
             return .ready(delivery)

@@ -46,6 +46,14 @@ struct EventStreamParityTests {
             #expect(reader.endedWithoutError, "closed after the last: \(String(describing: reader.ending))")
             #expect(reader.contentType == "text/event-stream")
         }
+        Self.expectJournaled(registry)
+    }
+
+    /// The journal keeps how many events went out, and when on the engine's clock.
+    static func expectJournaled(_ registry: StubRegistry) {
+        let sent = registry.journal.entries.last?.sentEvents
+        #expect(sent?.count == 3)
+        #expect(sent?.offsets == [gap, gap * 2, gap * 3])
     }
 
     @Test func inProcessTheWholeStreamArrivesOnceTheLastEventIsDue() async throws {
@@ -59,6 +67,7 @@ struct EventStreamParityTests {
         let outcome = try await request.value
         #expect(outcome.text == Self.wire.joined())
         #expect(outcome.headerFields[.contentType] == "text/event-stream")
+        Self.expectJournaled(registry)
     }
 
     /// A reset after the third event: the three arrive, then the client loses the connection.
