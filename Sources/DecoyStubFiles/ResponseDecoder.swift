@@ -55,12 +55,9 @@ struct ResponseDecoder {
         }
         guard let response = decode(object, templated: templated) else { return nil }
         guard templated else { return response }
-        if response.events != nil {
-            object["events"]?.warning(
-                "an event stream is sent as written: Decoy does not render templates in events yet")
-            return response
-        }
-        return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) {
+        return template(
+            object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? object["events"] ?? node
+        ) {
             () throws(TemplateSyntaxError) in try TemplateStub(response, seed: seed)
         }
     }

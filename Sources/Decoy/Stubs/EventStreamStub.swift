@@ -116,6 +116,9 @@ public struct EventStream: Sendable, Hashable {
     /// One pass's events as they go on the wire.
     package let wire: [Data]
 
+    /// One pass's events on the wire, as one body: what a response's ``StubResponse/body`` shows.
+    package var onePass: Data { wire.reduce(into: Data()) { $0.append($1) } }
+
     /// The most events a stream may have: more is a stub gone wrong, or an attack.
     public static let maximumEventCount = 100_000
     /// The most bytes one event may take on the wire.
@@ -211,7 +214,7 @@ public struct EventStreamStub: Stub {
             status: status,
             headerFields: headerFields.defaulting(.contentType, to: "text/event-stream").defaulting(
                 .cacheControl, to: "no-cache"),
-            body: stream.wire.reduce(into: Data()) { $0.append($1) }, delay: delay)
+            body: stream.onePass, delay: delay)
         response.events = stream
         self.response = response
     }

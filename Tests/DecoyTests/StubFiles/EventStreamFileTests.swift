@@ -38,6 +38,23 @@ struct EventStreamFileTests {
         #expect(again.events == stream)
     }
 
+    @Test func eachEventsDataIsATemplateOfTheRequest() throws {
+        let document = #"""
+            {"request": {"urlPath": "/greet"}, "response": {"transformers": ["response-template"], \#
+            "events": [{"data": "hello {{request.query.name}}"}, {"data": {"who": "{{request.query.name}}"}}]}}
+            """#
+        let definition = try StubDocument.stub(Data(document.utf8), source: "greet.json", folder: nil).get()
+        guard
+            case .response(let response) = definition.stub.resolve(
+                for: StubRequest(method: .get, target: "/greet?name=Ada"))
+        else {
+            Issue.record("not a response")
+            return
+        }
+        #expect(String(decoding: response.body, as: UTF8.self) == "data: hello Ada\n\ndata: {\"who\":\"Ada\"}\n\n")
+        #expect(response.events?.events.map(\.data) == ["hello Ada", #"{"who":"Ada"}"#])
+    }
+
     @Test func aStubMadeInCodeIsWrittenAsAStubFile() throws {
         let stub = try EventStreamStub(
             events: [ServerEvent(event: "tick", data: "1", delay: .fixed(.seconds(1)))], then: .stayOpen,
