@@ -11,7 +11,7 @@ struct ResponseDecoder {
             "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
             "fixedDelayMilliseconds", "delayDistribution", "chunkedDribbleDelay", "bytesPerSecond", "fault",
             "transformers", "transformerParameters",
-        ] + proxyFields
+        ] + eventStreamFields + proxyFields
 
     /// The most header values one response may have. HTTP sets no limit, but clients do (curl
     /// refuses a head over 300 KiB, URLSession one over 256 KiB) and swift-http-types stops at 65,534.
@@ -56,7 +56,9 @@ struct ResponseDecoder {
         }
         guard let response = decode(object, templated: templated) else { return nil }
         guard templated else { return response }
-        return template(object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? node) {
+        return template(
+            object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? object["events"] ?? node
+        ) {
             () throws(TemplateSyntaxError) in try TemplateStub(response, seed: seed)
         }
     }
@@ -117,8 +119,13 @@ struct ResponseDecoder {
         let delay = delay(object)
         let throttle = throttle(object)
         let fault = object["fault"].map(fault) ?? .some(nil)
-        guard let status, var headerFields, let body, let delay, let throttle, let fault else {
+        let events = eventStream(object)
+        guard let status, var headerFields, let body, let delay, let throttle, let fault, let events else {
             return nil
+        }
+        if let events {
+            headerFields.append(contentsOf: matchedStubFields)
+            return EventStreamStub(status: status, headerFields: headerFields, stream: events, delay: delay).response
         }
         guard case .served(var body, let contentType) = body else {
             if case .unservable(let reason) = body {
@@ -258,9 +265,10 @@ struct ResponseDecoder {
         return length
     }
 
-    /// `fixedDelayMilliseconds` or `delayDistribution`; `.none` when neither.
-    func delay(_ object: FileObject) -> Delay? {
-        guard let (key, node) = object.oneOf(["fixedDelayMilliseconds", "delayDistribution"]) else { return Delay.none }
+    /// `fixedDelayMilliseconds` (or, for an event, `fixed`'s name) or `delayDistribution`; `.none`
+    /// when neither.
+    func delay(_ object: FileObject, fixed: String = "fixedDelayMilliseconds") -> Delay? {
+        guard let (key, node) = object.oneOf([fixed, "delayDistribution"]) else { return Delay.none }
         guard let delay = delay(key, node) else { return nil }
         if let problem = delay.problem {
             node.error(problem)
@@ -270,7 +278,7 @@ struct ResponseDecoder {
     }
 
     private func delay(_ key: String, _ node: FileNode) -> Delay? {
-        if key == "fixedDelayMilliseconds" {
+        if key != "delayDistribution" {
             return node.integer(in: 0...Int.max, "a whole number of milliseconds").map { .fixed(.milliseconds($0)) }
         }
         guard let distribution = node.object(known: ["type", "lower", "upper", "median", "sigma"]) else { return nil }

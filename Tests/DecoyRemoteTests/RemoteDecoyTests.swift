@@ -73,6 +73,18 @@ struct RemoteDecoyTests {
                     headerFields: [HTTPField.Name("X-Seen")!: "{{request.query.v}}"], text: "{{request.url}} {{uuid}}"),
                 seed: 4)
         },
+        Kind(name: "EventStreamStub", route: .get("/kind")) {
+            try EventStreamStub(
+                events: [
+                    ServerEvent(id: "1", event: "tick", data: "one", delay: .fixed(.milliseconds(5))),
+                    ServerEvent(json: ["n": 2], retry: .seconds(1), comment: "two"),
+                ], repeats: .times(2))
+        },
+        Kind(name: "an event stream in a sequence", route: .get("/kind")) {
+            SequenceStub(
+                first: [StubResponse(status: .serviceUnavailable)],
+                then: try EventStreamStub(events: [ServerEvent(data: "one")], repeats: .times(2)))
+        },
         Kind(
             name: "route matchers, priority and url",
             route: Route(method: .get, path: "/kind", pathSyntax: .exact).target(.equalTo("/kind?v=2")).header(

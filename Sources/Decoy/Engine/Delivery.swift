@@ -29,12 +29,16 @@ package struct Delivery: Sendable {
         /// None, as the answer to `HEAD`: `length` is the size of the body the same `GET` would
         /// get, which a server announces in `Content-Length`. Never paced.
         case withheld(length: Int)
+        /// The stream's events, each after its delay (drawn from the engine's random source), then
+        /// its ending: possibly without end.
+        case events(EventStream)
 
-        /// The bytes the client receives, once all have arrived.
-        package var data: Data {
+        /// How many bytes it sends, when known before the first; `nil` for an event stream.
+        package var length: Int? {
             switch self {
-            case .whole(let data), .paced(let data, _): data
-            case .withheld: Data()
+            case .whole(let data), .paced(let data, _): data.count
+            case .withheld: 0
+            case .events: nil
             }
         }
     }
@@ -49,6 +53,7 @@ package struct Delivery: Sendable {
         let body = response.body
         if isAnswerToHead { return .response(response.head, .withheld(length: body.count)) }
         guard !response.isSentAtOnce else { return .response(response.head, .whole(body)) }
+        if let events = response.events { return .response(response.head, .events(events)) }
         return .response(response.head, .paced(body, response.throttle.pieces(forBodyOf: body.count)))
     }
 
@@ -62,6 +67,10 @@ package struct Delivery: Sendable {
     package let delay: Duration
     /// The engine's clock, on which every wait of the delivery is slept.
     package let clock: any Clock<Duration>
+    /// The engine's random source, from which an event stream's delays are drawn.
+    private let random: RandomSource
+    /// Where the journal keeps the events of an event stream as they go out.
+    private let sentEvents: SentEvents?
     /// Whether the request was a `HEAD`, whose answer withholds the body.
     private let isAnswerToHead: Bool
 
@@ -70,15 +79,18 @@ package struct Delivery: Sendable {
     /// its own limit.
     package static let untilTheClientGivesUp = Duration.seconds(365 * 24 * 3600)
 
-    /// How `response` goes out to `method`, after `delay`, timed on `clock`.
+    /// How `response` goes out to `method`, after `delay`, timed on `clock`, its events' delays
+    /// drawn from `random`.
     init(
         _ response: StubResponse, to method: HTTPRequest.Method, route: Route?, delay: Duration,
-        clock: any Clock<Duration>
+        clock: any Clock<Duration>, random: RandomSource, sentEvents: SentEvents? = nil
     ) {
         self.response = response
         self.route = route
         self.delay = delay
         self.clock = clock
+        self.random = random
+        self.sentEvents = sentEvents
         isAnswerToHead = method == .head
     }
 
@@ -89,22 +101,20 @@ package struct Delivery: Sendable {
 
     /// Hands the body over as it is paced, each piece waited for on the engine's clock; a whole
     /// body at once, an empty or withheld one not at all. For servings that hand bytes to their
-    /// client themselves.
+    /// client themselves: an event stream's fault is thrown as the error `URLSession` reports
+    /// for the server's version of it.
     package func send(_ body: Body, to receive: (Data) -> Void) async throws {
-        switch body {
-        case .whole(let data):
-            if !data.isEmpty { receive(data) }
-        case .paced(let data, let pieces):
-            var start = data.startIndex
-            for piece in pieces {
-                try await clock.sleep(for: piece.wait)
-                let end = data.startIndex + piece.end
-                receive(data[start..<end])
-                start = end
-            }
-        case .withheld:
-            break
+        do {
+            for try await piece in pieces(of: body) { receive(piece) }
+        } catch let broken as BrokenBody {
+            throw broken.fault.inProcessError
         }
+    }
+
+    /// The body's bytes as they fall due on the engine's clock, for servings that pull them: each
+    /// piece after its wait, a whole body as one piece, an empty or withheld one as none.
+    package func pieces(of body: Body) -> BodyPieces {
+        BodyPieces(body: body, clock: clock, random: random, sentEvents: sentEvents)
     }
 
     /// The head and body, for servings that realise a fault by throwing: a fault is held on the
@@ -139,5 +149,119 @@ package enum Prepared<Value: Sendable>: Sendable {
         case .ready(let value): value
         case .pending(let wait): try await wait()
         }
+    }
+}
+
+/// A body's pieces, each handed out once its wait has passed on the engine's clock
+/// (``Delivery/pieces(of:)``). It throws ``BrokenBody`` where an event stream ends in a fault.
+package struct BodyPieces: AsyncSequence, Sendable {
+    package typealias Element = Data
+    let body: Delivery.Body
+    let clock: any Clock<Duration>
+    let random: RandomSource
+    let sentEvents: SentEvents?
+
+    package func makeAsyncIterator() -> Iterator {
+        Iterator(body: body, clock: clock, random: random, sentEvents: sentEvents)
+    }
+
+    /// Walks the pieces in order, sleeping before each.
+    package struct Iterator: AsyncIteratorProtocol {
+        let body: Delivery.Body
+        let clock: any Clock<Duration>
+        let random: RandomSource
+        let sentEvents: SentEvents?
+        /// The next piece's index (of an event stream, counted over every pass), and where in
+        /// the body it starts.
+        private var next = 0
+        private var start = 0
+        /// When the first piece was asked for, and how long after it the next piece is due: each
+        /// wait is slept until its due time, so that the time spent sending never adds up into drift.
+        private var origin: (any InstantProtocol<Duration>)?
+        private var due = Duration.zero
+
+        init(body: Delivery.Body, clock: any Clock<Duration>, random: RandomSource, sentEvents: SentEvents?) {
+            self.body = body
+            self.clock = clock
+            self.random = random
+            self.sentEvents = sentEvents
+        }
+
+        package mutating func next() async throws -> Data? {
+            switch body {
+            case .whole(let data):
+                guard next == 0, !data.isEmpty else { return nil }
+                next = 1
+                return data
+            case .paced(let data, let pieces):
+                guard next < pieces.count else { return nil }
+                try await sleep(for: pieces[next].wait)
+                let from = data.startIndex + start
+                start = pieces[next].end
+                next += 1
+                return data[from..<data.startIndex + start]
+            case .withheld:
+                return nil
+            case .events(let stream):
+                return try await nextEvents(of: stream)
+            }
+        }
+
+        /// The next event once due, with those due at the same moment after it (up to
+        /// ``coalescedSize`` bytes), so that a burst goes out in one piece; then the ending.
+        private mutating func nextEvents(of stream: EventStream) async throws -> Data? {
+            let count = stream.events.count
+            let total: Int? =
+                switch stream.repeats {
+                case .times(let passes): passes * count
+                case .forever: nil
+                }
+            guard next < total ?? .max else {
+                switch stream.ending {
+                case .close: return nil
+                case .stayOpen:
+                    try await sleep(for: Delivery.untilTheClientGivesUp)
+                    return nil
+                case .fault(let fault): throw BrokenBody(fault: fault)
+                }
+            }
+            try await sleep(for: stream.events[next % count].delay.sample(from: random))
+            var piece = stream.wire[next % count]
+            let first = next
+            next += 1
+            while next < total ?? .max, piece.count < Self.coalescedSize {
+                let event = stream.events[next % count]
+                guard event.delay == .none || event.delay == .fixed(.zero) else { break }
+                piece.append(stream.wire[next % count])
+                next += 1
+            }
+            sentEvents?.note(next - first, at: due)
+            return piece
+        }
+
+        /// Sleeps until `wait` after the last piece's due time (the first piece's is when it was asked for).
+        private mutating func sleep(for wait: Duration) async throws {
+            let origin = origin ?? clock.now
+            self.origin = origin
+            due += wait
+            try await clock.sleep(until: due, after: origin)
+        }
+
+        /// The most bytes of events due together that go out as one piece.
+        private static let coalescedSize = 64 * 1024
+    }
+}
+
+/// A body cut off by a fault after some of it was sent: the connection breaks the fault's way.
+package struct BrokenBody: Error {
+    /// How it breaks.
+    package let fault: Fault
+}
+
+extension Clock<Duration> {
+    /// Sleeps until `due` after `origin`, an instant of this clock's.
+    fileprivate func sleep(until due: Duration, after origin: any InstantProtocol<Duration>) async throws {
+        guard let origin = origin as? Instant else { return try await sleep(for: due) }
+        try await sleep(until: origin.advanced(by: due), tolerance: nil)
     }
 }

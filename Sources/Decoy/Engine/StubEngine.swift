@@ -63,7 +63,8 @@ public struct StubEngine: Sendable {
         case .unmatched(let misses):
             let response = unmatchedResponse(for: request, nearMisses: misses)
             journal.record(request, route: nil, response: response)
-            return .ready(Delivery(response, to: request.method, route: nil, delay: .zero, clock: clock))
+            return .ready(
+                Delivery(response, to: request.method, route: nil, delay: .zero, clock: clock, random: random))
         case .matched(let match):
             return prepare(request, for: match)
         }
@@ -96,8 +97,10 @@ public struct StubEngine: Sendable {
 
     private func deliver(_ response: StubResponse, to request: StubRequest, route: Route?) -> Prepared<Delivery> {
         let delay = (response.delay == .none ? defaultDelay : response.delay).sample(from: random)
-        journal.record(request, route: route, response: response, delay: delay)
-        let delivery = Delivery(response, to: request.method, route: route, delay: delay, clock: clock)
+        let sentEvents = journal.record(request, route: route, response: response, delay: delay)
+        let delivery = Delivery(
+            response, to: request.method, route: route, delay: delay, clock: clock, random: random,
+            sentEvents: sentEvents)
         guard delay > .zero else {
             sendWebhooks(of: route, for: request)
             return .ready(delivery)

@@ -27,14 +27,9 @@ extension Delivery {
         var head = head
         head.headerFields = head.headerFields.joiningRepeatedNames
         guard head.headerFields[.contentLength] == nil, head.headerFields[.transferEncoding] == nil else { return head }
-        // No switch: a body of a kind whose length is not known ahead announces none.
-        if case .withheld(let length) = body {
-            head.headerFields[.contentLength] = "\(length)"
-        } else if case .whole(let data) = body {
-            head.headerFields[.contentLength] = "\(data.count)"
-        } else if case .paced(let data, _) = body {
-            head.headerFields[.contentLength] = "\(data.count)"
-        }
+        // A HEAD announces the length of the body it withholds; an event stream has none to announce.
+        let length = if case .withheld(let length) = body { length } else { body.length }
+        if let length { head.headerFields[.contentLength] = "\(length)" }
         return head
     }
 }

@@ -54,8 +54,11 @@ public struct StubTransport: Transport {
     static func translate(_ delivery: Delivery) async throws -> (HTTPResponse, Data) {
         switch delivery.content {
         case .response(let head, let body):
-            if case .paced = body { try await delivery.send(body) { _ in } }
-            return (Delivery.head(head, announcing: body), body.data)
+            let announced = Delivery.head(head, announcing: body)
+            if case .whole(let data) = body { return (announced, data) }
+            var data = Data()
+            try await delivery.send(body) { data.append($0) }
+            return (announced, data)
         case .fault(let fault, let hold):
             try await delivery.fail(fault, after: hold)
         }

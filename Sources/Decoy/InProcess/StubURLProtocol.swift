@@ -74,24 +74,34 @@ public class StubURLProtocol: URLProtocol {
                     }
                 }
                 loader.receive(head)
-                #if canImport(FoundationNetworking)
-                    // swift-corelibs-foundation keeps only the last piece a protocol loads for a task
-                    // with a completion handler, so the paced body is loaded whole at its end, unless
-                    // the session streams (its delegate hears of each piece).
-                    if loader.sessionReceivesPieces {
-                        try await delivery.send(body) { loader.load($0) }
-                    } else {
-                        try await delivery.send(body) { _ in }
-                        if !body.data.isEmpty { loader.load(body.data) }
-                    }
-                #else
-                    try await delivery.send(body) { loader.load($0) }
-                #endif
+                do {
+                    try await send(body, of: delivery, to: loader)
+                } catch let error as URLError {
+                    // An event stream's fault, after some of it was loaded.
+                    try Task.checkCancellation()
+                    return loader.fail(with: error)
+                }
                 return loader.finish()
             }
         } catch {
             // Cancelled: the session has already stopped listening.
         }
+    }
+
+    /// Loads the body into the task as it comes, piece by piece (an event stream event by event),
+    /// each when due.
+    private static func send(_ body: Delivery.Body, of delivery: Delivery, to loader: Loader) async throws {
+        #if canImport(FoundationNetworking)
+            // swift-corelibs-foundation keeps only the last piece a protocol loads for a task with a
+            // completion handler, so a body in pieces is loaded whole at its end unless the
+            // session's delegate hears of each piece.
+            if !loader.sessionReceivesPieces {
+                var data = Data()
+                try await delivery.send(body) { data.append($0) }
+                return loader.load(data)
+            }
+        #endif
+        try await delivery.send(body) { loader.load($0) }
     }
 
     /// URLSession's limit on redirects in a row; one more fails the task.
@@ -216,10 +226,11 @@ private struct Loader: @unchecked Sendable {
     }
 
     #if canImport(FoundationNetworking)
-        /// Whether the task's session hears of each piece of the body, as ``URLSessionTransport``'s
-        /// streaming session does.
+        /// Whether the task's session hears of each piece of the body: ``URLSessionTransport``'s
+        /// streaming session does, and so does a stubbed session given a data delegate.
         var sessionReceivesPieces: Bool {
-            urlProtocol.task.flatMap(SessionBinding.session(of:))?.delegate is any ReceivingPieces
+            let delegate = urlProtocol.task.flatMap(SessionBinding.session(of:))?.delegate
+            return delegate is any ReceivingPieces || (delegate as? SessionBinding)?.hasDataDelegate == true
         }
     #endif
 
@@ -233,17 +244,22 @@ private struct Loader: @unchecked Sendable {
 }
 
 extension URLSession {
-    /// A session whose requests are answered by `registry`'s stubs, in-process.
-    public static func stubbed(by registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral)
-        -> URLSession
-    {
-        stubbed(by: registry.engine, configuration: configuration)
+    /// A session whose requests are answered by `registry`'s stubs, in-process; `delegate` gets
+    /// each task's response, body as it is loaded (an event stream event by event) and end.
+    public static func stubbed(
+        by registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral,
+        delegate: (any URLSessionDataDelegate & Sendable)? = nil
+    ) -> URLSession {
+        stubbed(by: registry.engine, configuration: configuration, delegate: delegate)
     }
 
-    /// A session whose requests are answered by `engine`, in-process.
-    public static func stubbed(by engine: StubEngine, configuration: URLSessionConfiguration = .ephemeral) -> URLSession
-    {
-        let binding = SessionBinding(engine: engine)
+    /// A session whose requests are answered by `engine`, in-process; `delegate` gets each task's
+    /// response, body as it is loaded and end.
+    public static func stubbed(
+        by engine: StubEngine, configuration: URLSessionConfiguration = .ephemeral,
+        delegate: (any URLSessionDataDelegate & Sendable)? = nil
+    ) -> URLSession {
+        let binding = SessionBinding(engine: engine, delegate: delegate)
         let configuration = configuration.copy() as! URLSessionConfiguration
         configuration.protocolClasses = [StubURLProtocol.self]
         var headers = configuration.httpAdditionalHeaders ?? [:]

@@ -1,3 +1,4 @@
+import DecoyClient
 public import Foundation
 public import HTTPTypes
 
@@ -15,10 +16,13 @@ public struct JournalEntry: Sendable {
     public let response: StubResponse
     /// How long the engine held the answer, the response's delay or the default one.
     public let delay: Duration
+    /// How many events of an event stream went out, and when; `nil` for any other response.
+    public let sentEvents: SentEvents?
 
     /// Creates an entry, as a journal records it or as it is read back from a server's admin API.
     package init(
-        sequence: Int, date: Date, request: StubRequest, route: Route?, response: StubResponse, delay: Duration
+        sequence: Int, date: Date, request: StubRequest, route: Route?, response: StubResponse, delay: Duration,
+        sentEvents: SentEvents? = nil
     ) {
         self.sequence = sequence
         self.date = date
@@ -26,6 +30,7 @@ public struct JournalEntry: Sendable {
         self.route = route
         self.response = response
         self.delay = delay
+        self.sentEvents = sentEvents
     }
 
     /// The status answered, or `nil` when a fault was produced instead; a proxy failure has both,
@@ -43,5 +48,36 @@ extension JournalEntry: CustomStringConvertible {
     public var description: String {
         let outcome = fault.map { "fault \($0)" } ?? status.map { "\($0.code)" } ?? "no answer"
         return "\(request) → \(outcome)\(route == nil ? " (unmatched)" : "")"
+    }
+}
+
+/// The events of one served event stream as they go out, kept by its journal entry: a test reads
+/// how many reached the serving and when, while the stream goes on.
+public final class SentEvents: Sendable {
+    private struct State {
+        var count = 0
+        var offsets: [Duration] = []
+    }
+
+    private let state = Mutex(State())
+    /// The most offsets kept; the count goes on past them, for a stream repeated forever.
+    public static let offsetLimit = 10_000
+
+    package init() {}
+
+    /// How many events went out.
+    public var count: Int { state.withLock { $0.count } }
+
+    /// When each event went out, counted from the head on the engine's clock (a test clock's
+    /// time in tests), the first ``offsetLimit`` of them.
+    public var offsets: [Duration] { state.withLock { $0.offsets } }
+
+    /// `count` events went out together, `offset` after the head.
+    func note(_ count: Int, at offset: Duration) {
+        state.withLock { state in
+            state.count += count
+            let room = max(0, Self.offsetLimit - state.offsets.count)
+            state.offsets.append(contentsOf: repeatElement(offset, count: min(count, room)))
+        }
     }
 }

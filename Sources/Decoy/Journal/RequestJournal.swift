@@ -113,15 +113,21 @@ public final class RequestJournal: Sendable {
         state.withLock { $0 = State() }
     }
 
-    func record(_ request: StubRequest, route: Route?, response: StubResponse, delay: Duration = .zero) {
+    /// Records the request and its answer; returns where the events of an event stream are to be
+    /// noted as they go out.
+    @discardableResult
+    func record(_ request: StubRequest, route: Route?, response: StubResponse, delay: Duration = .zero) -> SentEvents? {
         let date = Date()
+        let sentEvents = response.events == nil ? nil : SentEvents()
         // The entry dropped is returned to be freed after the lock, which other threads wait on.
         _ = state.withLock { state -> JournalEntry? in
             state.total += 1
             return state.append(
                 JournalEntry(
-                    sequence: state.total, date: date, request: request, route: route, response: response, delay: delay
+                    sequence: state.total, date: date, request: request, route: route, response: response, delay: delay,
+                    sentEvents: sentEvents
                 ), limit: limit)
         }
+        return sentEvents
     }
 }

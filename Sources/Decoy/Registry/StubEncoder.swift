@@ -38,6 +38,12 @@ package enum StubEncoder {
             return [
                 "response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }
             ]
+        case let stream as EventStreamStub:
+            return [
+                "response": try part("EventStreamStub") { () throws(StubEncodingError) in
+                    try self.response(stream.response)
+                }
+            ]
         case let template as TemplateStub:
             var members = [
                 "response": try part("TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
@@ -90,7 +96,8 @@ package enum StubEncoder {
                     answers as StubResponse values
                     """
             )
-        case is StubResponse, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub, is ConditionalStub,
+        case is StubResponse, is EventStreamStub, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub,
+            is ConditionalStub,
             is FailingStub, is ProxyStub:
             return StubEncodingError(stub: name, reason: otherwise)
         default:
@@ -115,7 +122,7 @@ package enum StubEncoder {
             }
             return try part(place + " › TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
         }
-        guard let response = stub as? StubResponse else {
+        guard let response = (stub as? EventStreamStub)?.response ?? stub as? StubResponse else {
             throw refusal(
                 of: stub, "a stub file has only a StubResponse or a TemplateStub here, not a stub of another kind"
             ).inside(place)
@@ -192,7 +199,9 @@ package enum StubEncoder {
         // Which registration answered is said by the registration, never by its mapping.
         let fields = response.headerFields.filter { $0.name != .matchedStubID && $0.name != .matchedStubName }
         if !fields.isEmpty { members["headers"] = headers(HTTPFields(fields)) }
-        if !response.body.isEmpty {
+        if let events = response.events {
+            try self.events(events, into: &members)
+        } else if !response.body.isEmpty {
             // Compared back, so that a byte-order mark Foundation strips is not lost.
             if let text = String(data: response.body, encoding: .utf8), Data(text.utf8) == response.body {
                 members["body"] = .string(text)
@@ -230,6 +239,45 @@ package enum StubEncoder {
             members["fault"] = .string(name)
         }
         return .object(members)
+    }
+
+    /// An event stream's `events`, `eventsThen` and `eventsRepeat`, as stub files read them.
+    private static func events(_ stream: EventStream, into members: inout [String: JSONValue])
+        throws(StubEncodingError)
+    {
+        var events: [JSONValue] = []
+        for event in stream.events {
+            var fields: [String: JSONValue] = [:]
+            for (name, value) in [
+                ("id", event.id), ("event", event.event), ("data", event.data), ("comment", event.comment),
+            ] {
+                if let value { fields[name] = .string(value) }
+            }
+            if let retry = event.retry { fields["retry"] = try milliseconds(retry, "an event's retry") }
+            if case .fixed(let duration) = event.delay {
+                fields["delayMilliseconds"] = try milliseconds(duration, "an event's delay")
+            } else if let distribution = try distribution(event.delay, "an event's delay") {
+                fields["delayDistribution"] = .object(distribution)
+            }
+            events.append(.object(fields))
+        }
+        members["events"] = .array(events)
+        switch stream.ending {
+        case .close: break
+        case .stayOpen: members["eventsThen"] = .string("stayOpen")
+        case .fault(let fault):
+            guard let name = StubFileFormat.faults.first(where: { $0.value == fault })?.key else {
+                throw StubEncodingError(
+                    stub: "its event stream's fault",
+                    reason: "\(fault) has no stub-file name; it exists only in-process")
+            }
+            members["eventsThen"] = .string(name)
+        }
+        switch stream.repeats {
+        case .times(1): break
+        case .times(let count): members["eventsRepeat"] = .number(Double(count))
+        case .forever: members["eventsRepeat"] = .string("forever")
+        }
     }
 
     /// A template's response with WireMock's `transformers`; what a stub file cannot say is refused.

@@ -13,6 +13,7 @@ public struct StubResponse: Stub {
         var delay: Delay
         var throttle: Throttle = .none
         var fault: Fault?
+        var events: EventStream?
     }
 
     /// One allocation for all the fields, so that handing a response along the request path
@@ -39,7 +40,8 @@ public struct StubResponse: Stub {
             self.fields = fields
             self.head = head
             cache = isServedOnce ? nil : ServingCache()
-            isSentAtOnce = fields.fault == nil && (fields.throttle == .none || fields.body.isEmpty)
+            isSentAtOnce =
+                fields.fault == nil && fields.events == nil && (fields.throttle == .none || fields.body.isEmpty)
         }
     }
 
@@ -80,6 +82,13 @@ public struct StubResponse: Stub {
     public var throttle: Throttle {
         get { storage.fields.throttle }
         set { update { $0.throttle = newValue } }
+    }
+
+    /// The event stream its body is sent as, event by event (``EventStreamStub``); `nil` for a body
+    /// sent as ``throttle`` says. Its ``body`` holds one pass of the events, as the journal shows it.
+    public internal(set) var events: EventStream? {
+        get { storage.fields.events }
+        set { update { $0.events = newValue } }
     }
 
     /// A fault to produce instead of the response.

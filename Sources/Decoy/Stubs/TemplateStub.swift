@@ -24,6 +24,8 @@ public struct TemplateStub: Stub {
     /// `nil` for a body that is not UTF-8 text, which is sent as it is.
     let body: ResponseTemplate?
     let headerValues: [ResponseTemplate]
+    /// The `data` of each event of an event stream, `nil` for an event without one.
+    let eventData: [ResponseTemplate?]
     /// Renders a body file named per request: its name and then its text are templates.
     let bodyFile: (@Sendable (String) throws(TemplateRenderError) -> ResponseTemplate)?
     let bodyFileName: ResponseTemplate?
@@ -54,9 +56,21 @@ public struct TemplateStub: Stub {
         seed: UInt64?, now: (@Sendable () -> Date)?
     ) throws(TemplateSyntaxError) {
         self.response = response
-        body = try String(validating: response.body, as: UTF8.self).map { text throws(TemplateSyntaxError) in
-            try ResponseTemplate(text)
+        // An event stream's body is its events, whose data are rendered one by one.
+        body = try String(validating: response.body, as: UTF8.self).flatMap { text throws(TemplateSyntaxError) in
+            response.events == nil ? try ResponseTemplate(text) : nil
         }
+        var eventData: [ResponseTemplate?] = []
+        for (index, event) in (response.events?.events ?? []).enumerated() {
+            do {
+                eventData.append(try event.data.map { data throws(TemplateSyntaxError) in try ResponseTemplate(data) })
+            } catch {
+                throw TemplateSyntaxError(
+                    line: error.line, column: error.column, helper: error.helper,
+                    reason: "in the data of event \(index + 1): \(error.reason)")
+            }
+        }
+        self.eventData = eventData
         var headerValues: [ResponseTemplate] = []
         for field in response.headerFields {
             do {
@@ -96,11 +110,32 @@ public struct TemplateStub: Stub {
             } else if let body {
                 rendered.body = Data(try body.render(context).utf8)
             }
+            if let stream = response.events { try render(stream, into: &rendered, context) }
             return .response(rendered)
         } catch {
             return .response(
                 StubResponse(
                     status: .internalServerError, text: "Decoy could not render this stub's template: \(error.reason)"))
+        }
+    }
+}
+
+extension TemplateStub {
+    /// Renders each event's `data` into `response`, its body the rendered events; a rendered
+    /// stream past an event stream's limits fails as a template that cannot be rendered.
+    private func render(_ stream: EventStream, into response: inout StubResponse, _ context: TemplateContext)
+        throws(TemplateRenderError)
+    {
+        var events = stream.events
+        for (index, template) in eventData.enumerated() {
+            if let template { events[index].data = try template.render(context) }
+        }
+        do {
+            let rendered = try EventStream(events, then: stream.ending, repeats: stream.repeats)
+            response.events = rendered
+            response.body = rendered.onePass
+        } catch {
+            throw TemplateRenderError("the rendered event stream is refused: \(error.description)")
         }
     }
 }

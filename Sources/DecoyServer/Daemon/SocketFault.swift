@@ -21,10 +21,7 @@ enum SocketFault {
             // the answer; a status line first makes it report the reset instead.
             write(Array("HTTP/1.1 200 OK\r\n".utf8), to: socket)
             // A zero linger time turns close() into a reset.
-            var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-            setsockopt(
-                decoy_connection_socket(connection), SOL_SOCKET, SO_LINGER, &linger,
-                socklen_t(MemoryLayout<Foundation.linger>.size))
+            cutOff(by: fault, on: connection)
         case .malformedResponse:
             // A response head, then a chunk whose size line is not hexadecimal.
             write(
@@ -44,6 +41,17 @@ enum SocketFault {
             break
         }
         return .NO
+    }
+
+    /// Breaks a connection whose body is partly sent, as `fault` says, before libmicrohttpd closes
+    /// it: a reset resets it, and any other fault closes it with the body cut off, which a client
+    /// reads as the connection lost, since nothing more can be said on a connection mid-body.
+    static func cutOff(by fault: Fault, on connection: OpaquePointer) {
+        guard fault == .connectionReset else { return }
+        var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(
+            decoy_connection_socket(connection), SOL_SOCKET, SO_LINGER, &linger,
+            socklen_t(MemoryLayout<Foundation.linger>.size))
     }
 
     private static func write(_ bytes: [UInt8], to socket: Int32) {
