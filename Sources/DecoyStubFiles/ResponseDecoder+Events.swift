@@ -1,6 +1,7 @@
 import Decoy
 import Foundation
 import HTTPTypes
+import Yams
 
 /// A response's `events`: Decoy's event stream, each event's fields as the event-stream format
 /// names them and its delay as a response's, `delayMilliseconds` or `delayDistribution`.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 public import HTTPTypes
 
 /// One server-sent event (`text/event-stream`), and the wait before it is sent.
