@@ -192,6 +192,7 @@ struct ServeCommand: AsyncParsableCommand {
             \(server.baseURL)
             """
         )
+        if listen.adminAccess != .off { Self.say("The dashboard is at \(server.baseURL)/__admin/dashboard") }
         let watcher =
             watch && servesFolder
             ? FolderWatcher(url) { [strict] in Self.reload(registry, from: url, named: folder, strict: strict) } : nil
