@@ -91,20 +91,13 @@ package struct Delivery: Sendable {
     /// body at once, an empty or withheld one not at all. For servings that hand bytes to their
     /// client themselves.
     package func send(_ body: Body, to receive: (Data) -> Void) async throws {
-        switch body {
-        case .whole(let data):
-            if !data.isEmpty { receive(data) }
-        case .paced(let data, let pieces):
-            var start = data.startIndex
-            for piece in pieces {
-                try await clock.sleep(for: piece.wait)
-                let end = data.startIndex + piece.end
-                receive(data[start..<end])
-                start = end
-            }
-        case .withheld:
-            break
-        }
+        for try await piece in pieces(of: body) { receive(piece) }
+    }
+
+    /// The body's bytes as they fall due on the engine's clock, for servings that pull them: each
+    /// piece after its wait, a whole body as one piece, an empty or withheld one as none.
+    package func pieces(of body: Body) -> BodyPieces {
+        BodyPieces(body: body, clock: clock)
     }
 
     /// The head and body, for servings that realise a fault by throwing: a fault is held on the
@@ -138,6 +131,48 @@ package enum Prepared<Value: Sendable>: Sendable {
         switch self {
         case .ready(let value): value
         case .pending(let wait): try await wait()
+        }
+    }
+}
+
+/// A body's pieces, each handed out once its wait has passed on the engine's clock
+/// (``Delivery/pieces(of:)``).
+package struct BodyPieces: AsyncSequence, Sendable {
+    package typealias Element = Data
+    let body: Delivery.Body
+    let clock: any Clock<Duration>
+
+    package func makeAsyncIterator() -> Iterator { Iterator(body: body, clock: clock) }
+
+    /// Walks the pieces in order, sleeping before each.
+    package struct Iterator: AsyncIteratorProtocol {
+        let body: Delivery.Body
+        let clock: any Clock<Duration>
+        /// The next piece's index, and where in the body it starts.
+        private var next = 0
+        private var start = 0
+
+        init(body: Delivery.Body, clock: any Clock<Duration>) {
+            self.body = body
+            self.clock = clock
+        }
+
+        package mutating func next() async throws -> Data? {
+            switch body {
+            case .whole(let data):
+                guard next == 0, !data.isEmpty else { return nil }
+                next = 1
+                return data
+            case .paced(let data, let pieces):
+                guard next < pieces.count else { return nil }
+                try await clock.sleep(for: pieces[next].wait)
+                let from = data.startIndex + start
+                start = pieces[next].end
+                next += 1
+                return data[from..<data.startIndex + start]
+            case .withheld:
+                return nil
+            }
         }
     }
 }

@@ -142,7 +142,7 @@ final class Daemon: Sendable {
     /// Does on the exchange's connection what its machine says, in a call of the handler for a
     /// request of `method` and `version`. A response prepared once per stub response goes out
     /// as it is (libmicrohttpd leaves out the body for `HEAD` and announces its length), a paced
-    /// body is read out as its pieces fall due, and a fault is held on the engine's clock for as
+    /// body, and the server's own streamed one, is read out as its pieces come, and a fault is held on the engine's clock for as
     /// long as the delivery says but at most ``MockServer/Configuration/faultTimeoutHold``.
     private func perform(
         _ action: ExchangeStateMachine.Action, for exchange: Exchange, method: UnsafePointer<CChar>,
@@ -176,15 +176,17 @@ final class Daemon: Sendable {
             return PreparedResponse.queueOnce(reply, on: exchange.connection)
         case .respond(let delivery):
             return queue(delivery, on: exchange)
-        case .dribble(let delivery, let head, let body, let pieces):
+        case .stream(let head, let body, of: let delivery?):
             if let refused = refuse(
                 delivery, headLength: PreparedResponse.headLength(of: head.headerFields), for: exchange)
             {
                 return refused
             }
             log(delivery, for: exchange)
-            return DribbledResponse.queue(
-                head, body: body, pieces: pieces, on: exchange, daemon: self, clock: delivery.clock)
+            return StreamedResponse.queue(head, body: body, on: exchange, daemon: self)
+        case .stream(let head, let body, of: nil):
+            log(StubResponse(status: head.status), by: .adminAPI, for: exchange)
+            return StreamedResponse.queue(head, body: body, on: exchange, daemon: self)
         case .respondWithFault(let delivery):
             log(delivery, for: exchange)
             return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
@@ -234,7 +236,7 @@ final class Daemon: Sendable {
     }
 
     /// Suspends the exchange's connection, its machine already waiting, until `work` tells how to
-    /// go on. Called by the handler, or by the content reader of a paced body.
+    /// go on. Called by the handler, or by the content reader of a streamed body.
     func suspend(_ exchange: Exchange, until work: @escaping @Sendable () async -> ExchangeStateMachine.Resumption) {
         MHD_suspend_connection(exchange.connection)
         suspended.add(exchange, until: work)

@@ -38,14 +38,14 @@ struct ExchangeStateMachine {
         /// Resumed with the answer, which the handler's next call takes (``answering``).
         case answerReady(Answer)
         /// A response is queued: libmicrohttpd calls the handler no more, and calls the content
-        /// reader of a paced body, which may wait for its next piece (``awaitingPiece``).
+        /// reader of a streamed body, which may wait for its next piece (``awaitingPiece``).
         case responding
         /// The connection is suspended from the content reader until the next piece of the body
-        /// is due. Only the task sleeping until then moves it on, ``resumed(with:)`` for the piece
-        /// (``pieceDue``) or to close (``closing``), or the server's stopping (``closing``).
+        /// comes. Only the task awaiting it moves it on, ``resumed(with:)`` for the piece, or the
+        /// body's end, (``pieceDue``) or to close (``closing``), or the server's stopping (``closing``).
         case awaitingPiece
-        /// Resumed: the piece waited for is due, and the reader's next call releases it
-        /// (``responding``).
+        /// Resumed: the piece waited for has come (or the body's end), and the reader's next call
+        /// releases it (``responding``).
         case pieceDue
         /// To be closed without an answer, or with the rest of one cut off, on the next call of
         /// the handler or the reader.
@@ -60,13 +60,16 @@ struct ExchangeStateMachine {
         case delivery(Delivery)
         /// The server's own, as the admin API's.
         case reply(StubResponse)
+        /// The server's own, its head and then a body sent as its producer hands it over
+        /// (``StreamedBody``), for as long as the producer goes on.
+        case stream(HTTPResponse, StreamedBody)
     }
 
     /// How the task that awaited something resumes a suspended connection.
     enum Resumption: Sendable {
         /// With the answer it worked out.
         case answer(Answer)
-        /// With the next piece of a paced body due.
+        /// With the next piece of a streamed body in hand, or its end.
         case pieceDue
         /// To close it without an answer, or with the rest of one cut off: a fault's hold is over,
         /// or the wait failed.
@@ -86,8 +89,9 @@ struct ExchangeStateMachine {
         case reply(StubResponse)
         /// Queue the delivery's response, its head and whole body at once (only its head, for `HEAD`).
         case respond(Delivery)
-        /// Queue the delivery's `head`, and `body` after it as `pieces` fall due.
-        case dribble(Delivery, head: HTTPResponse, body: Data, pieces: [BodyPiece])
+        /// Queue `head`, and `body` after it as its pieces come: the delivery's, or the server's
+        /// own when `delivery` is `nil`.
+        case stream(HTTPResponse, StreamedBody, of: Delivery?)
         /// Queue the response of the delivery's fault, a failure a server can still put into words.
         case respondWithFault(Delivery)
         /// Break the connection the way the delivery's `fault` says, at once and without an answer.
@@ -99,12 +103,12 @@ struct ExchangeStateMachine {
         case close
     }
 
-    /// What the content reader of a paced body does next.
+    /// What the content reader of a streamed body does next.
     enum ReaderAction: Equatable {
         /// Hand out what is released and not yet sent; with nothing left to send, suspend until
-        /// the next piece is due (``pieceAwaited()``).
+        /// the next piece comes (``pieceAwaited()``).
         case sendReleased
-        /// Release the piece waited for, then hand it out.
+        /// Release the piece waited for (or the body's end), then hand it out.
         case releasePiece
         /// End the body with an error, which closes the connection.
         case close
@@ -136,6 +140,9 @@ struct ExchangeStateMachine {
         case .answerReady(.reply(let reply)):
             state = .responding
             return .reply(reply)
+        case .answerReady(.stream(let head, let body)):
+            state = .responding
+            return .stream(head, body, of: nil)
         case .closing:
             return .close
         case .readingHead, .answering, .awaitingAnswer, .responding, .awaitingPiece, .pieceDue, .completed:
@@ -184,9 +191,9 @@ struct ExchangeStateMachine {
         case nil, .response(_, .whole), .response(_, .withheld):
             state = .responding
             return .respond(delivery)
-        case .response(let head, .paced(let body, let pieces)):
+        case .response(let head, let body):
             state = .responding
-            return .dribble(delivery, head: head, body: body, pieces: pieces)
+            return .stream(head, StreamedBody(delivery.pieces(of: body), length: body.data.count), of: delivery)
         case .fault(let fault, _) where fault.isAnsweredOverHTTP:
             state = .responding
             return .respondWithFault(delivery)
@@ -207,7 +214,7 @@ struct ExchangeStateMachine {
 
     // MARK: Events of the content reader
 
-    /// libmicrohttpd called the content reader of the paced body for more.
+    /// libmicrohttpd called the content reader of the streamed body for more.
     mutating func readerCalled() -> ReaderAction {
         switch state {
         case .responding:

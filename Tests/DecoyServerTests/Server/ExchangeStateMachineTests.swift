@@ -77,18 +77,17 @@ struct ExchangeStateMachineTests {
         #expect(name(machine.state) == "responding")
     }
 
-    @Test func aPacedBodyIsDribbledPieceByPiece() throws {
+    @Test func aPacedBodyIsStreamedPieceByPiece() throws {
         var machine = Self.answering()
         let paced = StubResponse(text: "0123456789").throttled(.chunks(count: 2, over: .milliseconds(100)))
-        guard case .dribble(_, let head, let body, let pieces) = machine.answered(with: try Self.delivery(paced)) else {
-            Issue.record("not dribbled")
+        guard case .stream(let head, let body, of: .some) = machine.answered(with: try Self.delivery(paced)) else {
+            Issue.record("not streamed")
             return
         }
         #expect(head.status == .ok)
-        #expect(body == Data("0123456789".utf8))
-        #expect(pieces.map(\.end) == [5, 10])
+        #expect(body.length == 10, "a paced body's length is announced")
         #expect(name(machine.state) == "responding")
-        for _ in pieces {
+        for _ in 0..<2 {
             #expect(machine.readerCalled() == .sendReleased)
             machine.pieceAwaited()
             #expect(name(machine.state) == "awaitingPiece")
@@ -97,6 +96,26 @@ struct ExchangeStateMachineTests {
             #expect(machine.readerCalled() == .releasePiece)
             #expect(name(machine.state) == "responding")
         }
+        machine.completed()
+        #expect(name(machine.state) == "completed")
+    }
+
+    @Test func aStreamedReplyOfTheServersOwnIsReadOutLikeAPacedBody() {
+        var machine = Self.answering()
+        machine.answerPending()
+        let feed = AsyncStream<Data> { $0.finish() }
+        machine.resumed(with: .answer(.stream(HTTPResponse(status: .ok), StreamedBody(feed))))
+        guard case .stream(let head, let body, of: nil) = machine.handlerCalled() else {
+            Issue.record("not streamed")
+            return
+        }
+        #expect(head.status == .ok)
+        #expect(body.length == nil, "open-ended, so chunked")
+        #expect(name(machine.state) == "responding")
+        #expect(machine.readerCalled() == .sendReleased)
+        machine.pieceAwaited()
+        machine.resumed(with: .pieceDue)
+        #expect(machine.readerCalled() == .releasePiece)
         machine.completed()
         #expect(name(machine.state) == "completed")
     }
@@ -237,7 +256,7 @@ struct ExchangeStateMachineTests {
         return machine
     }
 
-    /// A machine dribbling a paced body, waiting for its second piece.
+    /// A machine streaming a paced body, waiting for its second piece.
     static func awaitingPiece() throws -> Machine {
         var machine = answering()
         let paced = StubResponse(text: "0123456789").throttled(.chunks(count: 2, over: .milliseconds(100)))
