@@ -27,14 +27,27 @@ struct AdminAPI: Sendable {
         return rest.isEmpty || rest.first == UInt8(ascii: "/") || rest.first == UInt8(ascii: "?")
     }
 
-    func answer(_ request: StubRequest, baseURL: String) -> StubResponse {
+    /// The answer to an admin request: a reply, or the live feed of `GET /__admin/events`, which
+    /// goes on for as long as its client stays.
+    func answer(_ request: StubRequest, baseURL: String) -> ExchangeStateMachine.Answer {
+        if request.method == .get, request.path == Self.prefix + "/events", isAuthorized(request) {
+            return JournalFeed.answer(engine.journal, events: { serveEvents($0, baseURL: baseURL) })
+        }
+        return .reply(reply(to: request, baseURL: baseURL))
+    }
+
+    /// Whether `request` carries the token, when one is needed.
+    private func isAuthorized(_ request: StubRequest) -> Bool {
+        guard case .token(let token) = access else { return true }
+        return Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)")
+    }
+
+    func reply(to request: StubRequest, baseURL: String) -> StubResponse {
         let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
         let endpoint = path.joined(separator: "/")
         // The dashboard's files hold no data: the page asks for the token and sends it with every call it makes.
         if request.method == .get, let file = DashboardPage.files[endpoint] { return file }
-        if case .token(let token) = access,
-            !Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)")
-        {
+        guard isAuthorized(request) else {
             return AdminReply.error(.unauthorized, "The admin API needs the header Authorization: Bearer <token>.")
         }
         switch (request.method, endpoint) {
@@ -125,7 +138,8 @@ struct AdminAPI: Sendable {
     ]
 
     private static let endpoints: Set = [
-        "health", "dashboard", "dashboard/app.js", "dashboard/app.css", "stub-summaries", "mappings", "mappings/new",
+        "health", "dashboard", "dashboard/app.js", "dashboard/app.css", "events", "stub-summaries", "mappings",
+        "mappings/new",
         "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
         "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "stub-files", "settings",
         "settings/reset", "requests",

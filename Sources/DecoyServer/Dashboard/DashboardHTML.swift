@@ -7,6 +7,7 @@ enum DashboardHTML {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Decoy dashboard</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="/__admin/dashboard/app.css">
         <script src="/__admin/dashboard/app.js" defer></script>
         </head>
@@ -58,7 +59,7 @@ enum DashboardHTML {
             </form>
             <div class="scroll">
               <table id="stubs">
-                <thead><tr><th>method</th><th>route</th><th>name</th><th>from</th><th>priority</th><th>scenario</th><th>answered</th></tr></thead>
+                <thead><tr><th>route</th><th>name</th><th>from</th><th>priority</th><th>scenario</th><th>answered</th></tr></thead>
                 <tbody></tbody>
               </table>
             </div>

@@ -23,7 +23,7 @@ enum DashboardPage {
                 .contentType: type,
                 .cacheControl: "no-store",
                 HTTPField.Name("Content-Security-Policy")!:
-                    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+                    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
                     + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
                 HTTPField.Name("X-Content-Type-Options")!: "nosniff",
                 HTTPField.Name("Referrer-Policy")!: "no-referrer",

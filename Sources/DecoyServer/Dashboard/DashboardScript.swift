@@ -198,6 +198,7 @@ enum DashboardScript {
         // MARK: the live feed
 
         let liveArrived = false;
+        let streamed = 0;
         let skipped = 0;
 
         function setLive(on, text) {
@@ -207,6 +208,7 @@ enum DashboardScript {
 
         function arrived(event) {
           liveArrived = true;
+          streamed += 1;
           journal.total = Math.max(journal.total, sequenceOf(event.id));
           if (journal.offset !== 0 || !admits(event, journalFilter())) return;
           if (journal.events.some((shown) => shown.id === event.id)) return;
@@ -231,7 +233,9 @@ enum DashboardScript {
           else if (type === "skipped") {
             skipped += value.skipped;
             $("skipped").hidden = false;
-            $("skipped").textContent = `${skipped} requests arrived too fast to show live; Newer reloads the journal.`;
+            $("skipped").textContent = `${skipped} requests came faster than the page could take them live; the list is reloaded instead.`;
+            behind = true;
+            scheduleStubs();
           }
         }
 
@@ -239,15 +243,26 @@ enum DashboardScript {
         function redraw() {
           if (liveArrived) {
             liveArrived = false;
+            setLive(true, `live · ${streamed} streamed`);
             renderJournal();
             scheduleStubs();
           }
           requestAnimationFrame(redraw);
         }
 
+        // The stubs' counts and the scenarios' states follow the traffic, read again at most once a second;
+        // so does the journal when the feed fell behind.
         let stubsDue = null;
+        let behind = false;
         function scheduleStubs() {
-          if (!stubsDue) stubsDue = setTimeout(() => { stubsDue = null; act(() => Promise.all([loadStubs(), loadScenarios()])); }, 1000);
+          if (stubsDue) return;
+          stubsDue = setTimeout(() => {
+            stubsDue = null;
+            const reloads = [loadStubs(), loadScenarios()];
+            if (behind && journal.offset === 0) reloads.push(loadJournal());
+            behind = false;
+            act(() => Promise.all(reloads));
+          }, 1000);
         }
 
         async function follow() {
@@ -259,7 +274,7 @@ enum DashboardScript {
                 setLive(false, `no live feed (${response.status})`);
                 return;
               }
-              setLive(true, "live");
+              setLive(true, `live · ${streamed} streamed`);
               if (!first) await act(loadJournal);
               const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
               let buffer = "";
@@ -293,7 +308,6 @@ enum DashboardScript {
           const page = await call("/stub-summaries?" + query);
           stubs.total = page.meta.total;
           $("stubs").tBodies[0].replaceChildren(...page.stubs.map((stub) => openable(node("tr", { "data-id": stub.id },
-            node("td", {}, stub.method),
             node("td", { class: "wrap" }, stub.route),
             node("td", { class: "wrap" }, stub.name || ""),
             node("td", {}, stub.origin),
@@ -314,26 +328,41 @@ enum DashboardScript {
 
         // MARK: scenarios
 
+        // Drawn once per set of scenarios, then updated in place, so that a state being chosen is not lost.
+        const scenarioItems = new Map();
+
         async function loadScenarios() {
           const answer = await call("/scenarios");
-          const items = answer.scenarios.map((scenario) => {
-            const choice = node("select", { "aria-label": `state of ${scenario.name}` },
-              ...scenario.possibleStates.map((state) => {
-                const option = node("option", {}, state);
-                option.value = state;
-                option.selected = state === scenario.state;
-                return option;
+          const shape = JSON.stringify(answer.scenarios.map((scenario) => [scenario.name, scenario.possibleStates]));
+          if (shape !== $("scenarios").dataset.shape) {
+            $("scenarios").dataset.shape = shape;
+            scenarioItems.clear();
+            const items = answer.scenarios.map((scenario) => {
+              const choice = node("select", { "aria-label": `state of ${scenario.name}` },
+                ...scenario.possibleStates.map((state) => {
+                  const option = node("option", {}, state);
+                  option.value = state;
+                  return option;
+                }));
+              choice.addEventListener("change", () => { choice.dataset.chosen = "true"; });
+              const set = node("button", { type: "button" }, "Set state");
+              set.addEventListener("click", () => act(async () => {
+                await call(`/scenarios/${encodeURIComponent(scenario.name)}/state`,
+                  { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ state: choice.value }) });
+                delete choice.dataset.chosen;
+                await loadScenarios();
               }));
-            const set = node("button", { type: "button" }, "Set state");
-            set.addEventListener("click", () => act(async () => {
-              await call(`/scenarios/${encodeURIComponent(scenario.name)}/state`,
-                { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ state: choice.value }) });
-              await loadScenarios();
-            }));
-            return node("li", { "data-name": scenario.name }, node("strong", {}, scenario.name),
-              node("span", { class: "state" }, scenario.state), choice, set);
-          });
-          $("scenarios").replaceChildren(...(items.length ? items : [node("li", {}, "No stub takes part in a scenario.")]));
+              const state = node("span", { class: "state" });
+              scenarioItems.set(scenario.name, { state, choice });
+              return node("li", { "data-name": scenario.name }, node("strong", {}, scenario.name), state, choice, set);
+            });
+            $("scenarios").replaceChildren(...(items.length ? items : [node("li", {}, "No stub takes part in a scenario.")]));
+          }
+          for (const scenario of answer.scenarios) {
+            const item = scenarioItems.get(scenario.name);
+            item.state.textContent = scenario.state;
+            if (!item.choice.dataset.chosen) item.choice.value = scenario.state;
+          }
         }
 
         // MARK: start

@@ -11,7 +11,7 @@ enum DashboardStyle {
         .live.on::before { color: #16a34a; }
         .live.off::before { color: var(--bad); }
         .problem { color: var(--bad); }
-        main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; padding: 1rem; }
+        main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1rem; padding: 1rem; }
         #journal-section, #detail-section { grid-column: 1; }
         #stubs-section, #scenarios-section { grid-column: 2; }
         #journal-section { grid-row: 1; }
@@ -20,7 +20,7 @@ enum DashboardStyle {
         .scroll { overflow: auto; max-height: 60vh; border: 1px solid var(--line); }
         table { border-collapse: collapse; width: 100%; font-size: .9rem; }
         th, td { text-align: left; padding: .2rem .4rem; border-bottom: 1px solid var(--line); white-space: nowrap; }
-        td.wrap { white-space: normal; overflow-wrap: anywhere; }
+        td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 10rem; }
         thead th { position: sticky; top: 0; background: Canvas; }
         tbody tr { cursor: pointer; }
         tbody tr:hover, tbody tr:focus { background: #2563eb22; outline: 2px solid var(--accent); outline-offset: -2px; }
