@@ -125,6 +125,9 @@ public final class RequestJournal: Sendable {
         return subscription
     }
 
+    /// How many subscribers read the journal live, so that a test can see one let go.
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
     func unsubscribe(_ subscription: JournalSubscription) {
         state.withLock { $0.subscribers.removeAll { $0 === subscription } }
     }

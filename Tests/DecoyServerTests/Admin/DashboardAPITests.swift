@@ -155,4 +155,41 @@ struct DashboardAPITests {
             #expect(try await http.admin("GET", "/requests/nope/near-misses").status == 404)
         }
     }
+
+    @Test func theLiveFeedStreamsEachNewRequestAsAServeEventAndLetsGoWhenTheClientDoes() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "ok"), for: .get("/ok"))
+        try await withServer(registry) { http, _ in
+            _ = try await http.send("GET", "/before")
+            let feed = try RawConnection(port: http.server.port, receiveTimeout: .seconds(10))
+            feed.send("GET /__admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let head = await feed.read(until: ": Decoy's journal, live\n\n")
+            #expect(head.hasPrefix("HTTP/1.1 200"))
+            #expect(head.contains("Content-Type: text/event-stream; charset=utf-8"))
+            #expect(head.contains("Transfer-Encoding: chunked"), "open-ended")
+            _ = try await http.send("GET", "/ok")
+            _ = try await http.send("GET", "/missing")
+            let events = await feed.read(until: "/missing")
+            #expect(!events.contains("/before"), "only what came after")
+            #expect(events.contains("event: request\ndata: {"))
+            #expect(events.contains(#""url":"/ok""#) && events.contains(#""wasMatched":true"#))
+            #expect(events.contains(#""wasMatched":false"#))
+            feed.close()
+            #expect(registry.journal.subscriberCount == 1)
+            // The server notices the client gone at the next piece, and lets the subscription go.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while registry.journal.subscriberCount > 0, ContinuousClock.now < deadline {
+                _ = try await http.send("GET", "/ok")
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(registry.journal.subscriberCount == 0)
+        }
+    }
+
+    @Test func theLiveFeedNeedsTheTokenWhenThereIsOne() async throws {
+        try await withServer(access: .token("s3cret")) { http, _ async throws in
+            let refused = try await http.admin("GET", "/events")
+            #expect(refused.status == 401)
+        }
+    }
 }
