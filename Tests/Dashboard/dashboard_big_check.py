@@ -88,7 +88,6 @@ try:
         return streamed + skipped == after - before and (streamed, skipped)
     streamed, skipped = WebDriverWait(driver, 20).until(accounted)
     print(f"live under wrk: {after - before} requests, {streamed} streamed to the page, {skipped} counted as skipped")
-    driver.save_screenshot(f"{screenshots}/busy.png")
     print("ok - big and busy")
 finally:
     driver.quit()

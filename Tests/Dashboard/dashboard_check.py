@@ -108,7 +108,6 @@ try:
     print(f"   first paint with its data: {(time.monotonic() - started) * 1000:.0f} ms")
     check("the stub says where it came from", lambda d: any("users.yaml:" in r.text for r in rows("stubs")))
     check("the live feed is on", lambda d: d.find_element(By.ID, "live").text.startswith("live"))
-    driver.save_screenshot(f"{screenshots}/dashboard.png")
 
     send("GET", "/users")
     check("a request appears live, answered by its stub", lambda d: journal_row("/users") is not None
@@ -136,6 +135,7 @@ try:
         check(f"the next request follows the state set (got {status} {body!r})", lambda d: False, timeout=0)
     check("the next request follows the state set", lambda d: journal_row("/cart") is not None
           and "Cart after adding" in journal_row("/cart").text)
+    driver.save_screenshot(f"{screenshots}/dashboard.png")
 
     markup = "<script>window.pwned=1</script><b>bold</b><img src=x onerror=window.pwned=1>"
     send("GET", "/esc/<script>window.pwned=1</script><b>bold</b>", {"X-Markup": markup}, markup)
@@ -154,8 +154,13 @@ try:
         driver.switch_to.active_element.send_keys(Keys.TAB)
         reached.append(driver.execute_script(
             "const at = document.activeElement; return at.closest('#journal tbody') ? 'journal row' : at.id"))
-    check(f"Tab goes from the reset buttons through the filters to the requests ({reached})", lambda d: reached[:6]
-          == ["reset-scenarios", "filter-method", "filter-path", "filter-status", "filter-unmatched", "journal row"])
+    check(f"Tab goes from the reset buttons through the filters to the requests, one stop ({reached})",
+          lambda d: reached[:7] == ["reset-scenarios", "filter-method", "filter-path", "filter-status",
+                                    "filter-unmatched", "journal row", "stubs-text"])
+    driver.execute_script("document.querySelector('#journal tbody tr').focus()")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    check("the arrow keys move between the rows", lambda d: d.execute_script(
+        "return document.activeElement === document.querySelectorAll('#journal tbody tr')[1]"))
 
     driver.find_element(By.ID, "reset-journal").send_keys(Keys.ENTER)
     check("reset empties the journal", lambda d: len(rows("journal")) == 0)

@@ -141,17 +141,15 @@ extension AdminAPI {
             text.isEmpty || mapping.route.description.lowercased().contains(text)
                 || StubSummary.origin(of: mapping).lowercased().contains(text)
         }
-        var answered: [Route: Int] = [:]
+        var answered: [ObjectIdentifier: Int] = [:]
         for entry in engine.journal.entries {
-            if let route = entry.route { answered[route, default: 0] += 1 }
+            if let route = entry.route { answered[route.identity, default: 0] += 1 }
         }
-        // Equal routes are one to the registry: the newest answers, so the count is the newest's.
-        var counted = Set<Route>()
-        let page = all.map { mapping in
-            (mapping, counted.insert(mapping.route).inserted ? answered[mapping.route] ?? 0 : 0)
-        }.dropFirst(offset).prefix(limit)
+        let page = all.dropFirst(offset).prefix(limit)
         return AdminReply.encoded(
-            StubSummaries(stubs: page.map { StubSummary($0, answered: $1) }, meta: AdminListMeta(total: all.count)))
+            StubSummaries(
+                stubs: page.map { StubSummary($0, answered: answered[$0.route.identity] ?? 0) },
+                meta: AdminListMeta(total: all.count)))
     }
 
     /// `GET /__admin/requests/{id}/near-misses`: the stubs the journaled request nearly matches.

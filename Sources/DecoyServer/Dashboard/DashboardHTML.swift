@@ -59,7 +59,7 @@ enum DashboardHTML {
             </form>
             <div class="scroll">
               <table id="stubs">
-                <thead><tr><th>route</th><th>name</th><th>from</th><th>priority</th><th>scenario</th><th>answered</th></tr></thead>
+                <thead><tr><th>route</th><th>name</th><th>answered</th><th>from</th><th>priority</th><th>scenario</th></tr></thead>
                 <tbody></tbody>
               </table>
             </div>

@@ -74,16 +74,27 @@ enum DashboardScript {
           return date.toLocaleTimeString([], { hour12: false }) + "." + String(date.getMilliseconds()).padStart(3, "0");
         }
 
-        // Rows open with a click, Enter or Space, and move with the arrow keys.
+        // Rows open with a click, Enter or Space. A list is one stop for Tab, its first row; the
+        // arrow keys move between its rows.
         function openable(row, open) {
-          row.tabIndex = 0;
+          row.tabIndex = -1;
           row.addEventListener("click", open);
           row.addEventListener("keydown", (event) => {
+            const to = { ArrowDown: row.nextElementSibling, ArrowUp: row.previousElementSibling }[event.key];
             if (event.key === "Enter" || event.key === " ") { event.preventDefault(); open(); }
-            else if (event.key === "ArrowDown" && row.nextElementSibling) { event.preventDefault(); row.nextElementSibling.focus(); }
-            else if (event.key === "ArrowUp" && row.previousElementSibling) { event.preventDefault(); row.previousElementSibling.focus(); }
+            else if (to) { event.preventDefault(); row.tabIndex = -1; to.tabIndex = 0; to.focus(); }
           });
           return row;
+        }
+
+        // Redrawn as requests arrive: the row that had the focus keeps it.
+        function fillList(table, rows) {
+          const body = $(table).tBodies[0];
+          const focused = body.contains(document.activeElement) ? document.activeElement.dataset.id : null;
+          const again = rows.find((row) => row.dataset.id === focused);
+          (again || rows[0] || {}).tabIndex = 0;
+          body.replaceChildren(...rows);
+          if (again) again.focus();
         }
 
         // MARK: the journal
@@ -138,7 +149,7 @@ enum DashboardScript {
               node("td", {}, event.response.fault || ""));
             return openable(row, () => openRequest(event));
           });
-          $("journal").tBodies[0].replaceChildren(...rows);
+          fillList("journal", rows);
           $("journal-count").textContent = `(${journal.total} received)`;
           const last = journal.offset + journal.events.length;
           $("journal-page").textContent = journal.events.length ? `${journal.offset + 1}–${last}` : "none";
@@ -307,13 +318,13 @@ enum DashboardScript {
           const query = new URLSearchParams({ offset: stubs.offset, limit: pageSize, text: $("stubs-text").value.trim() });
           const page = await call("/stub-summaries?" + query);
           stubs.total = page.meta.total;
-          $("stubs").tBodies[0].replaceChildren(...page.stubs.map((stub) => openable(node("tr", { "data-id": stub.id },
+          fillList("stubs", page.stubs.map((stub) => openable(node("tr", { "data-id": stub.id },
             node("td", { class: "wrap" }, stub.route),
             node("td", { class: "wrap" }, stub.name || ""),
+            node("td", {}, stub.answered),
             node("td", {}, stub.origin),
             node("td", {}, stub.priority),
-            node("td", {}, scenarioText(stub.scenario)),
-            node("td", {}, stub.answered)), () => act(() => openStub(stub)))));
+            node("td", {}, scenarioText(stub.scenario))), () => act(() => openStub(stub)))));
           $("stubs-count").textContent = `(${stubs.total})`;
           $("stubs-page").textContent = page.stubs.length ? `${stubs.offset + 1}–${stubs.offset + page.stubs.length} of ${stubs.total}` : "none";
           $("stubs-newer").disabled = stubs.offset === 0;
