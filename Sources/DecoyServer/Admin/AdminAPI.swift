@@ -42,6 +42,7 @@ struct AdminAPI: Sendable {
         return Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)")
     }
 
+    /// The JSON answer to an admin request, or one of the dashboard's files.
     func reply(to request: StubRequest, baseURL: String) -> StubResponse {
         let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
         let endpoint = path.joined(separator: "/")
@@ -138,9 +139,8 @@ struct AdminAPI: Sendable {
     ]
 
     private static let endpoints: Set = [
-        "health", "dashboard", "dashboard/app.js", "dashboard/app.css", "events", "stub-summaries", "mappings",
-        "mappings/new",
-        "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
+        "health", "dashboard", "dashboard/app.js", "dashboard/app.css", "events", "stub-summaries",
+        "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
         "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "stub-files", "settings",
         "settings/reset", "requests",
         "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched",

@@ -9,12 +9,16 @@ import HTTPTypes
 ///
 /// Pulled, not pushed: the next events are made only when the server has sent the last ones, so
 /// a client slower than the traffic leaves at most ``capacity`` entries waiting, and the rest
-/// counted, rather than a growing buffer.
+/// counted, rather than a growing buffer. And paced: at most one batch each ``interval``, so that
+/// under a load test the feed encodes at most a thousand entries a second, more than a page can
+/// show, whatever the traffic (`scripts/benchmarks dashboard` measures what it costs).
 struct JournalFeed: AsyncSequence, Sendable {
     typealias Element = Data
 
     /// The most entries waiting for a client.
-    static let capacity = 1_000
+    static let capacity = 100
+    /// The least time between two batches.
+    static let interval = Duration.milliseconds(100)
 
     let subscription: JournalSubscription
     let events: @Sendable ([JournalEntry]) -> [ServeEvent]
@@ -39,6 +43,7 @@ struct JournalFeed: AsyncSequence, Sendable {
         private let feed: JournalFeed
         private let ending: Ending
         private var hasGreeted = false
+        private var lastBatch: ContinuousClock.Instant?
 
         init(feed: JournalFeed) {
             self.feed = feed
@@ -51,7 +56,12 @@ struct JournalFeed: AsyncSequence, Sendable {
                 hasGreeted = true
                 return Data(": Decoy's journal, live\n\n".utf8)
             }
+            if let lastBatch {
+                // Cancelled with the task when the server stops: the subscription's wait then says so.
+                try? await Task.sleep(until: lastBatch + JournalFeed.interval, clock: .continuous)
+            }
             guard let batch = await feed.subscription.next() else { return nil }
+            lastBatch = .now
             var text = ""
             for event in feed.events(batch.entries) {
                 text += "event: request\ndata: \(Self.json(event))\n\n"
