@@ -346,10 +346,26 @@ struct AdminAPI: Sendable {
 
     /// `entries` as WireMock's serve events, each with the stub that answered it.
     func serveEvents(_ entries: [JournalEntry], baseURL: String) -> [ServeEvent] {
-        let answering = mappingsByRoute()
-        // Only the mappings these entries name are read as JSON: a registry may hold thousands.
         let routes = Set(entries.compactMap(\.route))
-        let mappings = answering.filter { routes.contains($0.key) }.mapValues(\.document)
+        var answering: [Route: StubMapping] = [:]
+        if !routes.isEmpty {
+            // Most routes are found by the identity of the registration that answered, a pointer
+            // each, rather than by hashing every field of thousands of routes; one replaced since
+            // is found by its fields.
+            let identities = Set(routes.map(\.identity))
+            let all = registry?.mappings ?? []
+            for mapping in all where identities.contains(mapping.route.identity) {
+                answering[mapping.route] = answering[mapping.route] ?? mapping
+            }
+            if answering.count < routes.count {
+                let missing = routes.subtracting(answering.keys)
+                for mapping in all where missing.contains(mapping.route) {
+                    answering[mapping.route] = answering[mapping.route] ?? mapping
+                }
+            }
+        }
+        // Only the mappings these entries name are read as JSON: a registry may hold thousands.
+        let mappings = answering.mapValues(\.document)
         return entries.map { ServeEvent($0, baseURL: baseURL, mappings: mappings) }
     }
 
