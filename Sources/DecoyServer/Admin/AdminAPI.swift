@@ -483,10 +483,13 @@ struct AdminAPI: Sendable {
     // MARK: Scenarios
 
     private func scenarios(_ registry: StubRegistry) -> StubResponse {
-        let mappings = registry.mappings
+        let summaries = registry.scenarioSummaries
+        // Listed only when some stub takes part in a scenario: the dashboard asks for scenarios
+        // of a registry of thousands of stubs once a second.
+        let mappings = summaries.isEmpty ? [] : registry.mappings
         return AdminReply.encoded(
             Scenarios(
-                scenarios: registry.scenarioSummaries.map { summary in
+                scenarios: summaries.map { summary in
                     Scenarios.Entry(
                         id: summary.name, name: summary.name, state: summary.state,
                         possibleStates: summary.possibleStates,
