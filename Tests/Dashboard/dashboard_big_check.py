@@ -58,7 +58,7 @@ for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-d
 driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
 try:
     paints = []
-    for _ in range(3):
+    for _ in range(5):
         driver.get(base + "/__admin/dashboard")
         painted = driver.execute_async_script("""
             const done = arguments[0];
@@ -69,8 +69,8 @@ try:
         """)
         paints.append(painted)
     paints.sort()
-    print(f"first paint with 10,000 stubs and {total()} journaled: median {paints[1]:.0f} ms ({', '.join(f'{p:.0f}' for p in paints)})")
-    if paints[1] >= 1000:
+    print(f"first paint with 10,000 stubs and {total()} journaled: median {paints[2]:.0f} ms ({', '.join(f'{p:.0f}' for p in paints)})")
+    if paints[2] >= 1000:
         sys.exit("FAILED: the first paint took a second or more")
     stubs = driver.find_element(By.ID, "stubs-page").text
     if "of 10000" not in stubs:
