@@ -10,15 +10,16 @@ import HTTPTypes
 /// Pulled, not pushed: the next events are made only when the server has sent the last ones, so
 /// a client slower than the traffic leaves at most ``capacity`` entries waiting, and the rest
 /// counted, rather than a growing buffer. And paced: at most one batch each ``interval``, so that
-/// under a load test the feed encodes at most a thousand entries a second, more than a page can
-/// show, whatever the traffic (`scripts/benchmarks dashboard` measures what it costs).
+/// under a load test the feed encodes at most 250 entries a second, more than a page can show,
+/// whatever the traffic: at a thousand a second, encoding them cost `decoy serve` 15% more CPU
+/// per request under wrk (`scripts/benchmarks dashboard`).
 struct JournalFeed: AsyncSequence, Sendable {
     typealias Element = Data
 
     /// The most entries waiting for a client.
-    static let capacity = 100
+    static let capacity = 50
     /// The least time between two batches.
-    static let interval = Duration.milliseconds(100)
+    static let interval = Duration.milliseconds(200)
 
     let subscription: JournalSubscription
     let events: @Sendable ([JournalEntry]) -> [ServeEvent]
