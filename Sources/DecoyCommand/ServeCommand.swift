@@ -197,6 +197,7 @@ struct ServeCommand: AsyncParsableCommand {
             \(listen.urls(of: server))
             """
         )
+        if listen.adminAccess != .off { Self.say("The dashboard is at \(server.baseURL)/__admin/dashboard") }
         let watcher =
             watch && servesFolder
             ? FolderWatcher(url) { [strict] in Self.reload(registry, from: url, named: folder, strict: strict) } : nil

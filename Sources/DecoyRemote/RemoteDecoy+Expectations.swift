@@ -31,7 +31,8 @@ extension RemoteDecoy {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws {
         guard !count.accepts(try await self.count(of: route)) else { return }
-        try await journal().expect(route, count: count, fileID: fileID, filePath: filePath, line: line, column: column)
+        try await ServerJournal(self).expect(
+            route, count: count, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Expects every request the server received to have matched a stub; otherwise records a test
@@ -43,7 +44,8 @@ extension RemoteDecoy {
         struct Unmatched: Decodable { let requests: [JSONValue] }
         let data = try await send(.get, "requests/unmatched")
         guard !(try JSONDecoder().decode(Unmatched.self, from: data).requests.isEmpty) else { return }
-        try await journal().expectNoUnmatchedRequests(fileID: fileID, filePath: filePath, line: line, column: column)
+        try await ServerJournal(self).expectNoUnmatchedRequests(
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Expects no request on the server to match `route`; otherwise records a test failure that lists them.
@@ -52,5 +54,18 @@ extension RemoteDecoy {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async throws {
         try await expect(route, count: .never, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+/// The server's journal as read for a failure's message, which names the server's dashboard, as
+/// an assertion against a `MockServer` in the same process does.
+private struct ServerJournal: RequestRecording {
+    let journal: RequestJournal
+    let dashboardURL: String?
+
+    init(_ decoy: RemoteDecoy) async throws {
+        journal = try await decoy.journal()
+        let base = decoy.baseURL.absoluteString
+        dashboardURL = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/__admin/dashboard"
     }
 }

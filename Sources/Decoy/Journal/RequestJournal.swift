@@ -13,6 +13,8 @@ public final class RequestJournal: Sendable {
         var ring: [JournalEntry] = []
         var oldest = 0
         var total = 0
+        /// The live readers; empty but for a dashboard open, so that recording checks only that.
+        var subscribers: [JournalSubscription] = []
 
         /// The kept entries, oldest first.
         var entries: [JournalEntry] {
@@ -108,9 +110,26 @@ public final class RequestJournal: Sendable {
         }
     }
 
-    /// Forgets every entry and restarts the count.
+    /// Forgets every entry and restarts the count; subscribers stay.
     public func reset() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            state = State(subscribers: state.subscribers)
+        }
+    }
+
+    /// A reader of every entry recorded from now on, which keeps at most `capacity` entries its
+    /// reader has not taken; ``JournalSubscription/cancel()`` ends it.
+    package func subscribe(capacity: Int) -> JournalSubscription {
+        let subscription = JournalSubscription(journal: self, capacity: capacity)
+        state.withLock { $0.subscribers.append(subscription) }
+        return subscription
+    }
+
+    /// How many subscribers read the journal live, so that a test can see one let go.
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    func unsubscribe(_ subscription: JournalSubscription) {
+        state.withLock { $0.subscribers.removeAll { $0 === subscription } }
     }
 
     /// Records the request and its answer; returns where the events of an event stream are to be
@@ -122,11 +141,12 @@ public final class RequestJournal: Sendable {
         // The entry dropped is returned to be freed after the lock, which other threads wait on.
         _ = state.withLock { state -> JournalEntry? in
             state.total += 1
-            return state.append(
-                JournalEntry(
-                    sequence: state.total, date: date, request: request, route: route, response: response, delay: delay,
-                    sentEvents: sentEvents
-                ), limit: limit)
+            let entry = JournalEntry(
+                sequence: state.total, date: date, request: request, route: route, response: response, delay: delay,
+                sentEvents: sentEvents)
+            // Offered under the lock, so that every subscriber sees the entries in their sequence.
+            for subscriber in state.subscribers { subscriber.offer(entry) }
+            return state.append(entry, limit: limit)
         }
         return sentEvents
     }

@@ -35,9 +35,10 @@ package struct RegistryContents {
     /// How loads and the admin API read stub documents; see ``StubRegistry/templatesEveryResponse``.
     package var fileOptions = StubFileOptions()
 
-    /// The mappings, newest first.
+    /// The mappings, newest first. The numbers are sorted, not the records, which are large: with
+    /// 10,000 stubs, moving them about was most of what listing them cost, under the registry's lock.
     package var mappings: [StubMapping] {
-        records.sorted { $0.key > $1.key }.map(\.value.mapping)
+        records.keys.sorted(by: >).map { records[$0]!.mapping }
     }
 
     /// The table for a lookup outside the lock.

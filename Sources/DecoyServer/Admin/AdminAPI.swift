@@ -28,15 +28,33 @@ struct AdminAPI: Sendable {
         return rest.isEmpty || rest.first == UInt8(ascii: "/") || rest.first == UInt8(ascii: "?")
     }
 
-    func answer(_ request: StubRequest, baseURL: String) -> StubResponse {
-        if case .token(let token) = access,
-            !Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)")
-        {
+    /// The answer to an admin request: a reply, or the live feed of `GET /__admin/events`, which
+    /// goes on for as long as its client stays.
+    func answer(_ request: StubRequest, baseURL: String) -> ExchangeStateMachine.Answer {
+        if request.method == .get, request.path == Self.prefix + "/events", isAuthorized(request) {
+            return JournalFeed.answer(engine.journal, events: { serveEvents($0, baseURL: baseURL) })
+        }
+        return .reply(reply(to: request, baseURL: baseURL))
+    }
+
+    /// Whether `request` carries the token, when one is needed.
+    private func isAuthorized(_ request: StubRequest) -> Bool {
+        guard case .token(let token) = access else { return true }
+        return Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)")
+    }
+
+    /// The JSON answer to an admin request, or one of the dashboard's files.
+    func reply(to request: StubRequest, baseURL: String) -> StubResponse {
+        let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
+        let endpoint = path.joined(separator: "/")
+        // The dashboard's files hold no data: the page asks for the token and sends it with every call it makes.
+        if request.method == .get, let file = DashboardPage.files[endpoint] { return file }
+        guard isAuthorized(request) else {
             return AdminReply.error(.unauthorized, "The admin API needs the header Authorization: Bearer <token>.")
         }
-        let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
-        switch (request.method, path.joined(separator: "/")) {
+        switch (request.method, endpoint) {
         case (.get, "health"): return health()
+        case (.get, "stub-summaries"): return withRegistry(request) { stubSummaries($0, request) }
         case (.get, "mappings"): return withRegistry(request) { mappings($0, request) }
         case (.post, "mappings"), (.post, "mappings/new"): return withRegistry(request) { add($0, request.body) }
         case (.delete, "mappings"):
@@ -95,6 +113,8 @@ struct AdminAPI: Sendable {
             return recorder.map { recordings($0, request, endpoint: endpoint) } ?? withoutRegistry(request)
         case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
             return withRegistry(request) { mapping($0, id: path[1], request) }
+        case (.get, _) where path.count == 3 && path[0] == "requests" && path[2] == "near-misses":
+            return nearMisses(ofRequest: path[1], baseURL: baseURL)
         case (let method, _) where path.count == 2 && path[0] == "requests" && [.get, .delete].contains(method):
             return servedRequest(id: path[1], removing: method == .delete, baseURL: baseURL)
         case (_, let endpoint) where Self.endpoints.contains(endpoint) || (path.count == 2 && path[0] == "mappings"):
@@ -120,7 +140,8 @@ struct AdminAPI: Sendable {
     ]
 
     private static let endpoints: Set = [
-        "health", "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
+        "health", "dashboard", "dashboard/app.js", "dashboard/app.css", "events", "stub-summaries",
+        "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
         "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "stub-files", "settings",
         "settings/reset", "requests",
         "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched",
@@ -136,7 +157,7 @@ struct AdminAPI: Sendable {
     }
 
     /// The query parameter `name` as a whole number, `nil` when absent.
-    private static func wholeNumber(_ name: String, in request: StubRequest) throws(AdminRejection) -> Int? {
+    static func wholeNumber(_ name: String, in request: StubRequest) throws(AdminRejection) -> Int? {
         guard let text = request.queryValues(name).first else { return nil }
         guard let number = Int(text), number >= 0 else {
             throw AdminRejection(
@@ -146,7 +167,7 @@ struct AdminAPI: Sendable {
     }
 
     /// A request refused with `reply`.
-    private struct AdminRejection: Error {
+    struct AdminRejection: Error {
         let reply: StubResponse
     }
 
@@ -154,7 +175,7 @@ struct AdminAPI: Sendable {
     /// request and the provider: a custom ``StubProvider`` only looks stubs up, so the admin API
     /// has no stubs, scenarios or settings of it to list or change, while the request journal,
     /// which the engine keeps, is there as with any provider.
-    private func withRegistry(_ request: StubRequest, _ body: (StubRegistry) -> StubResponse) -> StubResponse {
+    func withRegistry(_ request: StubRequest, _ body: (StubRegistry) -> StubResponse) -> StubResponse {
         guard let registry else { return withoutRegistry(request) }
         return body(registry)
     }
@@ -295,34 +316,63 @@ struct AdminAPI: Sendable {
 
     // MARK: Requests
 
-    /// Newest first, with WireMock's `limit` and `since` (an ISO 8601 time).
+    /// Newest first, with WireMock's `limit` and `since` (an ISO 8601 time), and Decoy's `offset`
+    /// and filters (``JournalFilter``), with which the dashboard pages through a long journal.
     private func requests(_ request: StubRequest, baseURL: String) -> StubResponse {
-        var entries = engine.journal.entries.reversed() as [JournalEntry]
-        if let since = request.queryValues("since").first {
-            guard let date = Self.date(since) else {
-                return AdminReply.error(
-                    .badRequest, "since: expected an ISO 8601 time such as 2026-11-21T10:00:00Z, found \"\(since)\".")
-            }
-            entries = entries.filter { $0.date > date }
-        }
+        let filter: JournalFilter
+        let offset: Int
+        let limit: Int?
         do {
-            if let limit = try Self.wholeNumber("limit", in: request) { entries = Array(entries.prefix(limit)) }
+            filter = try JournalFilter(request)
+            (offset, limit) = (
+                try Self.wholeNumber("offset", in: request) ?? 0, try Self.wholeNumber("limit", in: request)
+            )
         } catch {
             return error.reply
         }
+        var since: Date?
+        if let text = request.queryValues("since").first {
+            guard let date = Self.date(text) else {
+                return AdminReply.error(
+                    .badRequest, "since: expected an ISO 8601 time such as 2026-11-21T10:00:00Z, found \"\(text)\".")
+            }
+            since = date
+        }
+        let page = engine.journal.entries.reversed().lazy
+            .filter { entry in (since.map { entry.date > $0 } ?? true) && filter.admits(entry) }
+            .dropFirst(offset).prefix(limit ?? .max)
         return AdminReply.encoded(
-            ServeEvent.Page(requests: serveEvents(entries, baseURL: baseURL), total: engine.journal.totalCount))
+            ServeEvent.Page(requests: serveEvents(Array(page), baseURL: baseURL), total: engine.journal.totalCount))
     }
 
     /// `entries` as WireMock's serve events, each with the stub that answered it.
-    private func serveEvents(_ entries: [JournalEntry], baseURL: String) -> [ServeEvent] {
-        let mappings = mappingsByRoute()
+    func serveEvents(_ entries: [JournalEntry], baseURL: String) -> [ServeEvent] {
+        let routes = Set(entries.compactMap(\.route))
+        var answering: [Route: StubMapping] = [:]
+        if !routes.isEmpty {
+            // Most routes are found by the identity of the registration that answered, a pointer
+            // each, rather than by hashing every field of thousands of routes; one replaced since
+            // is found by its fields.
+            let identities = Set(routes.map(\.identity))
+            let all = registry?.mappings ?? []
+            for mapping in all where identities.contains(mapping.route.identity) {
+                answering[mapping.route] = answering[mapping.route] ?? mapping
+            }
+            if answering.count < routes.count {
+                let missing = routes.subtracting(answering.keys)
+                for mapping in all where missing.contains(mapping.route) {
+                    answering[mapping.route] = answering[mapping.route] ?? mapping
+                }
+            }
+        }
+        // Only the mappings these entries name are read as JSON: a registry may hold thousands.
+        let mappings = answering.mapValues(\.document)
         return entries.map { ServeEvent($0, baseURL: baseURL, mappings: mappings) }
     }
 
-    /// Each route's registration as JSON, the newest where routes are equal: the one that answers them.
-    private func mappingsByRoute() -> [Route: JSONValue] {
-        Dictionary((registry?.mappings ?? []).map { ($0.route, $0.document) }) { newest, _ in newest }
+    /// Each route's registration, the newest where routes are equal: the one that answers them.
+    func mappingsByRoute() -> [Route: StubMapping] {
+        Dictionary((registry?.mappings ?? []).map { ($0.route, $0) }) { newest, _ in newest }
     }
 
     private struct FoundRequests: Encodable {
@@ -370,7 +420,7 @@ struct AdminAPI: Sendable {
 
     /// For each request no stub matched, the stubs it nearly matched as they are registered now.
     private func unmatchedNearMisses(baseURL: String) -> StubResponse {
-        let mappings = mappingsByRoute()
+        let mappings = mappingsByRoute().mapValues(\.document)
         let misses = engine.journal.unmatchedEntries.flatMap { entry in
             NearMisses.stubs(
                 nearlyMatching: ServedRequest(entry, baseURL: baseURL), entry.request, engine: engine,
@@ -394,7 +444,8 @@ struct AdminAPI: Sendable {
         return AdminReply.encoded(
             NearMisses(
                 nearMisses: NearMisses.stubs(
-                    nearlyMatching: served, request, engine: engine, mappings: mappingsByRoute())))
+                    nearlyMatching: served, request, engine: engine, mappings: mappingsByRoute().mapValues(\.document)))
+        )
     }
 
     /// The received requests that nearly match the request pattern in `body`: what WireMock's
@@ -433,10 +484,13 @@ struct AdminAPI: Sendable {
     // MARK: Scenarios
 
     private func scenarios(_ registry: StubRegistry) -> StubResponse {
-        let mappings = registry.mappings
+        let summaries = registry.scenarioSummaries
+        // Listed only when some stub takes part in a scenario: the dashboard asks for scenarios
+        // of a registry of thousands of stubs once a second.
+        let mappings = summaries.isEmpty ? [] : registry.mappings
         return AdminReply.encoded(
             Scenarios(
-                scenarios: registry.scenarioSummaries.map { summary in
+                scenarios: summaries.map { summary in
                     Scenarios.Entry(
                         id: summary.name, name: summary.name, state: summary.state,
                         possibleStates: summary.possibleStates,

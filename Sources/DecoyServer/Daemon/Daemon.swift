@@ -186,7 +186,7 @@ final class Daemon: Sendable {
                 // while, and the stubs' traffic should not wait for it.
                 let request = exchange.request
                 exchange.machine.answerPending()
-                suspend(exchange) { [admin, baseURL] in .answer(.reply(admin.answer(request, baseURL: baseURL))) }
+                suspend(exchange) { [admin, baseURL] in .answer(admin.answer(request, baseURL: baseURL)) }
                 return .YES
             }
             switch engine.prepare(exchange.request) {

@@ -7,14 +7,17 @@ struct ReceivedRequests {
     let entries: [JournalEntry]
     /// How many arrived, including those the journal no longer keeps.
     let total: Int
+    /// The live server's dashboard, if there is one.
+    let dashboardURL: String?
 
     /// Near misses shown; past a few, the rest only add noise.
     static let nearMissLimit = 3
     /// Requests listed by name before the rest are only counted.
     static let listedLimit = 5
 
-    init(_ journal: RequestJournal) {
-        entries = journal.entries
+    init(_ recording: some RequestRecording) {
+        entries = recording.journal.entries
+        dashboardURL = recording.dashboardURL
         // From the entries rather than `totalCount`, which a request arriving meanwhile could move on.
         total = entries.last?.sequence ?? 0
     }
@@ -41,8 +44,10 @@ struct ReceivedRequests {
             }
     }
 
-    /// A line saying that the journal dropped older requests, when it did: they were not looked at.
-    var droppedNote: [String] {
-        total > entries.count ? ["The journal keeps the last \(entries.count) of \(total) requests received."] : []
+    /// What closes every failure: that the journal dropped older requests, when it did (they were
+    /// not looked at), and where the live server's dashboard shows them all.
+    var closingNotes: [String] {
+        (total > entries.count ? ["The journal keeps the last \(entries.count) of \(total) requests received."] : [])
+            + (dashboardURL.map { ["See every request, and why one did not match, at \($0)"] } ?? [])
     }
 }

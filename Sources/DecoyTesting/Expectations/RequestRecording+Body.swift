@@ -27,7 +27,7 @@ extension RequestRecording {
     ) -> [Body] {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         guard let pattern = site.pattern(for: route),
-            let matching = ReceivedRequests(journal).matching(pattern, count: count, site: site)
+            let matching = ReceivedRequests(self).matching(pattern, count: count, site: site)
         else { return [] }
         return matching.compactMap { entry in
             do {

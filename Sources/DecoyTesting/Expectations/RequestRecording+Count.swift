@@ -17,7 +17,7 @@ extension RequestRecording {
     ) -> [JournalEntry] {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         guard let pattern = site.pattern(for: route) else { return [] }
-        return ReceivedRequests(journal).matching(pattern, count: count, site: site) ?? []
+        return ReceivedRequests(self).matching(pattern, count: count, site: site) ?? []
     }
 
     /// Expects no request to match `route`; otherwise records a test failure that lists them.
@@ -32,12 +32,12 @@ extension RequestRecording {
     public func expectNoRequests(
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        let received = ReceivedRequests(journal)
+        let received = ReceivedRequests(self)
         guard received.total > 0 else { return }
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         site.fail(
             (["Expected no requests, but received \(received.total):"] + ReceivedRequests.list(received.entries)
-                + received.droppedNote)
+                + received.closingNotes)
                 .joined(separator: "\n"))
     }
 }
@@ -56,7 +56,7 @@ extension ReceivedRequests {
             let misses = Self.nearMisses(to: pattern, among: entries)
             lines += misses.isEmpty ? ["No other requests were received."] : misses
         }
-        site.fail((lines + droppedNote).joined(separator: "\n"))
+        site.fail((lines + closingNotes).joined(separator: "\n"))
         return nil
     }
 }

@@ -15,7 +15,7 @@ extension RequestRecording {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let patterns = routes.compactMap(site.pattern(for:))
         guard patterns.count == routes.count else { return }
-        let received = ReceivedRequests(journal)
+        let received = ReceivedRequests(self)
         var found: [JournalEntry] = []
         var rest = received.entries[...]
         // Taking the earliest match each time finds the order whenever it exists.
@@ -40,7 +40,7 @@ extension ReceivedRequests {
             lines.append("No request matches \(missing).")
             let misses = Self.nearMisses(to: missing, among: entries)
             lines += entries.isEmpty ? ["No requests were received."] : misses
-            return (lines + droppedNote).joined(separator: "\n")
+            return (lines + closingNotes).joined(separator: "\n")
         }
         let foundSoFar = zip(routes, found).map { "\($0) as request \($1.sequence)" }.joined(separator: ", then ")
         lines.append("Found \(foundSoFar), but no request matching \(missing) after request \(last.sequence).")
@@ -51,6 +51,6 @@ extension ReceivedRequests {
         }
         let misses = Self.nearMisses(to: missing, among: Array(after), place: " after request \(last.sequence)")
         lines += after.isEmpty ? ["No requests were received after request \(last.sequence)."] : misses
-        return (lines + droppedNote).joined(separator: "\n")
+        return (lines + closingNotes).joined(separator: "\n")
     }
 }

@@ -6,12 +6,12 @@ extension RequestRecording {
     public func expectNoUnmatchedRequests(
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        let received = ReceivedRequests(journal)
+        let received = ReceivedRequests(self)
         let unmatched = received.entries.filter { !$0.isMatched }
         guard !unmatched.isEmpty else { return }
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let heading =
             "Expected every request to match a stub, but \(unmatched.count) of \(received.entries.count) did not:"
-        site.fail(([heading] + ReceivedRequests.list(unmatched) + received.droppedNote).joined(separator: "\n"))
+        site.fail(([heading] + ReceivedRequests.list(unmatched) + received.closingNotes).joined(separator: "\n"))
     }
 }

@@ -11,6 +11,14 @@ public import Decoy
 public protocol RequestRecording {
     /// The journal the assertions read.
     var journal: RequestJournal { get }
+    /// Where a person can look at the requests while the test runs, named in every failure; `nil`
+    /// for what has no such page, as in-process servings have not.
+    var dashboardURL: String? { get }
+}
+
+extension RequestRecording {
+    /// None: only a live server has a dashboard.
+    public var dashboardURL: String? { nil }
 }
 
 extension RequestJournal: RequestRecording {

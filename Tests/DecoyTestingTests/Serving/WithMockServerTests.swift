@@ -24,6 +24,22 @@ struct WithMockServerTests {
         #expect(registry.journal.totalCount == 1)
     }
 
+    @Test func aFailureAgainstARunningServerNamesItsDashboard() async throws {
+        let registry = StubRegistry()
+        try await withMockServer(registry: registry) { server in
+            let message = """
+                Expected at least 1 request matching GET /x, but received 0.
+                No requests were received.
+                See every request, and why one did not match, at \(server.baseURL)/__admin/dashboard
+                """
+            expectFailure(message) { server.expect(.get("/x")) }
+        }
+        try await withMockServer(registry: registry, configuration: .init(adminAccess: .off)) { server in
+            let message = "Expected at least 1 request matching GET /x, but received 0.\nNo requests were received."
+            expectFailure(message) { server.expect(.get("/x")) }
+        }
+    }
+
     @Test func stopsTheServerWhenTheBodyThrows() async throws {
         let stopped = Mutex<MockServer?>(nil)
         await #expect(throws: Failure.self) {
