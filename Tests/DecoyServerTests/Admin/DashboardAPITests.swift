@@ -2,6 +2,7 @@ import Decoy
 import DecoyServer
 import DecoyServerTesting
 import DecoyStubFiles
+import DecoyTestSupport
 import Foundation
 import HTTPTypes
 import Testing

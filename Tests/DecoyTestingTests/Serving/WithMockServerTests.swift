@@ -2,6 +2,7 @@ import Decoy
 import DecoyClient
 import DecoyServer
 import DecoyServerTesting
+import DecoyTesting
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyTestSupport
 import DecoyTesting
+import HTTPTypes
 import Testing
 
 @Suite("Journal subscription")
