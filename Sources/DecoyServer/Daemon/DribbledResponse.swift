@@ -37,6 +37,8 @@ final class DribbledResponse: @unchecked Sendable {
     ) -> MHD_Result {
         let reader = DribbledResponse(
             body: body, pieces: pieces, exchange: exchange, daemon: daemon, clock: clock)
+        // libmicrohttpd holds this reference until it frees the response, which it says by calling
+        // `release`; when no response is made, it is released here.
         let context = Unmanaged.passRetained(reader).toOpaque()
         guard let pointer = MHD_create_response_from_callback(UInt64(body.count), 16 * 1024, read, context, release)
         else {
