@@ -8,8 +8,7 @@ import HTTPTypes
 public final class RequestJournal: Sendable {
     private struct State {
         /// The kept entries in a ring, oldest at `oldest`: once full, each new entry takes the
-        /// place of the oldest. Not a `Deque`, whose `append` copies the entry into place and then
-        /// destroys the original, a retain and release of each of its parts on every request.
+        /// place of the oldest.
         var ring: [JournalEntry] = []
         var oldest = 0
         var total = 0
@@ -23,16 +22,14 @@ public final class RequestJournal: Sendable {
             }
         }
 
-        /// Keeps `entry`, at most `limit` entries in all; returns the one dropped to make room.
-        mutating func append(_ entry: consuming JournalEntry, limit: Int) -> JournalEntry? {
+        /// Keeps `entry`, at most `limit` entries in all.
+        mutating func append(_ entry: JournalEntry, limit: Int) {
             guard ring.count == limit else {
                 ring.append(entry)
-                return nil
+                return
             }
-            var dropped = entry
-            swap(&dropped, &ring[oldest])
+            ring[oldest] = entry
             oldest = oldest + 1 == limit ? 0 : oldest + 1
-            return dropped
         }
     }
 
@@ -115,10 +112,9 @@ public final class RequestJournal: Sendable {
 
     func record(_ request: StubRequest, route: Route?, response: StubResponse, delay: Duration = .zero) {
         let date = Date()
-        // The entry dropped is returned to be freed after the lock, which other threads wait on.
-        _ = state.withLock { state -> JournalEntry? in
+        state.withLock { state in
             state.total += 1
-            return state.append(
+            state.append(
                 JournalEntry(
                     sequence: state.total, date: date, request: request, route: route, response: response, delay: delay
                 ), limit: limit)
