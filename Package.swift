@@ -47,7 +47,6 @@ let package = Package(
             dependencies: [
                 "DecoyClient",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Atomics", package: "swift-atomics"),
                 // Already in DecoyClient's closure: webhooks log their failures.
                 .product(name: "Logging", package: "swift-log"),
             ]

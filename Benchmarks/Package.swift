@@ -23,6 +23,11 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "Instructions",
+            dependencies: [.product(name: "Decoy", package: "Decoy")],
+            path: "Instructions"
+        ),
+        .executableTarget(
             name: "RemoteBench",
             dependencies: [
                 .product(name: "Decoy", package: "Decoy"),

@@ -8,8 +8,7 @@ import HTTPTypes
 public final class RequestJournal: Sendable {
     private struct State {
         /// The kept entries in a ring, oldest at `oldest`: once full, each new entry takes the
-        /// place of the oldest. Not a `Deque`, whose `append` copies the entry into place and then
-        /// destroys the original, a retain and release of each of its parts on every request.
+        /// place of the oldest.
         var ring: [JournalEntry] = []
         var oldest = 0
         var total = 0
@@ -25,16 +24,14 @@ public final class RequestJournal: Sendable {
             }
         }
 
-        /// Keeps `entry`, at most `limit` entries in all; returns the one dropped to make room.
-        mutating func append(_ entry: consuming JournalEntry, limit: Int) -> JournalEntry? {
+        /// Keeps `entry`, at most `limit` entries in all.
+        mutating func append(_ entry: JournalEntry, limit: Int) {
             guard ring.count == limit else {
                 ring.append(entry)
-                return nil
+                return
             }
-            var dropped = entry
-            swap(&dropped, &ring[oldest])
+            ring[oldest] = entry
             oldest = oldest + 1 == limit ? 0 : oldest + 1
-            return dropped
         }
     }
 
@@ -138,15 +135,14 @@ public final class RequestJournal: Sendable {
     func record(_ request: StubRequest, route: Route?, response: StubResponse, delay: Duration = .zero) -> SentEvents? {
         let date = Date()
         let sentEvents = response.events == nil ? nil : SentEvents()
-        // The entry dropped is returned to be freed after the lock, which other threads wait on.
-        _ = state.withLock { state -> JournalEntry? in
+        state.withLock { state in
             state.total += 1
             let entry = JournalEntry(
                 sequence: state.total, date: date, request: request, route: route, response: response, delay: delay,
                 sentEvents: sentEvents)
             // Offered under the lock, so that every subscriber sees the entries in their sequence.
             for subscriber in state.subscribers { subscriber.offer(entry) }
-            return state.append(entry, limit: limit)
+            state.append(entry, limit: limit)
         }
         return sentEvents
     }

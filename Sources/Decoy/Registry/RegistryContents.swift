@@ -135,9 +135,7 @@ final class RouteTableSnapshot: Sendable {
         self.refused = refused
     }
 
-    /// Looks `request` up in the table where it lies: a copy of the table would retain and
-    /// release each of its buffers, on every request, from every server thread at once. An
-    /// unmatched request that a refused stub fits is told so first.
+    /// Looks `request` up in the table; an unmatched request that a refused stub fits is told so first.
     func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
         let lookup = table.lookup(request, scenarios: scenarios)
         guard !refused.isEmpty, case .unmatched(let misses) = lookup else { return lookup }

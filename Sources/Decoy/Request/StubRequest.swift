@@ -1,56 +1,37 @@
-import Atomics
+import DecoyClient
 public import Foundation
 public import HTTPTypes
 
 /// A request as the stub engine sees it, whichever way it arrived: in-process or over the wire.
-public struct StubRequest: @unchecked Sendable {
-    // @unchecked only because `ManagedBuffer`, which `Storage` extends, is never `Sendable`:
-    // the parts are immutable once made, and the one element is only ever reached through
-    // `UnsafeAtomicLazyReference`, whose operations are atomic.
+public struct StubRequest: Sendable {
+    /// The parts, shared by every copy of the request.
+    private final class Storage: Sendable {
+        let header: Parts
+        /// The header fields, made from the raw ones on first read: most requests a server answers
+        /// are matched and journaled without anyone reading a header, and checking names costs
+        /// more than the rest of the request.
+        private let parsedHeaderFields: Mutex<HTTPFields?>
 
-    /// One allocation for every field, so that handing a request along the engine, into the
-    /// journal and out of it costs one retain and one release, not one per field. The header
-    /// fields made on first read sit in the same allocation, behind an atomic reference set once.
-    private final class Storage: ManagedBuffer<Parts, UnsafeAtomicLazyReference<ParsedHeaderFields>.Storage> {
-        static func make(_ parts: Parts) -> Storage {
-            let buffer = create(minimumCapacity: 1) { _ in parts }
-            // Safe: `create` called on a subclass allocates an instance of that subclass.
-            let storage = unsafeDowncast(buffer, to: Storage.self)
-            storage.withUnsafeMutablePointerToElements { $0.initialize(to: .init()) }
-            return storage
+        init(_ header: Parts) {
+            self.header = header
+            parsedHeaderFields = Mutex(header.checkedHeaderFields)
         }
 
-        /// Made from the raw fields on first use: most requests a server answers are matched and
-        /// journaled without anyone reading a header, and validating names costs more than the
-        /// rest of the request. A lazy reference rather than a lock: neither a lock nor anything
-        /// more to allocate per request, and a read after the first is one atomic load.
         var headerFields: HTTPFields {
-            if let checked = header.checkedHeaderFields { return checked }
-            // Safe: the element was initialised in `make` and lives as long as `self`.
-            let parsed = withUnsafeMutablePointerToElements { UnsafeAtomicLazyReference<ParsedHeaderFields>(at: $0) }
-            if let fields = parsed.load() { return fields.value }
-            // Names that are not valid tokens cannot be represented, and no matcher could name them.
-            let fields = HTTPFields(
-                header.rawHeaderFields.compactMap { raw in
-                    HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) }
-                })
-            // Two threads reading at once may both parse; one result is kept, and both are equal.
-            return parsed.storeIfNilThenLoad(ParsedHeaderFields(fields)).value
-        }
-
-        deinit {
-            // Releases the parsed fields, which the atomic storage holds as an unmanaged reference.
-            _ = withUnsafeMutablePointerToElements { $0.pointee.dispose() }
+            parsedHeaderFields.withLock { parsed in
+                if let parsed { return parsed }
+                // Names that are not valid tokens cannot be represented, and no matcher could name them.
+                let fields = HTTPFields(
+                    header.rawHeaderFields.compactMap { raw in
+                        HTTPField.Name(raw.name).map { HTTPField(name: $0, value: raw.value) }
+                    })
+                parsed = fields
+                return fields
+            }
         }
     }
 
-    /// The header fields parsed on first read, as a reference the atomic slot can hold.
-    private final class ParsedHeaderFields: Sendable {
-        let value: HTTPFields
-        init(_ value: HTTPFields) { self.value = value }
-    }
-
-    private struct Parts {
+    private struct Parts: Sendable {
         let method: HTTPRequest.Method
         let target: String
         let path: String
@@ -108,7 +89,7 @@ public struct StubRequest: @unchecked Sendable {
 
     /// Creates a request from its parts; `target` is the path and query as they appear on the wire.
     public init(method: HTTPRequest.Method, target: String, headerFields: HTTPFields = [:], body: Data = Data()) {
-        storage = Storage.make(
+        storage = Storage(
             Parts(method: method, target: target, headerFields: headerFields, rawHeaderFields: [], body: body))
     }
 
@@ -117,7 +98,7 @@ public struct StubRequest: @unchecked Sendable {
     package init(
         method: HTTPRequest.Method, target: String, rawHeaderFields: [(name: String, value: String)], body: Data
     ) {
-        storage = Storage.make(
+        storage = Storage(
             Parts(method: method, target: target, headerFields: nil, rawHeaderFields: rawHeaderFields, body: body))
     }
 

@@ -23,8 +23,7 @@ public struct Route: Sendable, Hashable {
         case exact
     }
 
-    /// The fields, in one immutable object: a route is copied into every match, answer and
-    /// journal entry, and one retain is cheaper than one per field.
+    /// The fields, shared by every copy of the route, which goes into every match, answer and journal entry.
     private final class Storage: Sendable {
         let method: HTTPRequest.Method?
         let path: String

@@ -7,28 +7,24 @@
 /// `@unchecked`: its properties are `var`s, changed only under the registry's lock on a trie no
 /// snapshot shares yet, so every thread that can reach a node reads one that no longer changes.
 final class TrieNode: @unchecked Sendable {
-    // Every stored property is `@exclusivity(unchecked)`: the near-miss walk reads them dozens of
-    // times per unmatched request, and the runtime's access check on each read costs more than
-    // the read. Safe, as no access can overlap: a node is changed only while its trie is
-    // uniquely referenced under the registry's lock, and never while it is being read.
-    @exclusivity(unchecked) private var literals: [String: TrieNode] = [:]
+    private var literals: [String: TrieNode] = [:]
     /// The entries of `literals` in the order they were added, so that the search for near misses
     /// walks them the same way in every registry with the same stubs, without hashing each key again.
-    @exclusivity(unchecked) private var literalOrder: [(key: String, node: TrieNode)] = []
-    @exclusivity(unchecked) private var anySegment: [TrieNode] = []
+    private var literalOrder: [(key: String, node: TrieNode)] = []
+    private var anySegment: [TrieNode] = []
     /// Template routes ending here.
-    @exclusivity(unchecked) private var templates: [RouteEntry] = []
+    private var templates: [RouteEntry] = []
     /// Template routes ending here with `**`, which takes any rest of the path.
-    @exclusivity(unchecked) private var rests: [RouteEntry] = []
+    private var rests: [RouteEntry] = []
     /// Literal routes ending here, kept only to find near misses.
-    @exclusivity(unchecked) private var literalRoutes: [RouteEntry] = []
+    private var literalRoutes: [RouteEntry] = []
     /// Regular-expression routes whose expression starts with the path to here as plain text,
     /// kept only to find near misses; like `rests`, they may match any longer path.
-    @exclusivity(unchecked) private var expressionRoutes: [RouteEntry] = []
+    private var expressionRoutes: [RouteEntry] = []
     /// The keys of `literals` by each of their ``SegmentEdits/variants(of:)``, in the order they
     /// were added: the children one edit from a request's segment are found with a lookup per
     /// variant of the segment, however many children there are.
-    @exclusivity(unchecked) private var literalsByVariant: [String: [String]] = [:]
+    private var literalsByVariant: [String: [String]] = [:]
 
     /// What a route ending at a node is, which decides where the node keeps it.
     enum Ending {

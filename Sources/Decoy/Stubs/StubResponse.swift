@@ -16,8 +16,7 @@ public struct StubResponse: Stub {
         var events: EventStream?
     }
 
-    /// One allocation for all the fields, so that handing a response along the request path
-    /// costs a single retain; servings cache their encoding of it in `cache`.
+    /// The fields, shared by every copy of the response; servings cache their encoding of it in `cache`.
     private final class Storage: Sendable {
         let fields: Fields
         /// `nil` for a response made to answer one request, whose encoding would never be reused.

@@ -339,15 +339,11 @@ final class Daemon: Sendable {
         guard let context, let method, let version, let uploadSize, let exchangePointer = state?.pointee else {
             return .NO
         }
-        // Both are borrowed without a reference of their own: libmicrohttpd holds one to the
-        // daemon while it runs (see Daemon's Lifetime), and one to the exchange from
-        // requestStarted to requestCompleted. Taking references would write to the daemon's
-        // count from every server thread on every request.
-        return Unmanaged<Daemon>.fromOpaque(context)._withUnsafeGuaranteedRef { daemon in
-            Unmanaged<Exchange>.fromOpaque(exchangePointer)._withUnsafeGuaranteedRef { exchange in
-                daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
-            }
-        }
+        // Both outlive the call: libmicrohttpd holds a reference to the daemon while it runs (see
+        // Daemon's Lifetime), and one to the exchange from requestStarted to requestCompleted.
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
+        return daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
     }
 
     /// Counts connections and keeps each one's head deadline in its socket context, retained

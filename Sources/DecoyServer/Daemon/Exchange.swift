@@ -17,20 +17,17 @@ final class Exchange: @unchecked Sendable {
     let connection: OpaquePointer
     /// The connection's head deadline, lifted once the head is in and set again once answered.
     let watch: HeadDeadlines.Watch?
-    // The mutable parts are `@exclusivity(unchecked)`: no two accesses overlap, as the class's
-    // comment says, and Swift's dynamic check of each access of a class's property looks up a
-    // thread-local set, a dozen times on every request.
     /// Where the exchange is; each event of it goes through here.
-    @exclusivity(unchecked) var machine = ExchangeStateMachine()
+    var machine = ExchangeStateMachine()
     /// `nil` until the head is read, and after when the request's method is not a token.
-    @exclusivity(unchecked) var method: HTTPRequest.Method?
-    @exclusivity(unchecked) var rawHeaderFields: [(name: String, value: String)] = []
+    var method: HTTPRequest.Method?
+    var rawHeaderFields: [(name: String, value: String)] = []
     /// When the head arrived (``Nanoseconds/now``), for the request log; `nil` when nothing logs.
-    @exclusivity(unchecked) var started: Int64?
+    var started: Int64?
     /// The room the head takes in the connection's memory, where libmicrohttpd keeps the request
     /// line, the fields and a record of each; the response's head must fit beside it
     /// (``PreparedResponse/headLength(of:)``). Added up as ``readHead(method:)`` reads the fields.
-    @exclusivity(unchecked) private(set) var headLength = 0
+    private(set) var headLength = 0
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
         self.target = target
@@ -54,6 +51,7 @@ final class Exchange: @unchecked Sendable {
         headLength = target.utf8.count + 32
         // Room for every field at once, counted first, rather than regrown as they are appended.
         rawHeaderFields.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
+        // Unretained: libmicrohttpd calls the iterator only before MHD_get_connection_values returns.
         MHD_get_connection_values(
             connection, .HEADER_KIND,
             { context, _, key, value in

@@ -63,6 +63,8 @@ final class StreamedResponse: @unchecked Sendable {
     /// Queues `head` on the exchange's connection, and `body` after it as its pieces come.
     static func queue(_ head: HTTPResponse, body: StreamedBody, on exchange: Exchange, daemon: Daemon) -> MHD_Result {
         let reader = StreamedResponse(body, exchange: exchange, daemon: daemon)
+        // libmicrohttpd holds this reference until it frees the response, which it says by calling
+        // `release`; when no response is made, it is released here.
         let context = Unmanaged.passRetained(reader).toOpaque()
         let size = body.length.map(UInt64.init) ?? sizeUnknown
         guard let pointer = MHD_create_response_from_callback(size, 16 * 1024, read, context, release) else {

@@ -35,6 +35,7 @@ package struct BatchingLogHandler: LogHandler {
         }
     }
 
+    // Pays: scripts/benchmarks server-cpu, decoy serve on /users/42: a swift-log call per line costs 7% more CPU.
     /// Writes a line for each message `body` hands to its `line` function, at that level and
     /// from `source`, as ``log(event:)`` would write it without metadata of its own; messages
     /// below ``logLevel`` are skipped. The output is held once for the whole batch.
@@ -42,8 +43,7 @@ package struct BatchingLogHandler: LogHandler {
         source: String, _ body: (_ line: (Logger.Level, (inout [UInt8]) -> Void) -> Void) -> Void
     ) {
         let pretty = prettyMetadata(nil, error: nil)
-        // Every level's prefix, worded once for the batch into one block that each line copies
-        // from: a prefix array handed to each line would cost a retain and a release per line.
+        // Every level's prefix, worded once for the batch into one block that each line copies from.
         var prefixes: [UInt8] = []
         let ranges = Logger.Level.allCases.map { level in
             let start = prefixes.count

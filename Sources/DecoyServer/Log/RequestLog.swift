@@ -47,18 +47,14 @@ final class RequestLog: Sendable {
     private let flusher = PeriodicFlush(every: interval)
 
     init(logger: Logger) {
-        // The thread holds what it reads, not the log: a weak reference would move the log's
-        // count to a side table, through which each server thread's retain of it would then go.
+        // The thread holds what it reads, not the log, which it would otherwise keep alive.
         flusher.start { [pending, spare, logger] in Self.writePending(pending, spare: spare, to: logger) }
     }
 
     /// Queues a line; called on the server's threads, so it only stores the record.
-    func append(_ record: consuming Record) {
-        // Moved into the queue rather than copied: a copy retains the route, which every
-        // server thread retains and releases in turn.
-        var record = Optional(record)
+    func append(_ record: Record) {
         pending.withLock { pending in
-            if !pending.isClosed, let record = record.take() { pending.records.append(record) }
+            if !pending.isClosed { pending.records.append(record) }
         }
     }
 
@@ -82,22 +78,14 @@ final class RequestLog: Sendable {
         guard !batch.isEmpty else { return }
         if let handler = logger.handler as? BatchingLogHandler {
             let colours = handler.output.colours
-            // Each record read where it lies, through its pointer: a copy, which even a buffer
-            // pointer's subscript makes, would retain its route, whose count the server's threads
-            // change on every request to it, from a third core.
-            batch.withUnsafeBufferPointer { records in
-                guard let record = records.baseAddress else { return }
-                handler.logLines(source: source) { line in
-                    for index in records.indices {
-                        line(.info) { record[index].words(into: &$0, colours: colours) }
-                        if case .unmatched(let body) = record[index].answeredBy {
-                            line(.debug) { $0.append(contentsOf: body) }
-                        }
+            handler.logLines(source: source) { line in
+                for record in batch {
+                    line(.info) { record.words(into: &$0, colours: colours) }
+                    if case .unmatched(let body) = record.answeredBy {
+                        line(.debug) { $0.append(contentsOf: body) }
                     }
                 }
             }
-            // Written from here, while the lines are in this core's cache, rather than at the
-            // output's next tick from another core.
             handler.output.flush()
             return
         }

@@ -1,0 +1,105 @@
+import Decoy
+import Foundation
+import HTTPTypes
+
+/// The stub engine's work per request, for counting instructions under callgrind:
+/// `Instructions CASE COUNT [setup]`.
+///
+/// Builds the case's registry and requests for COUNT iterations, then, unless `setup` is given,
+/// answers COUNT requests. A run with `setup` counts everything but the answers, so the difference
+/// of the two runs divided by COUNT is one answer's instructions, exactly and on a loaded machine
+/// alike. Nothing here reads the time or draws unseeded randomness, so two runs count the same.
+@main
+struct Instructions {
+    static func main() throws {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.count >= 2, let name = arguments.first, let count = Int(arguments.dropFirst().first!),
+            let bench = cases[name]
+        else {
+            print("usage: Instructions CASE COUNT [setup]; cases: \(cases.keys.sorted().joined(separator: ", "))")
+            exit(2)
+        }
+        let run = try bench(count)
+        guard arguments.count < 3 else { return }
+        // Awaited from a synchronous main: an async main parks the main thread in libdispatch's
+        // `sigsuspend`, where valgrind 3.19 crashes. Detached, as main's actor is the one waiting.
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            for index in 0..<count { try await run(index) }
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    /// Each case: its setup for a number of iterations, returning one iteration.
+    static let cases: [String: @Sendable (Int) throws -> (Int) async throws -> Void] = [
+        // A dictionary lookup and an async call returning a prebuilt response: the plain
+        // call that every other case is compared to.
+        "baseline": { _ in
+            let answers = ["/items/9998": StubResponse(body: body)]
+            let answer: @Sendable (String) async -> StubResponse? = { answers[$0] }
+            return { _ in blackHole(await answer("/items/9998")) }
+        },
+        "matched literal": { _ in
+            let engine = try routes()
+            let request = StubRequest(method: .get, target: "/items/9998")
+            return { _ in blackHole(try await engine.answer(request)) }
+        },
+        "matched template": { _ in
+            let engine = try routes()
+            let request = StubRequest(method: .get, target: "/items/9999/parts/7")
+            return { _ in blackHole(try await engine.answer(request)) }
+        },
+        // The same near miss again and again, as a client retrying or a load generator sends it.
+        "unmatched near miss": { _ in
+            let engine = try routes()
+            let request = StubRequest(method: .get, target: "/items/9999/part/7")
+            return { _ in blackHole(try await engine.answer(request)) }
+        },
+        // A new near miss each time, so that every request walks the trie for its closest routes.
+        "unmatched, each new": { count in
+            let engine = try routes()
+            let requests = (0..<count).map { StubRequest(method: .get, target: "/items/\($0 * 2 + 1)/part/7") }
+            return { index in blackHole(try await engine.answer(requests[index])) }
+        },
+        "delayed stub": { _ in
+            let registry = StubRegistry()
+            try registry.register(StubResponse(body: body, delay: .fixed(.milliseconds(5))), for: .get("/slow"))
+            let engine = StubEngine(provider: registry, clock: ImmediateClock())
+            let request = StubRequest(method: .get, target: "/slow")
+            return { _ in blackHole(try await engine.answer(request)) }
+        },
+    ]
+
+    static let body = Data(#"{"id":42,"name":"benchmark-stub","status":"ok"}"#.utf8)
+
+    /// 10,000 routes, half literal paths (hashed), half templates (trie), as InProcess's lookup has.
+    static func routes() throws -> StubEngine {
+        let registry = StubRegistry()
+        for index in 0..<10_000 {
+            try registry.register(
+                StubResponse(body: body),
+                for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/parts/{part}"))
+        }
+        return registry.engine
+    }
+}
+
+/// Keeps `value` alive and opaque to the optimiser.
+@inline(never)
+func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// A clock whose sleeps end at once: a delayed stub's delivery without waiting, and without
+/// the thread hops a real sleep adds, which would make two runs count differently.
+struct ImmediateClock: Clock {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (left: Instant, right: Instant) -> Bool { left.offset < right.offset }
+    }
+
+    var now: Instant { Instant(offset: .zero) }
+    var minimumResolution: Duration { .zero }
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
+}
