@@ -364,7 +364,7 @@ struct ParityTests {
     @Test(arguments: ServingMode.allCases)
     func cancellingTheCallerCancelsTheDelay(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(delay: .fixed(.seconds(30))), for: .get("/slow"))
+        try registry.register(StubResponse(delay: .fixed(.seconds(600))), for: .get("/slow"))
         try await withStubbedClient(mode, registry: registry) { client, _ in
             let request = Task { try await client.send(Resource<Void>.get("/slow")) }
             for _ in 0..<500 where registry.journal.totalCount == 0 { try await Task.sleep(for: .milliseconds(2)) }

@@ -281,7 +281,7 @@ struct MockServerTests {
 
     @Test func stoppingClosesHeldConnectionsAndFreesTheirWaits() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(delay: .fixed(.seconds(60))), for: .get("/slow"))
+        try registry.register(StubResponse(delay: .fixed(.seconds(600))), for: .get("/slow"))
         try registry.register(StubResponse.fault(.timeout), for: .get("/hang"))
         let server = try Self.started(registry)
         // A session per request: URLSession opens at most 6 connections to one host.

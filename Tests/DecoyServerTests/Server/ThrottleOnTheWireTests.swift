@@ -30,15 +30,15 @@ struct ThrottleOnTheWireTests {
 
     @Test func headGetsTheHeadAtOnce() async throws {
         let registry = StubRegistry()
-        let body = String(repeating: "slow body ", count: 6)
+        let body = String(repeating: "slow body ", count: 60)
         try registry.register(StubResponse(text: body).throttled(.bytesPerSecond(1)), for: .any("/slow"))
         try await withMockServer(registry: registry) { server in
             let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
             connection.send("HEAD /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             let start = ContinuousClock.now
             let reply = await connection.read()
-            #expect(reply.hasPrefix("HTTP/1.1 200 OK") && reply.contains("Content-Length: 60"))
-            // The body would take 60 s.
+            #expect(reply.hasPrefix("HTTP/1.1 200 OK") && reply.contains("Content-Length: 600"))
+            // The body would take ten minutes.
             #expect(ContinuousClock.now - start < endlessWait)
         }
     }
@@ -47,7 +47,7 @@ struct ThrottleOnTheWireTests {
     @Test func stoppingClosesADribblingConnection() async throws {
         let registry = StubRegistry()
         try registry.register(
-            StubResponse(text: "forever").throttled(.chunks(count: 2, over: .seconds(60))), for: .get("/slow"))
+            StubResponse(text: "forever").throttled(.chunks(count: 2, over: .seconds(600))), for: .get("/slow"))
         let server = try MockServerTests.started(registry)
         let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
         connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
