@@ -70,10 +70,19 @@ struct ListenOptions: ParsableArguments {
         }
     }
 
-    /// Writes the generated authority where `--tls-ca-out` asks, once the server has started.
-    func writeAuthority(of server: MockServer) throws {
-        guard let tlsCaOut, let pem = server.certificateAuthorityPEM else { return }
-        try Data(pem.utf8).write(to: URL(filePath: tlsCaOut))
+    /// Starts `server` and writes its generated authority where `--tls-ca-out` asks; on failure,
+    /// stops it and says why on standard error.
+    func start(_ server: MockServer) throws(ExitCode) {
+        do {
+            try server.start()
+            if let tlsCaOut, let pem = server.certificateAuthorityPEM {
+                try Data(pem.utf8).write(to: URL(filePath: tlsCaOut))
+            }
+        } catch {
+            server.stop()
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 
     /// The URLs the server answers on, for the line that says where it serves.

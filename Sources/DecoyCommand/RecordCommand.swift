@@ -57,14 +57,7 @@ struct RecordCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        do {
-            try server.start()
-            try listen.writeAuthority(of: server)
-        } catch {
-            server.stop()
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        try listen.start(server)
         Self.say("Decoy is serving a recording of \(target) into \(folder) on \(listen.urls(of: server))")
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()

@@ -182,14 +182,7 @@ struct ServeCommand: AsyncParsableCommand {
             headerMemoryLimit: headerMemoryLimit, logger: log.logger(to: output))
         listen.configure(&configuration)
         let server = MockServer(registry: registry, configuration: configuration)
-        do {
-            try server.start()
-            try listen.writeAuthority(of: server)
-        } catch {
-            server.stop()
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        try listen.start(server)
         Self.say(
             """
             Decoy is serving \

@@ -12,17 +12,8 @@ struct AdminAPITests {
     private static let greeting =
         #"{"request": {"method": "GET", "urlPath": "/greeting"}, "response": {"status": 200, "body": "hello"}}"#
 
-    private func withServer(
-        _ registry: StubRegistry = StubRegistry(), access: MockServer.AdminAccess = .open,
-        _ body: (AdminConnection, StubRegistry) async throws -> Void
-    ) async throws {
-        try await withMockServer(registry: registry, configuration: .init(adminAccess: access)) { server in
-            try await body(AdminConnection(server), registry)
-        }
-    }
-
     @Test func aMappingAddedOverHTTPIsServedListedChangedAndRemoved() async throws {
-        try await withServer { http, registry in
+        try await AdminConnection.withServer { http, registry in
             let created = try await http.admin("POST", "/mappings", Self.greeting)
             #expect(created.status == 201)
             let id = try #require(created.json["id"] as? String)
@@ -57,7 +48,7 @@ struct AdminAPITests {
             .write(to: folder.appending(path: "mappings/ok.json"))
         try Data(#"{"request": {"urlPath": "/bad"}, "response": {"status": 999}}"#.utf8)
             .write(to: folder.appending(path: "mappings/bad.json"))
-        try await withServer { http, registry in
+        try await AdminConnection.withServer { http, registry in
             #expect(try await http.admin("GET", "/stub-files").status == 404)
             try registry.load(folder: folder)
             let report = try await http.admin("GET", "/stub-files")
@@ -75,7 +66,7 @@ struct AdminAPITests {
     }
 
     @Test func badInputIsRefusedByNameAndChangesNothing() async throws {
-        try await withServer { http, registry in
+        try await AdminConnection.withServer { http, registry in
             try registry.register(StubResponse(text: "kept"), for: .get("/kept"))
             let malformed = try await http.admin(
                 "POST", "/mappings", #"{"request": {"urlPath": "/x"}, "response": {"status": 200"#)
@@ -120,7 +111,7 @@ struct AdminAPITests {
     }
 
     @Test func theJournalIsListedNewestFirstAndSearchedByPattern() async throws {
-        try await withServer { http, registry in
+        try await AdminConnection.withServer { http, registry in
             try registry.register(StubResponse(text: "ok"), for: .any("/orders/{id}"))
             _ = try await http.send("GET", "/orders/1")
             _ = try await http.send("POST", "/orders/2?rush=yes", #"{"sku":"A-1"}"#)
@@ -178,7 +169,7 @@ struct AdminAPITests {
         try registry.load(folder: folder)
         try registry.register(StubResponse(text: "from code"), for: .get("/code"))
 
-        try await withServer(registry) { http, registry in
+        try await AdminConnection.withServer(registry) { http, registry in
             _ = try await http.admin("POST", "/mappings", Self.greeting)
             _ = try await http.admin(
                 "PUT", "/mappings/from-file", #"{"request": {"urlPath": "/file"}, "response": {"body": "edited"}}"#)
@@ -206,7 +197,7 @@ struct AdminAPITests {
     }
 
     @Test func aTokenGuardsTheAdminAPI() async throws {
-        try await withServer(access: .token("s3cret")) { http, _ in
+        try await AdminConnection.withServer(access: .token("s3cret")) { http, _ in
             let refused = try await http.admin("GET", "/health")
             #expect(refused.status == 401)
             #expect(refused.errorTitle == "The admin API needs the header Authorization: Bearer <token>.")
@@ -218,7 +209,7 @@ struct AdminAPITests {
     }
 
     @Test func withTheAdminAPIOffItsPathsAreOrdinaryRequests() async throws {
-        try await withServer(access: .off) { http, registry in
+        try await AdminConnection.withServer(access: .off) { http, registry in
             #expect(try await http.admin("GET", "/health").status == 404)
             try registry.register(StubResponse(text: "a stub"), for: .get("/__admin/health"))
             #expect(try await http.admin("GET", "/health").text == "a stub")
@@ -269,7 +260,7 @@ struct AdminAPITests {
         let registry = StubRegistry()
         try registry.load(folder: folder)
 
-        try await withServer(registry) { http, registry in
+        try await AdminConnection.withServer(registry) { http, registry in
             for name in ["../secret.txt", "__files/../../secret.txt", "link.txt"] {
                 let refused = try await http.admin(
                     "POST", "/mappings", #"{"request": {"urlPath": "/leak"}, "response": {"bodyFileName": "\#(name)"}}"#

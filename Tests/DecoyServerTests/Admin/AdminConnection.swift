@@ -1,4 +1,6 @@
+import Decoy
 import DecoyServer
+import DecoyServerTesting
 import DecoyTestSupport
 import Foundation
 
@@ -8,6 +10,16 @@ import Foundation
 
 /// Plain HTTP to a server's admin API and its stubs, as a script in any language would send it.
 struct AdminConnection {
+    /// Runs `body` against a server of `registry` whose admin API is open as `access` says.
+    static func withServer(
+        _ registry: StubRegistry = StubRegistry(), access: MockServer.AdminAccess = .open,
+        _ body: (AdminConnection, StubRegistry) async throws -> Void
+    ) async throws {
+        try await withMockServer(registry: registry, configuration: .init(adminAccess: access)) { server in
+            try await body(AdminConnection(server), registry)
+        }
+    }
+
     let server: MockServer
     var headers: [String: String] = [:]
     private let session = URLSession(configuration: .ephemeral)

@@ -10,17 +10,8 @@ import Testing
 /// The dashboard's page and the endpoints it reads beside WireMock's.
 @Suite("Dashboard API")
 struct DashboardAPITests {
-    private func withServer(
-        _ registry: StubRegistry = StubRegistry(), access: MockServer.AdminAccess = .open,
-        _ body: (AdminConnection, StubRegistry) async throws -> Void
-    ) async throws {
-        try await withMockServer(registry: registry, configuration: .init(adminAccess: access)) { server in
-            try await body(AdminConnection(server), registry)
-        }
-    }
-
     @Test func thePageItsScriptAndItsStyleComeFromTheBinaryUnderAPolicyThatRunsOnlyThem() async throws {
-        try await withServer { http, _ in
+        try await AdminConnection.withServer { http, _ in
             let page = try await http.admin("GET", "/dashboard")
             #expect(page.status == 200)
             #expect(page.headerFields[.contentType] == "text/html; charset=utf-8")
@@ -37,7 +28,7 @@ struct DashboardAPITests {
     }
 
     @Test func withATokenThePageLoadsButItsDataNeedsTheToken() async throws {
-        try await withServer(access: .token("s3cret")) { http, _ async throws in
+        try await AdminConnection.withServer(access: .token("s3cret")) { http, _ async throws in
             #expect(try await http.admin("GET", "/dashboard").status == 200)
             #expect(try await http.admin("GET", "/stub-summaries").status == 401)
             var authorized = http
@@ -49,7 +40,7 @@ struct DashboardAPITests {
     @Test func withoutTheAdminAPIThereIsNoDashboard() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "a stub"), for: .get("/__admin/dashboard"))
-        try await withServer(registry, access: .off) { http, _ async throws in
+        try await AdminConnection.withServer(registry, access: .off) { http, _ async throws in
             #expect(try await http.admin("GET", "/dashboard").text == "a stub")
         }
     }
@@ -71,7 +62,7 @@ struct DashboardAPITests {
         let registry = StubRegistry()
         try registry.load(folder: folder)
         try registry.register(StubResponse(text: "c"), for: .post("/c"))
-        try await withServer(registry) { http, _ in
+        try await AdminConnection.withServer(registry) { http, _ in
             _ = try await http.admin(
                 "POST", "/mappings", #"{"name": "Dee", "request": {"urlPath": "/d"}, "response": {"body": "d"}}"#)
             for target in ["/b", "/b", "/d", "/nowhere"] { _ = try await http.send("GET", target) }
@@ -106,7 +97,7 @@ struct DashboardAPITests {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .created), for: .post("/users"))
         try registry.register(StubResponse(text: "one"), for: .get("/users/{id}"))
-        try await withServer(registry) { http, _ in
+        try await AdminConnection.withServer(registry) { http, _ in
             for (method, target) in [("GET", "/users/1"), ("POST", "/users"), ("GET", "/Orders"), ("GET", "/users/2")] {
                 _ = try await http.send(method, target)
             }
@@ -136,7 +127,7 @@ struct DashboardAPITests {
     @Test func anUnmatchedRequestsNearMissesAreWordedAsIts404() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "users"), for: .get("/users"))
-        try await withServer(registry) { http, _ in
+        try await AdminConnection.withServer(registry) { http, _ in
             let missed = try await http.send("POST", "/usres")
             _ = try await http.send("GET", "/users")
             let requests = try await http.admin("GET", "/requests").json["requests"] as? [[String: Any]] ?? []
@@ -160,7 +151,7 @@ struct DashboardAPITests {
     @Test func theLiveFeedStreamsEachNewRequestAsAServeEventAndLetsGoWhenTheClientDoes() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "ok"), for: .get("/ok"))
-        try await withServer(registry) { http, _ in
+        try await AdminConnection.withServer(registry) { http, _ in
             _ = try await http.send("GET", "/before")
             let feed = try RawConnection(port: http.server.port, receiveTimeout: .seconds(10))
             feed.send("GET /__admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -188,7 +179,7 @@ struct DashboardAPITests {
     }
 
     @Test func theLiveFeedNeedsTheTokenWhenThereIsOne() async throws {
-        try await withServer(access: .token("s3cret")) { http, _ async throws in
+        try await AdminConnection.withServer(access: .token("s3cret")) { http, _ async throws in
             let refused = try await http.admin("GET", "/events")
             #expect(refused.status == 401)
         }

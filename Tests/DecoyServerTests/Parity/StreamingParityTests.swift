@@ -13,14 +13,20 @@ import Testing
 struct StreamingParityTests {
     static let body = String(repeating: "0123456789", count: 40)
 
+    /// A registry on a test clock whose `GET path` answers ``body`` in four pieces, a second apart.
+    static func pacedBody(at path: String) throws -> (TestClock<Duration>, StubRegistry) {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock)
+        try registry.register(
+            StubResponse(text: body).throttled(.chunks(count: 4, over: .seconds(4))), for: .get(path))
+        return (clock, registry)
+    }
+
     /// The head arrives at once; each piece only when the test clock passes its due time, as a
     /// chunk of its own.
     @Test(arguments: ServingMode.allCases)
     func aPacedBodyArrivesPieceByPieceOnTheTestClock(_ mode: ServingMode) async throws {
-        let clock = TestClock()
-        let registry = StubRegistry(clock: clock)
-        try registry.register(
-            StubResponse(text: Self.body).throttled(.chunks(count: 4, over: .seconds(4))), for: .get("/paced"))
+        let (clock, registry) = try Self.pacedBody(at: "/paced")
         try await withStubbedClient(mode, registry: registry) { client, _ in
             let (head, body) = try await client.bytes(for: Resource<Void>.get("/paced"))
             #expect(head.status == .ok)
@@ -40,10 +46,7 @@ struct StreamingParityTests {
     /// length the head announces, and the file holds the body.
     @Test(arguments: ServingMode.allCases)
     func downloadProgressAdvancesOnTheTestClock(_ mode: ServingMode) async throws {
-        let clock = TestClock()
-        let registry = StubRegistry(clock: clock)
-        try registry.register(
-            StubResponse(text: Self.body).throttled(.chunks(count: 4, over: .seconds(4))), for: .get("/export"))
+        let (clock, registry) = try Self.pacedBody(at: "/export")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("decoy-download-\(UUID())")
         defer { try? FileManager.default.removeItem(at: file) }
         try await withStubbedClient(mode, registry: registry) { client, _ in
