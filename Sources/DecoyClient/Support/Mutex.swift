@@ -50,7 +50,7 @@ package struct Mutex<Value>: @unchecked Sendable {
             // Safe: `create` called on a subclass allocates an instance of that subclass.
             let storage = unsafeDowncast(buffer, to: Storage.self)
             storage.withUnsafeMutablePointerToElements { lock in
-                lock.initialize(to: pthread_mutex_t())
+                // No Swift initial value: `pthread_mutex_init` writes the whole of this plain C value.
                 var attributes = pthread_mutexattr_t()
                 pthread_mutexattr_init(&attributes)
                 defer { pthread_mutexattr_destroy(&attributes) }
