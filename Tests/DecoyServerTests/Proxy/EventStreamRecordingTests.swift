@@ -109,12 +109,13 @@ struct EventStreamRecordingTests {
             let gaps = written.map { $0["delayMilliseconds"] as? Int ?? -1 }
             // The upstream sends each event at its due time from the head, so a late event shortens
             // the gap after it: each arrival, the sum of the gaps before it, is checked against its
-            // due time, never before it (less a millisecond of rounding per gap), and not long after
-            // on a busy machine.
+            // due time, never before it (less a millisecond of rounding per gap), and within seconds
+            // of it even on a busy machine (a full run on 2 cores delayed one by 1.2 s), which a
+            // gap in the wrong unit is not.
             var arrivals: [Int] = []
             for gap in gaps { arrivals.append((arrivals.last ?? 0) + gap) }
             for (index, (arrival, due)) in zip(arrivals, [0, 120, 180]).enumerated() {
-                #expect((due - index - 1...due + 1000).contains(arrival), "gaps \(gaps)")
+                #expect((due - index - 1...due + 10_000).contains(arrival), "gaps \(gaps)")
             }
 
             let replay = StubRegistry()
