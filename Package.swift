@@ -49,6 +49,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // Already in DecoyClient's closure: webhooks log their failures.
                 .product(name: "Logging", package: "swift-log"),
+                // Already in DecoyClient's closure: a proxy reads a relayed event stream with its parser.
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         // Stub files, JSON and YAML, apart from the engine: only who loads a folder links Yams.

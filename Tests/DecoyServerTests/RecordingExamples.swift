@@ -28,4 +28,25 @@ struct RecordingExamples {
               "response": { "status": 200, "body": "pending" } }
             """.utf8))
     }
+
+    @Test func aRecordedEventStreamAsDocumentedReplaysItsEvents() async throws {
+        let registry = StubRegistry()
+        try registry.addMapping(Data("""
+            { "name": "post-v1-chat",
+              "request": { "method": "POST", "url": "/v1/chat" },
+              "response": { "status": 200,
+                "headers": { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" },
+                "events": [
+                  { "id": "1", "event": "delta", "data": { "text": "Hel" }, "retry": 3000, "delayMilliseconds": 0 },
+                  { "id": "2", "event": "delta", "data": { "text": "lo" }, "delayMilliseconds": 121 },
+                  { "event": "done", "data": "[DONE]", "delayMilliseconds": 60 } ] } }
+            """.utf8))
+        let request = HTTPRequest(method: .post, scheme: "https", authority: "api.test", path: "/v1/chat")
+        let (_, body) = try await StubTransport(registry).send(request, body: nil)
+        #expect(String(decoding: body, as: UTF8.self) == """
+            id: 1\nevent: delta\nretry: 3000\ndata: {"text":"Hel"}\n\n\
+            id: 2\nevent: delta\ndata: {"text":"lo"}\n\n\
+            event: done\ndata: [DONE]\n\n
+            """)
+    }
 }

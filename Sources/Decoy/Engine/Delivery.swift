@@ -32,13 +32,15 @@ package struct Delivery: Sendable {
         /// The stream's events, each after its delay (drawn from the engine's random source), then
         /// its ending: possibly without end.
         case events(EventStream)
+        /// An upstream's event stream, each piece as it arrives (``ProxyStub``).
+        case relayed(RelayedEvents)
 
         /// How many bytes it sends, when known before the first; `nil` for an event stream.
         package var length: Int? {
             switch self {
             case .whole(let data), .paced(let data, _): data.count
             case .withheld: 0
-            case .events: nil
+            case .events, .relayed: nil
             }
         }
     }
@@ -54,6 +56,7 @@ package struct Delivery: Sendable {
         if isAnswerToHead { return .response(response.head, .withheld(length: body.count)) }
         guard !response.isSentAtOnce else { return .response(response.head, .whole(body)) }
         if let events = response.events { return .response(response.head, .events(events)) }
+        if let relay = response.relay { return .response(response.head, .relayed(relay)) }
         return .response(response.head, .paced(body, response.throttle.pieces(forBodyOf: body.count)))
     }
 
@@ -179,6 +182,8 @@ package struct BodyPieces: AsyncSequence, Sendable {
         /// wait is slept until its due time, so that the time spent sending never adds up into drift.
         private var origin: (any InstantProtocol<Duration>)?
         private var due = Duration.zero
+        /// The reader of a relayed stream, made when its first piece is asked for.
+        private var relay: RelayedEvents.Reader?
 
         init(body: Delivery.Body, clock: any Clock<Duration>, random: RandomSource, sentEvents: SentEvents?) {
             self.body = body
@@ -204,6 +209,10 @@ package struct BodyPieces: AsyncSequence, Sendable {
                 return nil
             case .events(let stream):
                 return try await nextEvents(of: stream)
+            case .relayed(let relayed):
+                var reader = relay ?? relayed.reader()
+                defer { relay = reader }
+                return try await reader.next()
             }
         }
 

@@ -7,7 +7,8 @@ public import HTTPTypes
 ///
 /// The request goes to `baseURL` followed by its target (path and query), with its method, its
 /// header fields and its body, through `transport`. The upstream's status, header fields and body
-/// are the answer, journaled like any other. When the upstream cannot be reached, the client sees
+/// are the answer, journaled like any other; an event stream (`text/event-stream`) goes on to
+/// the client piece by piece as it arrives, and its events are noted for a recording. When the upstream cannot be reached, the client sees
 /// ``Fault/proxyFailure(_:reason:)``: in-process the transport's error, over the server a
 /// `502 Bad Gateway` whose body gives the reason.
 ///
@@ -99,9 +100,14 @@ public struct ProxyStub: Stub {
         let upstreamRequest = HTTPRequest(
             method: request.method, scheme: scheme, authority: authority, path: path, headerFields: fields)
         let head: HTTPResponse
-        let body: Data
+        let chunks: ResponseBody
+        var body = Data()
         do {
-            (head, body) = try await transport.send(upstreamRequest, body: request.body.isEmpty ? nil : request.body)
+            (head, chunks) = try await transport.stream(
+                upstreamRequest, body: request.body.isEmpty ? nil : UploadBody(.data(request.body)))
+            if !Self.isEventStream(head) {
+                for try await chunk in chunks { body.append(chunk) }
+            }
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -112,7 +118,15 @@ public struct ProxyStub: Stub {
         let answered = HTTPFields(
             head.headerFields.filter { !Self.connectionFields.contains($0.name) && $0.name != .date }
         ).replacing(with: responseHeaders)
-        return StubResponse(status: head.status, headerFields: answered, body: body, delay: delay)
+        var response = StubResponse(status: head.status, headerFields: answered, body: body, delay: delay)
+        if Self.isEventStream(head) { response.relay = RelayedEvents(chunks) }
+        return response
+    }
+
+    /// Whether the upstream answers with an event stream, which goes on to the client as it
+    /// arrives rather than once it has ended, which it may never do.
+    private static func isEventStream(_ head: HTTPResponse) -> Bool {
+        head.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") == true
     }
 
     private func failure(for request: StubRequest, code: URLError.Code, reason: String) -> StubResponse {

@@ -14,6 +14,7 @@ public struct StubResponse: Stub {
         var throttle: Throttle = .none
         var fault: Fault?
         var events: EventStream?
+        var relay: RelayedEvents?
     }
 
     /// The fields, shared by every copy of the response; servings cache their encoding of it in `cache`.
@@ -40,7 +41,8 @@ public struct StubResponse: Stub {
             self.head = head
             cache = isServedOnce ? nil : ServingCache()
             isSentAtOnce =
-                fields.fault == nil && fields.events == nil && (fields.throttle == .none || fields.body.isEmpty)
+                fields.fault == nil && fields.events == nil && fields.relay == nil
+                && (fields.throttle == .none || fields.body.isEmpty)
         }
     }
 
@@ -88,6 +90,13 @@ public struct StubResponse: Stub {
     public internal(set) var events: EventStream? {
         get { storage.fields.events }
         set { update { $0.events = newValue } }
+    }
+
+    /// The upstream event stream a ``ProxyStub`` hands on as it arrives, in place of ``body``;
+    /// `nil` for any other answer.
+    package var relay: RelayedEvents? {
+        get { storage.fields.relay }
+        set { update { $0.relay = newValue } }
     }
 
     /// A fault to produce instead of the response.

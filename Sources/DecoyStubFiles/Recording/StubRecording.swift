@@ -132,8 +132,9 @@ package struct StubRecording: Sendable {
             if let next = scenario.next { document["newScenarioState"] = .string(next) }
         }
         let bodyExtension = answer.response.headerFields[.contentType].map(Self.fileExtension(forContentType:))
-        return Mapping(
-            id: id, fileStem: stem, document: document, body: answer.response.body, bodyExtension: bodyExtension)
+        // An event stream's events stay in its mapping: a body file holds a body, not events.
+        let body = answer.response.events == nil ? answer.response.body : Data()
+        return Mapping(id: id, fileStem: stem, document: document, body: body, bodyExtension: bodyExtension)
     }
 
     // MARK: Requests
@@ -196,7 +197,8 @@ package struct StubRecording: Sendable {
 
     // MARK: Responses
 
-    /// The answer with hidden header fields and JSON keys masked.
+    /// The answer with hidden header fields and JSON keys masked; a relayed event stream as the
+    /// events noted of it, each after its gap.
     private func redacted(_ response: StubResponse) -> StubResponse {
         var fields = HTTPFields()
         for field in response.headerFields {
@@ -204,26 +206,62 @@ package struct StubRecording: Sendable {
                 HTTPField(name: field.name, value: redaction.hides(field: field.name) ? LogRedaction.mask : field.value)
             )
         }
-        var body = response.body
-        if let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
-            let options: JSONSerialization.WritingOptions = [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
-            let masked = try? JSONSerialization.data(withJSONObject: redaction.redacting(json: json), options: options)
-            // Written anew only when something was hidden, so that an answer keeps its bytes otherwise.
-            if let masked, masked != (try? JSONSerialization.data(withJSONObject: json, options: options)) {
-                body = masked
-            }
-        }
         // The code alone, as WireMock records it: a reason phrase is a courtesy of HTTP/1.1.
-        return StubResponse(
-            status: HTTPResponse.Status(code: response.status.code, reasonPhrase: ""), headerFields: fields, body: body)
+        let status = HTTPResponse.Status(code: response.status.code, reasonPhrase: "")
+        if let relay = response.relay, let stream = eventStream(of: relay.noted) {
+            return EventStreamStub(status: status, headerFields: fields, stream: stream, delay: .none).response
+        }
+        return StubResponse(status: status, headerFields: fields, body: masked(response.body))
+    }
+
+    /// The events noted, their JSON data masked, closing where the upstream closed and held open
+    /// where it had not yet; `nil` when none came.
+    private func eventStream(of noted: RelayedEvents.Noted) -> EventStream? {
+        let events = noted.events.map { event in
+            var event = event
+            event.data = event.data.map { String(decoding: masked(Data($0.utf8)), as: UTF8.self) }
+            return event
+        }
+        // The relay notes only what an event stream holds, so the events are refused only when none came.
+        return try? EventStream(events, then: noted.isEnded ? .close : .stayOpen)
+    }
+
+    /// `body` with hidden JSON keys masked; its own bytes when it is no JSON or hides nothing.
+    private func masked(_ body: Data) -> Data {
+        guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+            return body
+        }
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+        let masked = try? JSONSerialization.data(withJSONObject: redaction.redacting(json: json), options: options)
+        // Written anew only when something was hidden, so that an answer keeps its bytes otherwise.
+        guard let masked, masked != (try? JSONSerialization.data(withJSONObject: json, options: options)) else {
+            return body
+        }
+        return masked
     }
 
     private func responseDocument(_ response: StubResponse) -> [String: JSONValue] {
         // A status outside 100…599 never comes back from a transport, so encoding cannot fail.
-        guard case .object(let members)? = try? StubEncoder.response(response) else {
+        guard case .object(var members)? = try? StubEncoder.response(response) else {
             return ["status": .number(Double(response.status.code))]
         }
+        if case .array(let events)? = members["events"] {
+            members["events"] = .array(events.map(Self.withJSONData))
+        }
         return members
+    }
+
+    /// An event's document with its `data` as JSON when it is a JSON object or list, as a reader
+    /// of the stub file would write it.
+    private static func withJSONData(_ event: JSONValue) -> JSONValue {
+        guard case .object(var fields) = event, case .string(let text)? = fields["data"],
+            let json = JSONValue(parsing: Data(text.utf8))
+        else { return event }
+        switch json {
+        case .object, .array: fields["data"] = json
+        default: break
+        }
+        return .object(fields)
     }
 
     // MARK: Names
