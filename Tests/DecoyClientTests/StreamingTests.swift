@@ -77,7 +77,13 @@ struct StreamingTests {
     /// and the temporary file is gone after.
     @Test func aFormUploadSendsTheEncodedForm() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(status: .created), for: .post("/albums/7/photos"))
+        // The form's files while it goes up: its own among them, and perhaps other tests' beside it.
+        let duringUpload = Mutex<Set<String>>([])
+        try registry.register(
+            ClosureStub { _ in
+                duringUpload.withLock { $0 = Self.formFiles() }
+                return StubResponse(status: .created)
+            }, for: .post("/albums/7/photos"))
         let client = APIClient(baseURL: Self.base, transport: StubTransport(registry))
         var form = MultipartForm(boundary: "B")
         form.append("Holiday", named: "title")
@@ -93,8 +99,17 @@ struct StreamingTests {
             last
                 == TransferProgress(
                     completed: Int64(entry.request.body.count), expected: Int64(entry.request.body.count)))
-        let left = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-        #expect(!left.contains { $0.hasPrefix("decoy-form-") })
+        // Its own file is gone once the upload is done; other tests' may come and go meanwhile.
+        let during = duringUpload.withLock { $0 }
+        #expect(!during.isEmpty, "the form goes up from a file")
+        #expect(!during.subtracting(Self.formFiles()).isEmpty, "the form's file outlived its upload")
+    }
+
+    /// The names of the temporary files forms go up from.
+    private static func formFiles() -> Set<String> {
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+        return Set(names.filter { $0.hasPrefix("decoy-form-") })
     }
 
     /// `.head` sends `HEAD` and gets the head, the length of the body it withholds announced.
