@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <microhttpd.h>
 
-/* MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are C-variadic, which Swift
-   cannot call; these wrappers give them fixed signatures. */
+/* MHD_start_daemon, MHD_get_daemon_info, MHD_get_connection_info and MHD_set_connection_option
+   are C-variadic, which Swift cannot call; these wrappers give them fixed signatures. */
 
 typedef void *(*decoy_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
 
@@ -68,6 +68,11 @@ static inline void *decoy_connection_context(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info == NULL ? NULL : info->socket_context;
+}
+
+static inline void decoy_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds)
+{
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
 #endif

@@ -24,7 +24,7 @@ import Logging
 final class Daemon: Sendable {
     let engine: StubEngine
     let configuration: MockServer.Configuration
-    let suspended = SuspendedExchanges { MHD_resume_connection($0.connection) }
+    let suspended: SuspendedExchanges
     private let admin: AdminAPI
     /// Where answered requests are logged, off the server's threads; `nil` without a logger.
     private let requestLog: RequestLog?
@@ -73,6 +73,8 @@ final class Daemon: Sendable {
         }
         admin = AdminAPI(engine: engine, access: configuration.adminAccess, recorder: recorder)
         headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
+        let timeout = UInt32(max(1, configuration.connectionTimeout.components.seconds))
+        suspended = SuspendedExchanges { Daemon.resume($0, closingTimeout: timeout + 1) }
         // After the address is known good: the log starts a thread, which only close() ends.
         requestLog = configuration.logger.map(RequestLog.init(logger:))
         listeningPort = ManagedAtomic(listener.port)
@@ -98,7 +100,7 @@ final class Daemon: Sendable {
                                     configuration.connectionLimit
                                         + Self.overLimitHeadroom(configuration.connectionLimit)),
                                 UInt32(configuration.listenBacklog),
-                                UInt32(max(1, configuration.connectionTimeout.components.seconds)),
+                                timeout,
                                 configuration.headerMemoryLimit,
                                 Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted,
                                 Daemon.connectionChanged, key, certificate, priorities, context.toOpaque()
@@ -270,6 +272,24 @@ final class Daemon: Sendable {
     func suspend(_ exchange: Exchange, until work: @escaping @Sendable () async -> ExchangeStateMachine.Resumption) {
         MHD_suspend_connection(exchange.connection)
         suspended.add(exchange, until: work)
+    }
+
+    /// Resumes a suspended connection; one resumed to be closed first gets `closingTimeout`, a
+    /// timeout unlike the daemon's, so that its client sees the close at once.
+    ///
+    /// A content reader that ends its body with an error leaves libmicrohttpd 0.9.75 with the
+    /// connection marked closed, which it closes on its next look at it. Under epoll each round
+    /// looks first at the connections with a timeout of their own, and at the longest idle one
+    /// with the daemon's, then at those with events, where a resumed one is; a connection marked
+    /// closed has no events. So with the daemon's timeout the close waited, up to the connection
+    /// timeout, whenever another connection of the same thread had been idle longer; with one of
+    /// its own, the reader ends the body on the first look and the socket is closed on the
+    /// second, in the same round.
+    private static func resume(_ exchange: Exchange, closingTimeout: UInt32) {
+        if case .closing = exchange.machine.state {
+            decoy_connection_set_timeout(exchange.connection, closingTimeout)
+        }
+        MHD_resume_connection(exchange.connection)
     }
 
     /// Queues the delivery's response from the libmicrohttpd response prepared once for it, or

@@ -69,10 +69,10 @@ struct ExchangeStateMachine {
     enum Resumption: Sendable {
         /// With the answer it worked out.
         case answer(Answer)
-        /// With the next piece of a streamed body in hand, or its end.
+        /// With the next piece of a streamed body in hand, or the end of an open-ended one.
         case pieceDue
         /// To close it without an answer, or with the rest of one cut off: a fault's hold is over,
-        /// or the wait failed.
+        /// the wait failed, or a sized body's producer ended short of its length.
         case close
     }
 

@@ -100,14 +100,15 @@ final class StreamedResponse: @unchecked Sendable {
             sent += count
             return count
         }
-        // A sized body's reader is called no more once it is all out; called again, its producer
-        // fell short of the announced length.
-        if hasEnded { return isSized ? Self.endWithError : Self.endOfStream }
+        if hasEnded { return Self.endOfStream }
         exchange.machine.pieceAwaited()
         daemon.suspend(exchange) { [self] in
             do {
                 arrived = try await next()
-                return .pieceDue
+                // A sized body's reader is called no more once it is all out, so one that waits
+                // and meets the end has a producer that fell short of the announced length: the
+                // connection is closed, as for a failure, through the resumption that closes.
+                return arrived == nil && isSized ? .close : .pieceDue
             } catch let broken as BrokenBody {
                 failure = broken.fault
                 return .close

@@ -6,7 +6,7 @@ import Foundation
 /// Reads block, so they run on a dispatch queue: blocking the few threads of Swift's cooperative
 /// pool would starve the very tasks the server needs to answer.
 final class RawConnection: @unchecked Sendable {
-    private let socket: Int32
+    fileprivate let socket: Int32
     private let isClosed = Mutex(false)
 
     init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Duration = endlessWait) throws {
@@ -110,4 +110,30 @@ func curlRun(_ arguments: [String]) async throws -> CurlRun? {
     let executable = "/usr/bin/curl"
     guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
     return try await offThePool { Result { try ProgramRun(executable, ["-sS", "--max-time", "5"] + arguments) } }.get()
+}
+
+extension RawConnection {
+    /// How the peer ended a read to the end, or that it did not within the receive timeout.
+    enum Ending: Equatable {
+        case closed
+        case reset
+        case timedOut
+    }
+
+    /// Reads until the peer closes or resets the connection, or the receive timeout passes.
+    func readToEnd() async -> (text: String, ending: Ending) {
+        await offThePool {
+            var received = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(self.socket, &buffer, buffer.count, 0)
+                if count > 0 {
+                    received += buffer[..<count]
+                    continue
+                }
+                let ending: Ending = count == 0 ? .closed : errno == ECONNRESET ? .reset : .timedOut
+                return (String(decoding: received, as: UTF8.self), ending)
+            }
+        }
+    }
 }
