@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "DecoyCommandTests",
             dependencies: [
-                "DecoyCommand", "Decoy", "DecoyStubFiles", "DecoyRemote", "DecoyServerTesting",
+                "DecoyCommand", "Decoy", "DecoyStubFiles", "DecoyRemote", "DecoyServerTesting", "DecoyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

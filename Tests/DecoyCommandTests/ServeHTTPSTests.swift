@@ -1,4 +1,5 @@
 import Decoy
+import DecoyTestSupport
 import Foundation
 import Testing
 
@@ -115,18 +116,13 @@ private let httpsRequests = """
 
 /// Runs Python 3, when the machine has it, and returns what it printed, trimmed.
 func python(_ script: String, arguments: [String]) async throws -> String? {
-    let process = Process()
-    process.executableURL = URL(filePath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    return await withCheckedContinuation { continuation in
+    try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            continuation.resume(returning: process.terminationStatus == 127 ? nil : text)
+            continuation.resume(
+                with: Result {
+                    let run = try ProgramRun("/usr/bin/env", ["python3", "-c", script] + arguments)
+                    return run.status == 127 ? nil : run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                })
         }
     }
 }

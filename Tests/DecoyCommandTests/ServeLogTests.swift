@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecoyTestSupport
 import Foundation
 import Testing
 
@@ -48,12 +49,11 @@ struct ServeLogTests {
 /// Starting and stopping it block on its output and exit, so they run on a dispatch queue: on
 /// the cooperative pool, two of them would hold both of a 2-core machine's threads, and every
 /// other test would stall until the processes had started.
-final class ServedProcess: @unchecked Sendable {
-    // `@unchecked Sendable`: `process` is configured before it is shared and only read after.
-    let process = Process()
+final class ServedProcess: Sendable {
+    let program: SpawnedProgram
     let baseURL: String
     /// The HTTPS URL, when it serves HTTPS too (`--https-port`).
-    private(set) var httpsBaseURL: String?
+    let httpsBaseURL: String?
 
     /// Starts `decoy` with `arguments` and returns once it says where it serves.
     static func start(arguments: [String]) async throws -> ServedProcess {
@@ -66,16 +66,12 @@ final class ServedProcess: @unchecked Sendable {
 
     private init(arguments: [String]) throws {
         // The tests run from a bundle in the products folder, where `decoy` is built too.
-        let products = Bundle.main.bundleURL
-        process.executableURL = products.appending(path: "decoy")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let decoy = Bundle.main.bundleURL.appending(path: "decoy").path
+        program = try SpawnedProgram(decoy, arguments, capturingErrors: false)
         var seen = ""
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            let data = output.fileHandleForReading.availableData
+            let data = program.nextOutput()
             if data.isEmpty { break }
             seen += String(decoding: data, as: UTF8.self)
             if let match = seen.firstMatch(of: #/Decoy is serving .* on (https?://[^\s]+)(?: and (https://[^\s]+))?\n/#)
@@ -85,31 +81,29 @@ final class ServedProcess: @unchecked Sendable {
                 return
             }
         }
-        process.terminate()
+        program.send(SIGTERM)
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "decoy serve did not start: \(seen)"])
     }
 
     /// Sends `signal` and waits, at most ten seconds, for the exit status.
     func stop(with signal: Int32) async throws -> Int32 {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { [self] in
-                kill(process.processIdentifier, signal)
-                let deadline = ContinuousClock.now + .seconds(10)
-                while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-                guard !process.isRunning else {
-                    process.terminate()
+            DispatchQueue.global().async { [program] in
+                program.send(signal)
+                guard let status = program.exitStatus(within: .seconds(10)) else {
+                    program.send(SIGKILL)
                     let reason = "decoy serve did not stop on signal \(signal)"
                     continuation.resume(
                         throwing: CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: reason]))
                     return
                 }
-                continuation.resume(returning: process.terminationStatus)
+                continuation.resume(returning: status)
             }
         }
     }
 
     /// Asks it to stop and does not wait: for a test's `defer`, where nothing can be awaited.
     func terminate() {
-        process.terminate()
+        program.send(SIGTERM)
     }
 }

@@ -1,6 +1,7 @@
 import Decoy
 import DecoyClient
 import DecoyServer
+import DecoyTestSupport
 import DecoyTesting
 import Foundation
 import HTTPTypes

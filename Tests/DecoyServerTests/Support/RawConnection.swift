@@ -1,4 +1,5 @@
 import DecoyClient
+import DecoyTestSupport
 import Foundation
 
 /// A bare TCP client for sending what no HTTP library would: partial requests, garbage, repeats.
