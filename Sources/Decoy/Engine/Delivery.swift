@@ -35,11 +35,12 @@ package struct Delivery: Sendable {
         /// An upstream's event stream, each piece as it arrives (``ProxyStub``).
         case relayed(RelayedEvents)
 
-        /// How many bytes it sends, when known before the first; `nil` for an event stream.
+        /// The size a server announces in `Content-Length`, known before the first byte: what it
+        /// sends, or for `HEAD` what it withholds; `nil` for an event stream, which has no end in view.
         package var length: Int? {
             switch self {
             case .whole(let data), .paced(let data, _): data.count
-            case .withheld: 0
+            case .withheld(let length): length
             case .events, .relayed: nil
             }
         }
@@ -97,10 +98,10 @@ package struct Delivery: Sendable {
         isAnswerToHead = method == .head
     }
 
-    /// Whether the content is the response at once, its head and whole body (or only its head,
-    /// for `HEAD`), so that a serving holding its own encoding of the response can send that
-    /// without reading ``content``.
-    package var isResponseAtOnce: Bool { response.isSentAtOnce || (isAnswerToHead && response.fault == nil) }
+    /// Whether the content is the response's head and whole body at once, so that a serving
+    /// holding its own encoding of the response can send that without reading ``content``; never
+    /// for `HEAD`, whose body is withheld.
+    package var isResponseAtOnce: Bool { response.isSentAtOnce && !isAnswerToHead }
 
     /// Hands the body over as it is paced, each piece waited for on the engine's clock; a whole
     /// body at once, an empty or withheld one not at all. For servings that hand bytes to their

@@ -21,9 +21,9 @@ public struct StubEngine: Sendable {
     let defaultDelaySetting: DelaySetting
     /// Sends the webhooks of the routes that answer.
     package var webhookSender: WebhookSender
-    /// Unmatched 404s made before for request lines asked for again, so that one repeated request
-    /// gets the same response, whose servings' encodings are kept, instead of a new one each time.
-    private let unmatchedResponses = BoundedMemo<RequestLine, (nearMisses: [NearMiss], response: StubResponse)>()
+    /// The provider when it is a registry, whose lookups come with their 404s made, and kept for
+    /// request lines asked for again.
+    private let registry: StubRegistry?
 
     /// Creates an engine over `provider`.
     public init(
@@ -48,38 +48,44 @@ public struct StubEngine: Sendable {
         self.clock = clock
         self.random = random
         self.defaultDelaySetting = defaultDelay
+        registry = provider as? StubRegistry
     }
 
     /// The TLS fault of the registry it serves, which the in-process servings throw before an
     /// `https` request, as a server's HTTPS port fails its handshake while its HTTP port serves.
     package func tlsFault(for scheme: String?) -> TLSFault? {
         guard scheme?.lowercased() == "https" else { return nil }
-        return (provider as? StubRegistry)?.tlsFault
+        return registry?.tlsFault
     }
 
-    /// Decides as much as it can without waiting: a matched static stub without delay is ready at once.
-    package func prepare(_ request: StubRequest) -> Prepared<Delivery> {
-        switch provider.lookup(request) {
-        case .unmatched(let misses):
-            let response = unmatchedResponse(for: request, nearMisses: misses)
+    /// Decides as much as it can without waiting: a matched static stub without delay is ready at
+    /// once. `headRoom` is the room a server has for the response's head; a response whose head
+    /// does not fit is answered with a `500` in its place, and the journal records that.
+    package func prepare(_ request: StubRequest, headRoom: HeadRoom? = nil) -> Prepared<Delivery> {
+        switch registry?.routeLookup(request) ?? RouteLookup(provider.lookup(request), for: request) {
+        case .unmatched(let unmatched):
+            // At once: the default delay is a stub's, and no stub answers.
+            let response = headRoom?.fitting(unmatched.response) ?? unmatched.response
             journal.record(request, route: nil, response: response)
             return .ready(
                 Delivery(response, to: request.method, route: nil, delay: .zero, clock: clock, random: random))
         case .matched(let match):
-            return prepare(request, for: match)
+            return prepare(request, for: match, headRoom: headRoom)
         }
     }
 
     /// Decides as much as it can without waiting for `request`, which `match` answers: for callers
     /// that looked the request up themselves.
-    package func prepare(_ request: StubRequest, for match: StubMatch) -> Prepared<Delivery> {
+    package func prepare(_ request: StubRequest, for match: StubMatch, headRoom: HeadRoom? = nil)
+        -> Prepared<Delivery>
+    {
         switch match.stub.resolve(for: request) {
         case .response(let response):
-            return deliver(response, to: request, route: match.route)
+            return deliver(response, to: request, route: match.route, headRoom: headRoom)
         case .deferred(let run):
             return .pending {
                 let response = try await resolve(run, for: request)
-                return try await deliver(response, to: request, route: match.route).value()
+                return try await deliver(response, to: request, route: match.route, headRoom: headRoom).value()
             }
         }
     }
@@ -95,8 +101,13 @@ public struct StubEngine: Sendable {
         try await deliver(request).response
     }
 
-    private func deliver(_ response: StubResponse, to request: StubRequest, route: Route?) -> Prepared<Delivery> {
+    /// The delivery of `response`, or of the `500` in its place when its head does not fit
+    /// `headRoom`, after the delay of `response`; the journal records what goes out.
+    private func deliver(_ response: StubResponse, to request: StubRequest, route: Route?, headRoom: HeadRoom?)
+        -> Prepared<Delivery>
+    {
         let delay = (response.delay == .none ? defaultDelay : response.delay).sample(from: random)
+        let response = headRoom?.fitting(response) ?? response
         let sentEvents = journal.record(request, route: route, response: response, delay: delay)
         let delivery = Delivery(
             response, to: request.method, route: route, delay: delay, clock: clock, random: random,
@@ -139,56 +150,6 @@ public struct StubEngine: Sendable {
             }
         }
     }
-
-    /// The 404 for `request`: the one made before for the same request line and near misses, or a
-    /// new one, kept when the request line was asked for before and served once when not.
-    private func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss]) -> StubResponse {
-        let line = RequestLine(request)
-        let (made, isRepeated) = unmatchedResponses.lookUp(line)
-        if let made, made.nearMisses == nearMisses { return made.response }
-        let response = Self.unmatchedResponse(for: request, nearMisses: nearMisses, isServedOnce: !isRepeated)
-        if isRepeated { unmatchedResponses.keep((nearMisses, response), for: line) }
-        return response
-    }
-
-    /// `404 Not Found`, naming the closest routes and why each missed.
-    static func unmatchedResponse(for request: StubRequest, nearMisses: [NearMiss], isServedOnce: Bool)
-        -> StubResponse
-    {
-        // Appended as bytes into room made once, the near misses worded straight into it:
-        // requests to distinct targets make a new one each, and appending to a `String` piece by
-        // piece costs more than the words.
-        var text: [UInt8] = []
-        text.reserveCapacity(
-            64 + request.target.utf8.count
-                + nearMisses.reduce(0) { $0 + $1.route.path.utf8.count + $1.reasonCapacity + 24 })
-        text.append(utf8: "No stub matches ")
-        text.append(utf8: request.method.rawValue)
-        text.append(utf8: " ")
-        text.append(utf8: request.target)
-        text.append(utf8: ".\n")
-        if nearMisses.isEmpty {
-            text.append(utf8: "No registered route comes close.\n")
-        } else {
-            text.append(utf8: "Closest routes:\n")
-            for miss in nearMisses {
-                text.append(utf8: "  - ")
-                miss.route.appendDescription(to: &text)
-                text.append(utf8: ": ")
-                miss.appendReason(to: &text)
-                text.append(utf8: "\n")
-            }
-        }
-        // With a head made once: finding that a text response has its content type, field by
-        // field, costs more than the body.
-        return StubResponse(head: unmatchedHead, body: Data(text), isServedOnce: isServedOnce)
-    }
-
-    /// The 404's status and header fields, as ``StubResponse/init(status:headerFields:text:delay:)`` makes them.
-    private static let unmatchedHead = HTTPResponse(
-        status: .notFound,
-        headerFields: HTTPFields([HTTPField(name: .decoyUnmatched, value: "true")])
-            .defaulting(.contentType, to: "text/plain; charset=utf-8"))
 }
 
 extension HTTPField.Name {

@@ -27,9 +27,7 @@ extension Delivery {
         var head = head
         head.headerFields = head.headerFields.joiningRepeatedNames
         guard head.headerFields[.contentLength] == nil, head.headerFields[.transferEncoding] == nil else { return head }
-        // A HEAD announces the length of the body it withholds; an event stream has none to announce.
-        let length = if case .withheld(let length) = body { length } else { body.length }
-        if let length { head.headerFields[.contentLength] = "\(length)" }
+        if let length = body.length { head.headerFields[.contentLength] = "\(length)" }
         return head
     }
 }

@@ -125,21 +125,39 @@ extension StubMapping.Origin {
     }
 }
 
-/// A route table shared by the lookups made until the registry next changes.
+/// A route table shared by the lookups made until the registry next changes, with the 404s of
+/// the unmatched requests that were asked for again: it is made anew whenever the routes change,
+/// and the 404s go with it.
 final class RouteTableSnapshot: Sendable {
     let table: RouteTable
     let refused: [RefusedRoute]
+    /// The 404s of unmatched requests that depend on their request line only and were asked for
+    /// before; the only memo of them, so that a repeated request finds its closest routes, its
+    /// 404 and the servings' encodings of it without working any of them out again.
+    private let unmatched = BoundedMemo<RequestLine, Unmatched>()
+    /// Whether the refused stubs a request fits follow from its request line alone, as the memo's
+    /// key needs.
+    private let refusalsDependOnLineOnly: Bool
 
     init(table: RouteTable, refused: [RefusedRoute]) {
         self.table = table
         self.refused = refused
+        refusalsDependOnLineOnly = refused.allSatisfy(\.pattern.route.dependsOnRequestLineOnly)
     }
 
     /// Looks `request` up in the table; an unmatched request that a refused stub fits is told so first.
-    func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
-        let lookup = table.lookup(request, scenarios: scenarios)
-        guard !refused.isEmpty, case .unmatched(let misses) = lookup else { return lookup }
-        let refusals = refused.compactMap { $0.nearMiss(for: request) }
-        return refusals.isEmpty ? lookup : .unmatched(refusals + misses)
+    func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> RouteLookup {
+        let (match, anyPathMatches) = table.match(request, scenarios: scenarios)
+        if let match { return .matched(match) }
+        let line = RequestLine(request)
+        let (made, isRepeated) = unmatched.lookUp(line)
+        if let made { return .unmatched(made) }
+        var (misses, dependsOnLineOnly) = table.nearMisses(
+            for: request, scenarios: scenarios, anyPathMatches: anyPathMatches)
+        if !refused.isEmpty { misses = refused.compactMap { $0.nearMiss(for: request) } + misses }
+        let isKept = dependsOnLineOnly && refusalsDependOnLineOnly && isRepeated
+        let answer = Unmatched(request, nearMisses: misses, isServedOnce: !isKept)
+        if isKept { unmatched.keep(answer, for: line) }
+        return .unmatched(answer)
     }
 }

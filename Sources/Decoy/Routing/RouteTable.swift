@@ -17,10 +17,6 @@ struct RouteTable: Sendable {
     /// Template and expression routes need the path in segments; literal routes only its hash,
     /// so a table without the former never splits it.
     private var templateCount = 0
-    /// The closest routes of unmatched requests that depend on their request line only and were
-    /// asked for before, until the routes change; a class, so that a table copied for reading
-    /// shares and fills it.
-    private var unmatchedMemo = BoundedMemo<RequestLine, [NearMiss]>()
 
     private enum Kind {
         case literal(String)
@@ -31,7 +27,6 @@ struct RouteTable: Sendable {
     mutating func insert(_ pattern: RequestPattern, stub: any Stub, number: UInt64? = nil) -> UInt64 {
         let id = number ?? nextID + 1
         nextID = max(nextID, id)
-        unmatchedMemo = BoundedMemo()
         let entry = RouteEntry(id: id, pattern: pattern, stub: stub)
         makeTrieUnique()
         switch pattern.path {
@@ -58,7 +53,6 @@ struct RouteTable: Sendable {
 
     mutating func remove(_ id: UInt64) {
         guard let kind = kindByID.removeValue(forKey: id) else { return }
-        unmatchedMemo = BoundedMemo()
         switch kind {
         case .expression:
             expressions.removeAll { $0.id == id }
@@ -90,7 +84,8 @@ struct RouteTable: Sendable {
         (literals.values.flatMap { $0 } + trie.allTemplates() + expressions).sorted { $0.id < $1.id }
     }
 
-    func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
+    /// The stub that answers `request`, or whether any route's path fits it, for ``nearMisses(for:scenarios:anyPathMatches:)``.
+    func match(_ request: StubRequest, scenarios: ScenarioStates) -> (match: StubMatch?, anyPathMatches: Bool) {
         var best: RouteEntry?
         var anyPathMatches = false
         visitPathMatches(of: request) { entry in
@@ -99,17 +94,19 @@ struct RouteTable: Sendable {
             if let current = best, !entry.outranks(current) { return }
             best = entry
         }
-        if let best { return .matched(StubMatch(stub: best.stub, route: best.pattern.route)) }
-        let line = RequestLine(request)
-        let (memoised, isRepeated) = unmatchedMemo.lookUp(line)
-        if let misses = memoised { return .unmatched(misses) }
+        return (best.map { StubMatch(stub: $0.stub, route: $0.pattern.route) }, anyPathMatches)
+    }
+
+    /// The closest routes to `request`, which nothing matched, at most three, and whether they
+    /// depend on the request line only; `anyPathMatches` is what ``match(_:scenarios:)`` found.
+    func nearMisses(for request: StubRequest, scenarios: ScenarioStates, anyPathMatches: Bool)
+        -> (misses: [NearMiss], dependsOnLineOnly: Bool)
+    {
         // Gathered by a second walk, which most unmatched requests, fitting no route's path, skip.
         var pathMatches: [RouteEntry] = []
         if anyPathMatches { visitPathMatches(of: request) { pathMatches.append($0) } }
-        let (misses, dependsOnLineOnly) = nearMisses(
+        return nearMisses(
             for: request, segments: request.pathSegments, pathMatches: pathMatches, scenarios: scenarios)
-        if dependsOnLineOnly, isRepeated { unmatchedMemo.keep(misses, for: line) }
-        return .unmatched(misses)
     }
 
     /// Calls `visit` with every route whose path fits the request's, without gathering them.

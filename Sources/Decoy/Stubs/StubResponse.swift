@@ -28,6 +28,8 @@ public struct StubResponse: Stub {
         /// Whether it answers with its head and whole body at once, worked out with the response
         /// rather than from its fields on every request it answers.
         let isSentAtOnce: Bool
+        /// The room its head takes in a server's memory (``HeadRoom``), worked out with the response.
+        let headLength: Int
 
         convenience init(_ fields: Fields, isServedOnce: Bool) {
             self.init(
@@ -43,6 +45,7 @@ public struct StubResponse: Stub {
             isSentAtOnce =
                 fields.fault == nil && fields.events == nil && fields.relay == nil
                 && (fields.throttle == .none || fields.body.isEmpty)
+            headLength = HeadRoom.length(of: fields.headerFields)
         }
     }
 
@@ -114,6 +117,9 @@ public struct StubResponse: Stub {
 
     /// Whether it answers with its head and whole body at once: no fault, and the body not paced.
     package var isSentAtOnce: Bool { storage.isSentAtOnce }
+
+    /// The room its head takes in a server's memory for a connection, when it is sent (``HeadRoom``).
+    package var headLength: Int { storage.headLength }
 
     /// Creates a response with a raw body.
     public init(

@@ -49,15 +49,3 @@ package final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Send
         }
     }
 }
-
-/// What an unmatched request's 404 depends on besides the routes, when no route near it looks at
-/// header fields, cookies, the body or a scenario: the method and the target.
-struct RequestLine: Hashable, Sendable {
-    let method: HTTPRequest.Method
-    let target: String
-
-    init(_ request: StubRequest) {
-        method = request.method
-        target = request.target
-    }
-}

@@ -171,10 +171,10 @@ final class Daemon: Sendable {
     }
 
     /// Does on the exchange's connection what its machine says, in a call of the handler for a
-    /// request of `method` and `version`. A response prepared once per stub response goes out
-    /// as it is (libmicrohttpd leaves out the body for `HEAD` and announces its length), a paced
-    /// body, and the server's own streamed one, is read out as its pieces come, and a fault is held on the engine's clock for as
-    /// long as the delivery says but at most ``MockServer/Configuration/faultTimeoutHold``.
+    /// request of `method` and `version`. A response prepared once per stub response goes out as
+    /// it is; a paced body, a `HEAD`'s withheld one and the server's own streamed one are read out
+    /// as their pieces come; and a fault is held on the engine's clock for as long as the delivery
+    /// says but at most ``MockServer/Configuration/faultTimeoutHold``.
     private func perform(
         _ action: ExchangeStateMachine.Action, for exchange: Exchange, method: UnsafePointer<CChar>,
         version: UnsafePointer<CChar>
@@ -191,7 +191,8 @@ final class Daemon: Sendable {
                 suspend(exchange) { [admin, baseURL] in .answer(admin.answer(request, baseURL: baseURL)) }
                 return .YES
             }
-            switch engine.prepare(exchange.request) {
+            let headRoom = HeadRoom(limit: configuration.headerMemoryLimit, requestLength: exchange.headLength)
+            switch engine.prepare(exchange.request, headRoom: headRoom) {
             case .ready(let delivery):
                 return perform(
                     exchange.machine.answered(with: delivery), for: exchange, method: method, version: version)
@@ -208,11 +209,6 @@ final class Daemon: Sendable {
         case .respond(let delivery):
             return queue(delivery, on: exchange)
         case .stream(let head, let body, of: let delivery?):
-            if let refused = refuse(
-                delivery, headLength: PreparedResponse.headLength(of: head.headerFields), for: exchange)
-            {
-                return refused
-            }
             log(delivery, for: exchange)
             return StreamedResponse.queue(head, body: body, on: exchange, daemon: self)
         case .stream(let head, let body, of: nil):
@@ -295,37 +291,19 @@ final class Daemon: Sendable {
     /// Queues the delivery's response from the libmicrohttpd response prepared once for it, or
     /// made for this answer only when the response is served once.
     private func queue(_ delivery: Delivery, on exchange: Exchange) -> MHD_Result {
-        let response = delivery.response
-        let prepared = response.cache?.value(PreparedResponse.self) { PreparedResponse(response) }
-        let headLength = prepared?.headLength ?? PreparedResponse.headLength(of: response.headerFields)
-        if let refused = refuse(delivery, headLength: headLength, for: exchange) { return refused }
         log(delivery, for: exchange)
-        guard let prepared else { return PreparedResponse.queueOnce(response, on: exchange.connection) }
+        let response = delivery.response
+        guard let prepared = response.cache?.value(PreparedResponse.self, orMake: { PreparedResponse(response) })
+        else { return PreparedResponse.queueOnce(response, on: exchange.connection) }
         return prepared.queue(on: exchange.connection)
     }
 
-    /// Answers `500` in place of the delivery's response when its head would not fit beside the
-    /// request's in the connection's memory, where libmicrohttpd would close the connection
-    /// without a word; `nil` when it fits.
-    private func refuse(_ delivery: Delivery, headLength: Int, for exchange: Exchange) -> MHD_Result? {
-        let requestLength = exchange.headLength
-        let limit = configuration.headerMemoryLimit
-        guard headLength + requestLength > limit else { return nil }
-        let refusal = StubResponse(
-            status: .internalServerError,
-            text: "The response's head takes about \(headLength) bytes; beside this request's head, about "
-                + "\(requestLength) bytes, it does not fit the \(limit) bytes of a connection's memory "
-                + "(MockServer.Configuration.headerMemoryLimit, decoy serve's --header-memory-limit), so the server "
-                + "cannot send it.\n")
-        log(delivery, answeredWith: refusal, for: exchange)
-        return PreparedResponse.queueOnce(refusal, on: exchange.connection)
-    }
-
-    /// Logs the delivery's response, or `refusal`, the server's answer in its place.
-    private func log(_ delivery: Delivery, answeredWith refusal: StubResponse? = nil, for exchange: Exchange) {
+    /// Logs the delivery's response.
+    private func log(_ delivery: Delivery, for exchange: Exchange) {
         guard requestLog != nil else { return }
-        let response = refusal ?? delivery.response
-        log(response, by: delivery.route.map { .route($0) } ?? .unmatched(body: delivery.response.body), for: exchange)
+        log(
+            delivery.response, by: delivery.route.map { .route($0) } ?? .unmatched(body: delivery.response.body),
+            for: exchange)
     }
 
     /// Hands the request's outcome to the log, which words and writes it on its own thread.

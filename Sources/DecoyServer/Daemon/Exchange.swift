@@ -25,8 +25,8 @@ final class Exchange: @unchecked Sendable {
     /// When the head arrived (``Nanoseconds/now``), for the request log; `nil` when nothing logs.
     var started: Int64?
     /// The room the head takes in the connection's memory, where libmicrohttpd keeps the request
-    /// line, the fields and a record of each; the response's head must fit beside it
-    /// (``PreparedResponse/headLength(of:)``). Added up as ``readHead(method:)`` reads the fields.
+    /// line, the fields and a record of each; the response's head must fit beside it (`HeadRoom`).
+    /// Added up as ``readHead(method:)`` reads the fields.
     private(set) var headLength = 0
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {

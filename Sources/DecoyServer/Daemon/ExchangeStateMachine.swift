@@ -87,10 +87,10 @@ struct ExchangeStateMachine {
         case refuseBody
         /// Answer with the server's own reply.
         case reply(StubResponse)
-        /// Queue the delivery's response, its head and whole body at once (only its head, for `HEAD`).
+        /// Queue the delivery's response, its head and whole body at once.
         case respond(Delivery)
-        /// Queue `head`, and `body` after it as its pieces come: the delivery's, or the server's
-        /// own when `delivery` is `nil`.
+        /// Queue `head`, and `body` after it as its pieces come (none, for `HEAD`, though its
+        /// length is announced): the delivery's, or the server's own when `delivery` is `nil`.
         case stream(HTTPResponse, StreamedBody, of: Delivery?)
         /// Queue the response of the delivery's fault, a failure a server can still put into words.
         case respondWithFault(Delivery)
@@ -187,10 +187,11 @@ struct ExchangeStateMachine {
         guard case .answering = state else { impossible("answered") }
         // Most answers at once, told without reading the content, which copies the head and body
         // out of the response.
-        switch delivery.isResponseAtOnce ? nil : delivery.content {
-        case nil, .response(_, .whole), .response(_, .withheld):
+        if delivery.isResponseAtOnce {
             state = .responding
             return .respond(delivery)
+        }
+        switch delivery.content {
         case .response(let head, let body):
             state = .responding
             return .stream(head, StreamedBody(delivery.pieces(of: body), length: body.length), of: delivery)

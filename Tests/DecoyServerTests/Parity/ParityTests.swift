@@ -109,8 +109,8 @@ struct ParityTests {
                     try $0.register(
                         StubResponse(headerFields: [.init("X-Size")!: "4"], text: "body"), for: .any("/thing"))
                 },
-                requests: [Resource(method: .head, path: "/thing")], headers: ["X-Size"],
-                expected: [.response(status: 200, headers: ["X-Size": "4"], body: "")]),
+                requests: [Resource(method: .head, path: "/thing")], headers: ["X-Size", "Content-Length"],
+                expected: [.response(status: 200, headers: ["X-Size": "4", "Content-Length": "4"], body: "")]),
             Scenario(
                 name: "unmatched 404 with diagnostics",
                 register: { try $0.register(StubResponse(), for: .get("/users/{id}/orders")) },

@@ -70,10 +70,19 @@ struct ExchangeStateMachineTests {
         #expect(name(machine.state) == "completed")
     }
 
-    @Test func aHeadRequestForAPacedBodyIsRespondedToAtOnce() throws {
+    /// The engine withholds a `HEAD`'s body and tells its length; the server announces that length
+    /// and sends no piece, whatever the body's pace.
+    @Test(arguments: [
+        StubResponse(text: "slow body").throttled(.bytesPerSecond(1)), StubResponse(text: "fast body"),
+    ])
+    func aHeadRequestGetsTheHeadAndTheLengthOfTheBodyWithheld(_ response: StubResponse) throws {
         var machine = Self.answering()
-        let paced = StubResponse(text: "slow body").throttled(.bytesPerSecond(1))
-        #expect(name(machine.answered(with: try Self.delivery(paced, method: .head))) == "respond")
+        guard case .stream(_, let body, of: .some) = machine.answered(with: try Self.delivery(response, method: .head))
+        else {
+            Issue.record("not streamed")
+            return
+        }
+        #expect(body.length == 9)
         #expect(name(machine.state) == "responding")
     }
 

@@ -141,8 +141,9 @@ struct MockServerTests {
 
     /// Stub files allow 64 KiB of response header fields, but libmicrohttpd writes the head into
     /// the connection's memory (``MockServer/Configuration/headerMemoryLimit``), beside the
-    /// request's head, and closes the connection without a word when it does not fit. The server
-    /// answers `500` saying so instead, and goes on serving.
+    /// request's head, and closes the connection without a word when it does not fit. The engine,
+    /// told the room, answers `500` saying so instead, the journal records that `500` as what was
+    /// sent, and the server goes on serving.
     @Test(arguments: [
         (40_000, 0, 32 * 1024, "500"), (20_000, 0, 32 * 1024, "200"), (20_000, 14_000, 32 * 1024, "500"),
         (20_000, 8_000, 32 * 1024, "200"), (40_000, 0, 64 * 1024, "200"),
@@ -163,6 +164,8 @@ struct MockServerTests {
             "GET /big HTTP/1.1\r\nHost: x\r\n\(requestField > 0 ? requestHead : "")Connection: close\r\n\r\n")
         let reply = await connection.read()
         #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(reply.prefix(80))")
+        let recorded = try registry.journal.entries(matching: .get("/big"))
+        #expect(recorded.map { $0.status.map { "\($0.code)" } } == [status])
         if status == "500" {
             #expect(reply.contains("(MockServer.Configuration.headerMemoryLimit, decoy serve's --header-memory-limit)"))
         } else {
