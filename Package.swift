@@ -51,6 +51,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // Already in DecoyClient's closure: a proxy reads a relayed event stream with its parser.
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                // A request's header fields parsed once, on first read, without a lock per request.
+                .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
         // Stub files, JSON and YAML, apart from the engine: only who loads a folder links Yams.
