@@ -14,34 +14,30 @@ public struct Header<Value: Sendable>: Sendable {
     public var wrappedValue: Value
     /// The field's name.
     public let name: HTTPField.Name
-    private let texts: ParameterTexts
 
     /// A field called `name` with an initial value.
     public init(wrappedValue: Value, _ name: HTTPField.Name) where Value: LosslessStringConvertible {
-        self.init(wrappedValue, name, .single)
+        self.wrappedValue = wrappedValue
+        self.name = name
     }
 
     /// A field called `name`, left out while `nil`.
     public init<Wrapped: LosslessStringConvertible>(wrappedValue: Value, _ name: HTTPField.Name)
     where Value == Wrapped? {
-        self.init(wrappedValue, name, .optional)
+        self.wrappedValue = wrappedValue
+        self.name = name
     }
 
     /// A field called `name`, repeated for each element.
     public init<Element: LosslessStringConvertible>(wrappedValue: Value, _ name: HTTPField.Name)
     where Value == [Element] {
-        self.init(wrappedValue, name, .list)
-    }
-
-    private init(_ value: Value, _ name: HTTPField.Name, _ texts: ParameterTexts) {
-        wrappedValue = value
+        self.wrappedValue = wrappedValue
         self.name = name
-        self.texts = texts
     }
 }
 
 extension Header: RequestParameter {
     func add(to items: inout [URLQueryItem], _ fields: inout [HTTPField]) {
-        fields += texts.texts(wrappedValue).map { HTTPField(name: name, value: $0) }
+        fields += parameterTexts(wrappedValue).map { HTTPField(name: name, value: $0) }
     }
 }

@@ -15,32 +15,28 @@ public struct Query<Value: Sendable>: Sendable {
     public var wrappedValue: Value
     /// The parameter's name.
     public let name: String
-    private let texts: ParameterTexts
 
     /// A parameter called `name` with an initial value.
     public init(wrappedValue: Value, name: String) where Value: LosslessStringConvertible {
-        self.init(wrappedValue, name, .single)
+        self.wrappedValue = wrappedValue
+        self.name = name
     }
 
     /// A parameter called `name`, left out while `nil`.
     public init<Wrapped: LosslessStringConvertible>(wrappedValue: Value, name: String) where Value == Wrapped? {
-        self.init(wrappedValue, name, .optional)
+        self.wrappedValue = wrappedValue
+        self.name = name
     }
 
     /// A parameter called `name`, repeated for each element.
     public init<Element: LosslessStringConvertible>(wrappedValue: Value, name: String) where Value == [Element] {
-        self.init(wrappedValue, name, .list)
-    }
-
-    private init(_ value: Value, _ name: String, _ texts: ParameterTexts) {
-        wrappedValue = value
+        self.wrappedValue = wrappedValue
         self.name = name
-        self.texts = texts
     }
 }
 
 extension Query: RequestParameter {
     func add(to items: inout [URLQueryItem], _ fields: inout [HTTPField]) {
-        items += texts.texts(wrappedValue).map { URLQueryItem(name: name, value: $0) }
+        items += parameterTexts(wrappedValue).map { URLQueryItem(name: name, value: $0) }
     }
 }

@@ -8,17 +8,10 @@ protocol RequestParameter {
     func add(to items: inout [URLQueryItem], _ fields: inout [HTTPField])
 }
 
-/// How a ``Query`` or ``Header`` value becomes texts: one, none or one (an optional), or one
-/// per element; which one its constrained initializer says, so the casts below cannot fail.
-enum ParameterTexts: Sendable {
-    case single, optional, list
-
-    func texts(_ value: Any) -> [String] {
-        switch self {
-        case .single: [(value as! any LosslessStringConvertible).description]
-        // Casting an optional to a protocol unwraps it, and fails for `nil`.
-        case .optional: (value as? any LosslessStringConvertible).map { [$0.description] } ?? []
-        case .list: (value as! [any LosslessStringConvertible]).map(\.description)
-        }
-    }
+/// The texts a ``Query`` or ``Header`` value sends: one for a value, none for `nil`, one per
+/// element of an array. Their initializers take nothing else, so nothing else arrives here.
+func parameterTexts(_ value: Any) -> [String] {
+    if let list = value as? [any LosslessStringConvertible] { return list.map(\.description) }
+    // Casting an optional to a protocol unwraps it, and fails for `nil`.
+    return (value as? any LosslessStringConvertible).map { [$0.description] } ?? []
 }

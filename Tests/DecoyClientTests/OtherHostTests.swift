@@ -5,7 +5,7 @@ import HTTPTypes
 import Testing
 
 @Suite("Request types to other hosts: whole URLs, property wrappers, builders, loading through a transport")
-struct EndpointTests {
+struct OtherHostTests {
     struct Repository: Codable, Equatable, Sendable { let name: String }
 
     struct RepositorySearch: Request {
