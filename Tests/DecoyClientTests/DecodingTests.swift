@@ -127,6 +127,18 @@ struct DecodingTests {
         }
     }
 
+    @Test func aValueNeitherDecodableNorVoidNeedsADecodingStep() async throws {
+        struct Opaque: Sendable { let text: String }
+        let client = try Self.client(answering: StubResponse(text: "ok"))
+        let error = await #expect(throws: APIError.self) { try await client.send(Resource<Opaque>.get("/opaque")) }
+        guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
+        #expect("\(failure.underlying)".contains("Opaque is neither Decodable nor Void"))
+        let decoded = Resource<Opaque>.get("/opaque").decoded { data, _ in
+            Opaque(text: String(decoding: data, as: UTF8.self))
+        }
+        #expect(try await client.send(decoded).text == "ok")
+    }
+
     @Test func resourceDecoderBeatsTheClients() async throws {
         struct Account: Decodable, Equatable, Sendable { let displayName: String }
         let snakeCase = JSONDecoder()

@@ -154,6 +154,19 @@ struct OtherHostTests {
         #expect(failure == .connectionLost)
     }
 
+    @Test func aWholeURLKeepsItsQueryBeforeTheResourcesOwnAndItsPathAsWritten() async throws {
+        let transport = Capturing(try Self.registry())
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: transport)
+        _ = try? await client.send(
+            Resource<Void>.get("http://files.test:8080/annual report.pdf?v=2&lang=en", query: ["lang": "fr"]))
+        let request = try #require(transport.requests.withLock { $0.first })
+        #expect(request.authority == "files.test:8080")
+        #expect(request.path == "/annual%20report.pdf?v=2&lang=fr")
+        let error = await #expect(throws: APIError.self) { try await client.send(Resource<Void>.get("https://")) }
+        guard case .invalidRequest(let reason) = error else { Issue.record("expected an invalid request"); return }
+        #expect(reason == "GET https:// is not a URL")
+    }
+
     @Test func loadNeedsAWholeURL() async throws {
         let error = await #expect(throws: APIError.self) {
             try await StubTransport(try Self.registry()).load(Resource<Void>.get("/limited"))

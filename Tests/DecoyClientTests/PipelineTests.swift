@@ -111,6 +111,8 @@ struct PipelineTests {
         #expect(policy.wait(beforeRetry: 3, unitRandom: 0) == .milliseconds(400))
         #expect(policy.wait(beforeRetry: 5, unitRandom: 0) == .milliseconds(500))
         #expect(policy.wait(beforeRetry: 3, unitRandom: 1) == .milliseconds(200))
+        let steady = RetryPolicy(wait: .seconds(30), multiplier: 1, jitter: 0)
+        #expect(steady.wait(beforeRetry: 4, unitRandom: 0) == .seconds(30), "a wait past the maximum is waited in full")
     }
 
     @Test func logsRequestsAndResponsesWithSecretsRedacted() async throws {

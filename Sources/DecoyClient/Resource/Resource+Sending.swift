@@ -8,14 +8,11 @@ extension Resource {
         relativeTo base: BaseTarget?, defaultFields: HTTPFields, defaultQuery: [URLQueryItem], encoder: JSONEncoder
     ) throws(APIError) -> (HTTPRequest, Data?) {
         // Most paths start with `/`: only the others are looked at for a scheme.
-        if path.first != "/", path.contains("://") {
-            guard let components = URLComponents(string: path), let scheme = components.scheme,
-                let host = components.percentEncodedHost, !host.isEmpty
-            else { throw .invalidRequest(reason: "\(method) \(path) is not a URL") }
-            let target = BaseTarget(scheme: scheme, authority: components.port.map { "\(host):\($0)" } ?? host)
+        if path.first != "/", let url = WholeURL(path) {
+            guard !url.authority.isEmpty else { throw .invalidRequest(reason: "\(method) \(path) is not a URL") }
             return try httpRequest(
-                target, path: components.path, defaultFields: [:], defaultQuery: components.queryItems ?? [],
-                encoder: encoder)
+                BaseTarget(scheme: url.scheme, authority: url.authority), path: url.path, defaultFields: [:],
+                defaultQuery: url.query, encoder: encoder)
         }
         guard let base else {
             throw .invalidRequest(reason: "\(method) \(path) names no host: without a client, give a whole URL")
@@ -51,5 +48,33 @@ extension Resource {
         let context = DecodingContext(
             decoder: options.decoder ?? decoder, envelope: envelope, lossyArrays: options.lossyArrays ?? lossyArrays)
         return try decode?(data, response, context) ?? context.decode(Value.self, from: data)
+    }
+}
+
+/// A whole URL as a resource's path gives it, `scheme://authority/path?query`, written as it
+/// reads: split, not decoded, so that its path and query are encoded as a relative path's are.
+struct WholeURL {
+    let scheme: String
+    let authority: String
+    let path: String
+    let query: [URLQueryItem]
+
+    /// The parts of `text`; `nil` when it names no scheme.
+    init?(_ text: String) {
+        guard let schemeEnd = text.range(of: "://") else { return nil }
+        scheme = String(text[..<schemeEnd.lowerBound])
+        let rest = text[schemeEnd.upperBound...]
+        let pathStart = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        authority = String(rest[..<pathStart])
+        let target = rest[pathStart...]
+        let queryStart = target.firstIndex(of: "?")
+        path = String(target[..<(queryStart ?? target.endIndex)])
+        query =
+            queryStart.map { start in
+                target[target.index(after: start)...].split(separator: "&").map { pair in
+                    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    return URLQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+                }
+            } ?? []
     }
 }

@@ -19,7 +19,8 @@ public struct Resource<Value>: Sendable {
     public var method: HTTPRequest.Method
     /// The path, relative to the client's base URL (starting with `/`); or a whole URL
     /// (`https://search.example.com/v1/search`) for another host, to which the client's default
-    /// header fields and query items are not sent.
+    /// header fields and query items are not sent. Either is written as it reads, not
+    /// percent-encoded: the client encodes it, a whole URL's query included.
     public var path: String
     /// Query items sent after the client's default ones, replacing those of the same name.
     public var query: [URLQueryItem]
