@@ -41,7 +41,8 @@ public final class APIClient: Sendable {
         self.pipeline = RequestPipeline(transport: session, configuration: configuration)
     }
 
-    /// A stream of every request of this client that fails from now on, whoever sent it.
+    /// A stream of the failures of this client's requests from now on, whoever sent them: each
+    /// the ``APIError`` its caller catches.
     ///
     /// Each call gives a new stream; a stream stops receiving when its consumer stops iterating.
     public func failureStream() -> AsyncStream<APIError> {
@@ -202,8 +203,8 @@ public final class APIClient: Sendable {
         guard !configuration.acceptableStatuses.contains(response.status.code) else { return }
         throw .unacceptableStatus(
             Response(
-                value: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }, status: response.status,
-                headerFields: response.headerFields, body: data, source: .network))
+                unaccepted: response, body: data,
+                errorBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }))
     }
 
     /// Decodes a response; a step that throws an ``APIError`` (a fallback) keeps it, any other error is a decoding

@@ -37,3 +37,11 @@ extension Response {
             source: source)
     }
 }
+
+extension Response where Value == (any Sendable)? {
+    /// An answer whose status the client does not accept, as ``APIError/unacceptableStatus(_:)``
+    /// carries it: its value the decoded error body, if any.
+    init(unaccepted head: HTTPResponse, body: Data, errorBody: (any Sendable)? = nil) {
+        self.init(value: errorBody, status: head.status, headerFields: head.headerFields, body: body, source: .network)
+    }
+}

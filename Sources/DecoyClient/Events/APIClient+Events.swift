@@ -50,11 +50,7 @@ extension APIClient {
             guard head.status == .ok, Self.isEventStream(head) else {
                 // Accepted, but no event stream: the EventSource specification fails the connection.
                 let data = (try? await body.collected()) ?? Data()
-                throw report(
-                    .unacceptableStatus(
-                        Response(
-                            value: nil, status: head.status, headerFields: head.headerFields, body: data,
-                            source: .network)))
+                throw report(.unacceptableStatus(Response(unaccepted: head, body: data)))
             }
             do {
                 for try await field in body.map({ ArraySlice($0) }).asDecodedServerSentEvents() {

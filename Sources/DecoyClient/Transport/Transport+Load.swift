@@ -17,10 +17,7 @@ extension Transport {
             throw APIError(transporting: error)
         }
         guard (200..<300).contains(response.status.code) else {
-            throw .unacceptableStatus(
-                Response(
-                    value: nil, status: response.status, headerFields: response.headerFields, body: data,
-                    source: .network))
+            throw .unacceptableStatus(Response(unaccepted: response, body: data))
         }
         let final: Final
         do {
