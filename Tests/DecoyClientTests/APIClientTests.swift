@@ -99,8 +99,8 @@ struct APIClientTests {
         guard case .unacceptableStatus(let failure) = error else { Issue.record("expected a status failure"); return }
         #expect(failure.status == .unprocessableContent)
         #expect(failure.headerFields[.init("X-Request-Id")!] == "r1")
-        #expect(failure.decodedBody(as: APIProblem.self) == APIProblem(code: "invalid", message: "name is required"))
-        #expect(failure.bodyText.contains("name is required"))
+        #expect(failure.value as? APIProblem == APIProblem(code: "invalid", message: "name is required"))
+        #expect(String(decoding: failure.body, as: UTF8.self).contains("name is required"))
     }
 
     @Test func acceptableStatusesAreConfigurable() async throws {
@@ -159,8 +159,8 @@ struct APIClientTests {
         for _ in 0..<1_000 where registry.journal.totalCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         task.cancel()
         let error = await #expect(throws: APIError.self) { try await task.value }
-        guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }
-        #expect(failure.category == .cancelled)
+        guard case .transport(let failure, _) = error else { Issue.record("expected a transport failure"); return }
+        #expect(failure == .cancelled)
     }
 
     @Test func unencodableBodyIsAnInvalidRequest() async throws {

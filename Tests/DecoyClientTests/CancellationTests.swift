@@ -1,9 +1,10 @@
 import Clocks
 import Decoy
-import DecoyClient
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import DecoyClient
 
 @Suite("Cancellation reaches the transport and the stub delay")
 struct CancellationTests {
@@ -31,10 +32,10 @@ struct CancellationTests {
 
     static func expectCancelled<Value>(_ task: Task<Value, any Error>) async {
         let error = await #expect(throws: APIError.self) { try await task.value }
-        guard case .transport(let failure) = error else {
+        guard case .transport(let failure, _) = error else {
             Issue.record("expected a transport failure, got \(String(describing: error))"); return
         }
-        #expect(failure.category == .cancelled)
+        #expect(failure == .cancelled)
     }
 
     static func waitUntilReceived(_ registry: StubRegistry) async {
@@ -63,7 +64,7 @@ struct CancellationTests {
             baseURL: URL(string: "https://api.test")!,
             configuration: .init(
                 timeout: nil, clock: clock,
-                retry: RetryPolicy(maxAttempts: 3, backoff: .constant(.seconds(10)), jitter: 0)
+                retry: RetryPolicy(maxAttempts: 3, wait: .seconds(10), multiplier: 1, jitter: 0)
             ), transport: StubTransport(registry))
         let task = Task { try await client.send(Resource<Void>.get("/down")) }
         await Self.waitUntilReceived(registry)
@@ -82,7 +83,8 @@ struct CancellationTests {
             for: CacheKey(HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/slow")))
         let client = APIClient(
             baseURL: URL(string: "https://api.test")!,
-            configuration: .init(timeout: nil, cache: cache, cachePolicy: .cacheThenNetwork), transport: transport)
+            configuration: .init(timeout: nil, cache: ResponseCache(storage: cache), cachePolicy: .cacheThenNetwork),
+            transport: transport)
         var values: [Int] = []
         for try await response in client.responses(for: Resource<Int>.get("/slow")) {
             values.append(response.value)

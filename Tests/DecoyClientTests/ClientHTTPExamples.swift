@@ -18,8 +18,8 @@ final class SignOutOnUnauthorized: APIClientDelegate {
     let signOut: @Sendable () -> Void
     init(signOut: @escaping @Sendable () -> Void) { self.signOut = signOut }
 
-    func client(_ client: APIClient, didFail failure: ClientFailure) {
-        if case .unacceptableStatus(let status) = failure.error, status.status == .unauthorized { signOut() }
+    func client(_ client: APIClient, didFail error: APIError) {
+        if case .unacceptableStatus(let response) = error, response.status == .unauthorized { signOut() }
     }
 }
 
@@ -34,7 +34,7 @@ struct ClientHTTPExamples {
 
         let localized = APIClient(baseURL: apiURL, configuration: .init(queryItems: [URLQueryItem(name: "locale", value: "en")]), transport: transport)
         _ = try await localized.send(Resource<[Order]>.get("/orders", query: ["locale": "fr"]))   // /orders?locale=fr
-        _ = try await localized.send(Resource<[Order]>.get("/orders", query: ["locale": "fr"]).defaultsMerge(.append))   // /orders?locale=en&locale=fr
+        _ = try await localized.send(Resource<[Order]>.get("/orders", query: ["locale": "fr"]).appendingToDefaults())   // /orders?locale=en&locale=fr
 
         #expect(registry.journal.entries.map(\.request.target) == ["/orders?locale=fr", "/orders?locale=en&locale=fr"])
     }
@@ -82,7 +82,7 @@ struct ClientHTTPExamples {
         let transport = StubTransport(registry)
 
         let clock = TestClock()
-        let client = APIClient(baseURL: apiURL, configuration: .init(clock: clock, cache: MemoryCache(capacity: 8 * 1024 * 1024, clock: clock)), transport: transport)
+        let client = APIClient(baseURL: apiURL, configuration: .init(clock: clock, cache: .memory(capacity: 8 * 1024 * 1024, clock: clock)), transport: transport)
         _ = try await client.send(Resource<[Product]>.get("/products"))           // Cache-Control: max-age=60, ETag: "v1"
         await clock.advance(by: .seconds(30))
         let cached = try await client.response(for: Resource<[Product]>.get("/products"))

@@ -58,12 +58,12 @@ struct DecodingTests {
         let expected = [Person(name: "Ada", age: 36), Person(name: "Lin", age: 3)]
         let perResource = try Self.client(answering: StubResponse(json: Self.mixedPeople))
         #expect(
-            try await perResource.send(Resource<[Person]>.get("/people").rootKeys("data").arrayDecoding(.lossy))
+            try await perResource.send(Resource<[Person]>.get("/people").rootKeys("data").lossyArrays())
                 == expected)
-        let perClient = try Self.client(answering: StubResponse(json: Self.mixedPeople), .init(arrayDecoding: .lossy))
+        let perClient = try Self.client(answering: StubResponse(json: Self.mixedPeople), .init(lossyArrays: true))
         #expect(try await perClient.send(Resource<[Person]>.get("/people").rootKeys("data")) == expected)
         await #expect(throws: APIError.self, "the resource's strict beats the client's lossy") {
-            try await perClient.send(Resource<[Person]>.get("/people").rootKeys("data").arrayDecoding(.strict))
+            try await perClient.send(Resource<[Person]>.get("/people").rootKeys("data").lossyArrays(false))
         }
     }
 
@@ -84,11 +84,11 @@ struct DecodingTests {
         let error = await #expect(throws: APIError.self) {
             try await client.send(Resource<Person>.get("/me").fallback(Notice.self))
         }
-        guard case .fallback(let fallback) = error else {
+        guard case .fallback(let value, let failure) = error else {
             Issue.record("expected a fallback, got \(String(describing: error))"); return
         }
-        #expect(fallback.value(as: Notice.self) == Notice(notice: "down for maintenance"))
-        #expect(fallback.failure.codingPath == ["name"])
+        #expect(value as? Notice == Notice(notice: "down for maintenance"))
+        #expect(failure.codingPath == ["name"])
     }
 
     @Test func fallbackIsNotTriedWhenTheMainTypeDecodes() async throws {
@@ -113,9 +113,9 @@ struct DecodingTests {
         let resource = Resource<Person>.get("/me").rootKeys("data").decoded { _, _ in throw CancellationError() }
             .fallback(Notice.self)
         let error = await #expect(throws: APIError.self) { try await client.send(resource) }
-        guard case .fallback(let fallback) = error else { Issue.record("expected a fallback"); return }
-        #expect(fallback.value(as: Notice.self)?.notice == "later")
-        #expect(fallback.failure.underlying is CancellationError)
+        guard case .fallback(let value, let failure) = error else { Issue.record("expected a fallback"); return }
+        #expect((value as? Notice)?.notice == "later")
+        #expect(failure.underlying is CancellationError)
     }
 
     @Test func emptyBodyIsNilForAnOptionalAndFineForVoid() async throws {
@@ -125,6 +125,18 @@ struct DecodingTests {
         await #expect(throws: APIError.self, "an empty body is no Person") {
             try await client.send(Resource<Person>.get("/me"))
         }
+    }
+
+    @Test func aValueNeitherDecodableNorVoidNeedsADecodingStep() async throws {
+        struct Opaque: Sendable { let text: String }
+        let client = try Self.client(answering: StubResponse(text: "ok"))
+        let error = await #expect(throws: APIError.self) { try await client.send(Resource<Opaque>.get("/opaque")) }
+        guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
+        #expect("\(failure.underlying)".contains("Opaque is neither Decodable nor Void"))
+        let decoded = Resource<Opaque>.get("/opaque").decoded { data, _ in
+            Opaque(text: String(decoding: data, as: UTF8.self))
+        }
+        #expect(try await client.send(decoded).text == "ok")
     }
 
     @Test func resourceDecoderBeatsTheClients() async throws {
@@ -137,11 +149,11 @@ struct DecodingTests {
         await #expect(throws: APIError.self) { try await client.send(Resource<Account>.get("/account")) }
     }
 
-    @Test func envelopeKeepsTheDecodersDateStrategy() throws {
+    @Test func envelopeKeepsTheDecodersDateStrategy() async throws {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
-        let date = try decoder.decode(
-            Date.self, from: Data(#"{"at": 86400}"#.utf8), envelope: .singleKey(otherwise: nil))
+        let client = try Self.client(answering: StubResponse(json: #"{"at": 86400}"#))
+        let date = try await client.send(Resource<Date>.get("/at").unwrapped().decoder(decoder))
         #expect(date == Date(timeIntervalSince1970: 86_400))
     }
 }

@@ -32,7 +32,7 @@ struct DefaultsTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .noContent), for: .get("/orders"))
         try await Self.client(registry).send(
-            Resource<Void>.get("/orders", query: ["tag": "b"]).header(.init("X-Tag")!, "b").defaultsMerge(.append))
+            Resource<Void>.get("/orders", query: ["tag": "b"]).header(.init("X-Tag")!, "b").appendingToDefaults())
         let request = try #require(registry.journal.entries.first?.request)
         #expect(request.target == "/orders?locale=en&tag=a&tag=b")
         #expect(request.headerFields[values: .init("X-Tag")!] == ["a", "b"])

@@ -4,26 +4,29 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("GraphQL: documents named after the operation, variables, data and errors")
+@Suite("GraphQL: documents named after the request type, variables, data and errors")
 struct GraphQLTests {
-    struct HeroName: GraphQLOperation {
+    static let documents = Bundle.module.resourceURL!.appending(path: "Documents")
+    static let heroQuery = try! String(contentsOf: documents.appending(path: "HeroName.graphql"), encoding: .utf8)
+
+    struct HeroName: Request {
         struct Output: Decodable, Equatable, Sendable { let hero: Hero }
         struct Hero: Decodable, Equatable, Sendable { let name: String }
         let variables: [String: String]
+        var path = "/graphql"
+        var resource: Resource<Output> { .graphQL(Self.self, variables: variables, in: documents, path: path) }
     }
 
-    struct ServerTime: GraphQLOperation {
+    struct ServerTime: Request {
         struct Output: Decodable, Sendable { let now: Date }
+        var resource: Resource<Output> { .graphQL(Self.self, in: documents) }
     }
 
-    struct Renamed: GraphQLOperation {
-        typealias Output = HeroName.Output
-        static var documentName: String { "HeroName" }
+    /// Sends `HeroName.graphql` under another name.
+    struct Renamed: Request {
+        var folder = documents
+        var resource: Resource<HeroName.Output> { .graphQL(HeroName.self, in: folder) }
     }
-
-    static let documents = GraphQLDocuments(bundle: .module, subdirectory: "Documents")
-    static let heroQuery = try! String(
-        contentsOf: documents.folder.appending(path: "HeroName.graphql"), encoding: .utf8)
 
     static func client(answering answer: StubResponse, _ configuration: APIClient.Configuration = .init()) throws -> (
         APIClient, Recorder
@@ -35,8 +38,7 @@ struct GraphQLTests {
     @Test func postsTheDocumentAndVariablesAndDecodesData() async throws {
         let (client, recorder) = try Self.client(
             answering: StubResponse(json: #"{"data": {"hero": {"name": "R2-D2"}}}"#))
-        let output = try await client.send(
-            .graphQL(HeroName(variables: ["episode": "JEDI"]), documents: Self.documents))
+        let output = try await client.send(HeroName(variables: ["episode": "JEDI"]))
         #expect(output == HeroName.Output(hero: .init(name: "R2-D2")))
         let request = try #require(recorder.request)
         #expect(request.method == .post)
@@ -54,26 +56,28 @@ struct GraphQLTests {
             """#
         let (client, _) = try Self.client(answering: StubResponse(json: reply))
         let error = await #expect(throws: APIError.self) {
-            try await client.send(.graphQL(HeroName(variables: [:]), documents: Self.documents, path: "/api"))
+            try await client.send(HeroName(variables: [:], path: "/api"))
         }
-        guard case .graphQL(let failure) = error else {
+        guard case .graphQL(let errors, let partialData, _) = error else {
             Issue.record("expected GraphQL errors, got \(String(describing: error))"); return
         }
-        #expect(failure.errors.map(\.message) == ["friends unavailable"])
-        #expect(failure.errors.first?.locations == [GraphQLError.Location(line: 3, column: 5)])
-        #expect(failure.errors.first?.path == ["hero", "friends", "1"])
-        #expect(failure.partialData(as: HeroName.Output.self)?.hero.name == "Luke")
+        #expect(errors.map(\.message) == ["friends unavailable"])
+        #expect(errors.first?.locations.map { [$0.line, $0.column] } == [[3, 5]])
+        #expect(errors.first?.path == ["hero", "friends", "1"])
+        #expect((partialData as? HeroName.Output)?.hero.name == "Luke")
     }
 
     @Test func errorsWithoutDataStillFail() async throws {
         let (client, _) = try Self.client(
             answering: StubResponse(json: #"{"data": null, "errors": [{"message": "syntax"}]}"#))
         let error = await #expect(throws: APIError.self) {
-            try await client.send(.graphQL(HeroName(variables: [:]), documents: Self.documents))
+            try await client.send(HeroName(variables: [:]))
         }
-        guard case .graphQL(let failure) = error else { Issue.record("expected GraphQL errors"); return }
-        #expect(failure.partialData == nil)
-        #expect(failure.errors.first?.path == [])
+        guard case .graphQL(let errors, let partialData, _) = error else {
+            Issue.record("expected GraphQL errors"); return
+        }
+        #expect(partialData == nil)
+        #expect(errors.first?.path == [])
     }
 
     @Test func dataDecodesWithTheClientsDecoderAndNoVariablesAreAnEmptyObject() async throws {
@@ -81,8 +85,7 @@ struct GraphQLTests {
         decoder.dateDecodingStrategy = .secondsSince1970
         let (client, recorder) = try Self.client(
             answering: StubResponse(json: #"{"data": {"now": 86400}}"#), .init(decoder: decoder))
-        let output = try await client.send(
-            .graphQL(ServerTime(), documents: GraphQLDocuments(folder: Self.documents.folder)))
+        let output = try await client.send(ServerTime())
         #expect(output.now == Date(timeIntervalSince1970: 86_400))
         let sent = try JSONSerialization.jsonObject(with: try #require(recorder.request).body) as? [String: Any]
         #expect((sent?["variables"] as? [String: Any])?.isEmpty == true)
@@ -91,21 +94,21 @@ struct GraphQLTests {
     @Test func missingDataIsADecodingFailureAtData() async throws {
         let (client, _) = try Self.client(answering: StubResponse(json: #"{"extensions": {}}"#))
         let error = await #expect(throws: APIError.self) {
-            try await client.send(.graphQL(HeroName(variables: [:]), documents: Self.documents))
+            try await client.send(HeroName(variables: [:]))
         }
         guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
         #expect(failure.codingPath == ["data"])
     }
 
-    @Test func documentNameCanBeGivenAndAMissingDocumentIsAnInvalidRequest() throws {
-        #expect(throws: Never.self) { try Resource.graphQL(Renamed(), documents: Self.documents) }
-        do {
-            _ = try Resource.graphQL(
-                HeroName(variables: [:]), documents: GraphQLDocuments(folder: URL(filePath: "/nonexistent")))
-            Issue.record("expected a missing document")
-        } catch {
-            guard case .invalidRequest(let reason) = error else { Issue.record("got \(error)"); return }
-            #expect(reason.contains("/nonexistent/HeroName.graphql"))
+    @Test func anotherTypeCanNameTheDocumentAndAMissingDocumentIsAnInvalidRequest() async throws {
+        let (client, recorder) = try Self.client(answering: StubResponse(json: #"{"data": {"hero": {"name": "Rey"}}}"#))
+        #expect(try await client.send(Renamed()).hero.name == "Rey")
+        let sent = try JSONSerialization.jsonObject(with: try #require(recorder.request).body) as? [String: Any]
+        #expect(sent?["query"] as? String == Self.heroQuery)
+        let error = await #expect(throws: APIError.self) {
+            try await client.send(Renamed(folder: URL(filePath: "/nonexistent")))
         }
+        guard case .invalidRequest(let reason) = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(reason.contains("/nonexistent/HeroName.graphql"))
     }
 }

@@ -129,22 +129,20 @@ struct StreamingTests {
         func postProcess(result: String) async -> String { result.uppercased() }
     }
 
-    struct Status: Endpoint {
-        typealias Output = [String: String]
-        var host: String { "status.test" }
-        var path: String { "/status" }
+    struct Status: Request {
+        var resource: Resource<[String: String]> { .get("https://status.test/status") }
     }
 
-    /// `responses(for:)` serves `Request` and `Endpoint` types as it serves resources: under
+    /// `responses(for:)` serves `Request` types as it serves resources, another host's too: under
     /// `cacheThenNetwork`, the cached value first, then the network's, each finished as `send` does.
-    @Test func responsesServeRequestAndEndpointTypes() async throws {
+    @Test func responsesServeRequestTypes() async throws {
         let registry = StubRegistry()
         try registry.register(
             AlternatingStub([StubResponse(json: #"{"name": "ada"}"#), StubResponse(json: #"{"name": "grace"}"#)]),
             for: .get("/profile"))
         try registry.register(StubResponse(json: #"{"state": "up"}"#), for: .get("/status"))
         let client = APIClient(
-            baseURL: Self.base, configuration: .init(cache: MemoryCache(), cachePolicy: .cacheThenNetwork),
+            baseURL: Self.base, configuration: .init(cache: .memory(), cachePolicy: .cacheThenNetwork),
             transport: StubTransport(registry))
         var first: [String] = []
         for try await response in client.responses(for: Profile()) { first.append(response.value) }

@@ -82,8 +82,8 @@ struct ServerExamples {
         do throws(APIError) {
             _ = try await client.send(.user(id: 1))
             Issue.record("expected the handshake to fail")
-        } catch .transport(let failure) {
-            #expect(failure.category == .serverCertificateExpired)
+        } catch .transport(let failure, _) {
+            #expect(failure == .serverCertificateExpired)
         } catch {
             Issue.record("expected a transport failure, got \(error)")
         }

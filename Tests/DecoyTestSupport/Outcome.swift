@@ -17,7 +17,7 @@ package enum Outcome: Equatable, Sendable, CustomStringConvertible {
     /// A response: its status, the header fields kept of it, and its body.
     case response(status: Int, headerFields: HTTPFields, body: Data)
     /// No response: the transport failed.
-    case failure(TransportFailure.Category)
+    case failure(TransportFailure)
 
     /// A response whose kept fields are `headers`, in the order ``of(_:on:keeping:)`` keeps them.
     package static func response(status: Int, headers: [String: String], body: String) -> Outcome {
@@ -72,9 +72,10 @@ package enum Outcome: Equatable, Sendable, CustomStringConvertible {
                 body: String(decoding: response.body, as: UTF8.self))
         } catch .unacceptableStatus(let failure) {
             return .response(
-                status: failure.status.code, headers: pick(names, from: failure.headerFields), body: failure.bodyText)
-        } catch .transport(let failure) {
-            return .failure(failure.category)
+                status: failure.status.code, headers: pick(names, from: failure.headerFields),
+                body: String(decoding: failure.body, as: UTF8.self))
+        } catch .transport(let failure, _) {
+            return .failure(failure)
         } catch {
             return .failure(.other)
         }

@@ -84,7 +84,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // A cache hit against the stubbed call it saves: the same answer, fresh for a day, from a
-    // MemoryCache under HTTP's rules, or with no cache through URLSession and StubURLProtocol (a
+    // A memory cache under HTTP's rules, or with no cache through URLSession and StubURLProtocol (a
     // network call answered by a stub) and through StubTransport (no URL loading at all). The
     // body is left undecoded, so that what differs is only where the answer comes from.
     let cacheable = StubRegistry()
@@ -93,7 +93,7 @@ let benchmarks: @Sendable () -> Void = {
     let unread = Resource<Void>.get("/users/42")
     let overCache = APIClient(
         baseURL: URL(string: "https://api.test")!,
-        configuration: .init(timeout: nil, cache: MemoryCache(expiry: nil)), transport: StubTransport(cacheable))
+        configuration: .init(timeout: nil, cache: .memory(expiry: nil)), transport: StubTransport(cacheable))
     Benchmark("APIClient cache hit") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try await overCache.response(for: unread)) }
     }

@@ -104,7 +104,7 @@ public struct ProxyStub: Stub {
         var body = Data()
         do {
             (head, chunks) = try await transport.stream(
-                upstreamRequest, body: request.body.isEmpty ? nil : UploadBody(.data(request.body)))
+                upstreamRequest, body: request.body.isEmpty ? nil : UploadBody(data: request.body))
             if !Self.isEventStream(head) {
                 for try await chunk in chunks { body.append(chunk) }
             }

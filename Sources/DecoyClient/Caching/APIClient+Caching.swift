@@ -2,62 +2,28 @@ import Foundation
 import HTTPTypes
 
 extension APIClient {
-    /// Every response the cache policy delivers for `resource`: with ``CachePolicy/cacheThenNetwork``
-    /// the cached one first (when there is one, marked ``Response/Source/cache``) and then the
-    /// network's; with any other policy, the one ``response(for:)-(Resource<Value>)`` gives.
+    /// Every value the cache policy delivers for `request`: with ``CachePolicy/cacheThenNetwork``
+    /// the cached one first (when there is one, marked ``ResponseSource/cache``) and then the
+    /// network's; with any other policy, the one `send` gives. Each is finalized and
+    /// post-processed as `send` does.
     ///
     /// The stream fails with an ``APIError``. Stopping the iteration cancels the request.
-    public func responses<Value: Decodable & Sendable>(for resource: Resource<Value>) -> AsyncThrowingStream<
-        Response<Value>, any Error
+    public func responses<Final: Sendable>(for request: some Request<Final>) -> AsyncThrowingStream<
+        Response<Final>, any Error
     > {
-        deliveries(options: resource.options) { () throws(APIError) in
-            try self.makeRequest(for: resource)
-        } decode: {
-            data, _ in
-            try self.decodeBody(data, for: resource)
-        }
-    }
-
-    /// Every value the cache policy delivers for `request`, as ``responses(for:)-(Resource<Value>)``
-    /// delivers them for a resource, each finalized and post-processed as `send` does.
-    public func responses<R: Request>(for request: R) -> AsyncThrowingStream<Response<R.Final>, any Error>
-    where R.Raw: Decodable, R.Final: Sendable {
-        let resource = request.resource
+        let resource = request.resourceWithParameters
         return deliveries(options: resource.options, finishing: request.postProcess) { () throws(APIError) in
-            try self.makeRequest(for: resource)
-        } decode: { data, _ in
-            try request.finalize(raw: self.decodeBody(data, for: resource))
-        }
-    }
-
-    /// Every value the cache policy delivers for `request`, whose body is ignored, as
-    /// ``responses(for:)-(Resource<Value>)`` delivers them for a resource.
-    public func responses<R: Request>(for request: R) -> AsyncThrowingStream<Response<R.Final>, any Error>
-    where R.Raw == Void, R.Final: Sendable {
-        let resource = request.resource
-        return deliveries(options: resource.options, finishing: request.postProcess) { () throws(APIError) in
-            try self.makeRequest(for: resource)
-        } decode: { data, _ in
-            try request.finalize(raw: self.decodeBody(data, for: resource))
-        }
-    }
-
-    /// Every value the client's cache policy delivers for `endpoint`, parsed by the endpoint, as
-    /// ``responses(for:)-(Resource<Value>)`` delivers them for a resource.
-    public func responses<E: Endpoint>(for endpoint: E) -> AsyncThrowingStream<Response<E.Output>, any Error>
-    where E.Output: Sendable {
-        deliveries(options: RequestOptions()) { () throws(APIError) in
-            try endpoint.httpRequest()
-        } decode: {
-            data, response in
-            try endpoint.parse(data: data, response: response)
+            let (built, body) = try self.makeRequest(for: resource)
+            return (request.prepare(request: built), body)
+        } decode: { data, response in
+            try request.finalize(raw: self.decodeBody(data, response, for: resource))
         }
     }
 
     /// The deliveries of a request `build` makes: the cached one first under
     /// ``CachePolicy/cacheThenNetwork``, then the network's, each decoded and then `finish`ed.
     private func deliveries<Value: Sendable>(
-        options: RequestOptions, finishing finish: @escaping @Sendable (Value) async -> Value = { $0 },
+        options: RequestOptions, finishing finish: @escaping @Sendable (Value) async -> Value,
         _ build: @escaping @Sendable () throws(APIError) -> (HTTPRequest, Data?),
         decode: @escaping @Sendable (Data, HTTPResponse) throws -> Value
     ) -> AsyncThrowingStream<Response<Value>, any Error> {
@@ -88,7 +54,7 @@ extension APIClient {
         else { return nil }
         // An entry that no longer decodes is dropped; the network's delivery follows as usual.
         guard let value = try? decode(cached.body, cached.response) else {
-            await configuration.cache?.removeResponse(for: CacheKey(request))
+            await configuration.cache?.storage.removeResponse(for: CacheKey(request))
             return nil
         }
         return Response(value, of: cached, from: .cache)

@@ -1,21 +1,22 @@
-public import Foundation
+import Foundation
 
-/// A ``ResponseCache`` of files in a folder, one per entry, kept across launches, bounded in
-/// bytes: when the files take more than the capacity, the least recently used go first.
+/// The storage of ``ResponseCache/disk(folder:expiry:capacity:now:)``: a file per entry, kept
+/// across launches, bounded in bytes: when the files take more than the capacity, the least
+/// recently used go first.
 ///
 /// Entries expire by wall-clock time, because they outlive the process and a monotonic clock's
 /// instants mean nothing in the next one. A file's modification date is its last use.
-public struct DiskCache: ResponseCache {
+struct DiskCache: CacheStorage {
     /// The folder the entries are written to; created when the first entry is stored.
-    public let folder: URL
+    let folder: URL
     /// The most bytes the entries' files may take together.
-    public let capacity: Int
+    let capacity: Int
     private let expiry: Duration?
     private let now: @Sendable () -> Date
 
     /// Creates a cache in `folder` of at most `capacity` bytes (256 MiB by default) whose entries
     /// live `expiry` (forever when `nil`), measured by `now`.
-    public init(
+    init(
         folder: URL, expiry: Duration? = nil, capacity: Int = 256 * 1024 * 1024,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -33,7 +34,7 @@ public struct DiskCache: ResponseCache {
     }
 
     /// The entry for `key` unless it is missing, unreadable or expired; it becomes the most recently used.
-    public func response(for key: CacheKey) async -> CachedResponse? {
+    func response(for key: CacheKey) async -> CachedResponse? {
         let used = now()
         guard
             let data = await Self.onFileQueue({ [file = file(for: key)] in
@@ -52,7 +53,7 @@ public struct DiskCache: ResponseCache {
 
     /// Writes the entry atomically, so that a reader never sees half of it, then deletes the least
     /// recently used files until the rest fit the capacity.
-    public func store(_ response: CachedResponse, for key: CacheKey) async {
+    func store(_ response: CachedResponse, for key: CacheKey) async {
         let stored = now()
         guard let data = try? JSONEncoder().encode(Entry(key: key, stored: stored, response: response)) else { return }
         await Self.onFileQueue { [folder, capacity, file = file(for: key)] in
@@ -85,7 +86,7 @@ public struct DiskCache: ResponseCache {
     }
 
     /// The bytes the entries' files take now.
-    public func byteCount() async -> Int {
+    func byteCount() async -> Int {
         await Self.onFileQueue { [folder] in
             let files =
                 (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.fileSizeKey]))
@@ -95,12 +96,12 @@ public struct DiskCache: ResponseCache {
     }
 
     /// Deletes the entry's file.
-    public func removeResponse(for key: CacheKey) async {
+    func removeResponse(for key: CacheKey) async {
         await Self.onFileQueue { [file = file(for: key)] in try? FileManager.default.removeItem(at: file) }
     }
 
     /// Deletes the folder.
-    public func removeAll() async {
+    func removeAll() async {
         await Self.onFileQueue { [folder] in try? FileManager.default.removeItem(at: folder) }
     }
 

@@ -1,23 +1,19 @@
-/// Two ``ResponseCache``s as one: reads try the front, then the back (copying a hit to the
-/// front); writes and removals go to both.
-///
-/// ```swift
-/// let cache = HybridCache(front: MemoryCache(expiry: .seconds(60)), back: DiskCache(folder: cachesFolder))
-/// ```
-public struct HybridCache: ResponseCache {
+/// The storage of ``ResponseCache/hybrid(front:back:)``: reads try the front, then the back
+/// (copying a hit to the front); writes and removals go to both.
+struct HybridCache: CacheStorage {
     /// The fast cache, usually a ``MemoryCache``.
-    public let front: any ResponseCache
+    let front: any CacheStorage
     /// The lasting cache, usually a ``DiskCache``.
-    public let back: any ResponseCache
+    let back: any CacheStorage
 
     /// Puts `front` before `back`.
-    public init(front: any ResponseCache, back: any ResponseCache) {
+    init(front: any CacheStorage, back: any CacheStorage) {
         self.front = front
         self.back = back
     }
 
     /// The front's entry, or the back's, which is then copied to the front.
-    public func response(for key: CacheKey) async -> CachedResponse? {
+    func response(for key: CacheKey) async -> CachedResponse? {
         if let hit = await front.response(for: key) { return hit }
         guard let hit = await back.response(for: key) else { return nil }
         await front.store(hit, for: key)
@@ -25,20 +21,25 @@ public struct HybridCache: ResponseCache {
     }
 
     /// Stores in both.
-    public func store(_ response: CachedResponse, for key: CacheKey) async {
+    func store(_ response: CachedResponse, for key: CacheKey) async {
         await front.store(response, for: key)
         await back.store(response, for: key)
     }
 
     /// Removes from both.
-    public func removeResponse(for key: CacheKey) async {
+    func removeResponse(for key: CacheKey) async {
         await front.removeResponse(for: key)
         await back.removeResponse(for: key)
     }
 
     /// Empties both.
-    public func removeAll() async {
+    func removeAll() async {
         await front.removeAll()
         await back.removeAll()
+    }
+
+    /// Both together: an entry in both counts twice, as it takes room in both.
+    func byteCount() async -> Int {
+        await front.byteCount() + back.byteCount()
     }
 }

@@ -1,11 +1,7 @@
-/// A ``ResponseCache`` in memory, bounded in bytes: when an entry would take it past its
-/// capacity, the least recently used entries leave first. Entries may also expire a set time
-/// after they are stored.
-///
-/// ```swift
-/// let cache = MemoryCache(expiry: .seconds(60), capacity: 16 * 1024 * 1024)
-/// ```
-public final class MemoryCache: ResponseCache {
+/// The storage of ``ResponseCache/memory(expiry:capacity:clock:)``, bounded in bytes: when an
+/// entry would take it past its capacity, the least recently used entries leave first. Entries
+/// may also expire a set time after they are stored.
+final class MemoryCache: CacheStorage {
     /// One entry, linked to its neighbours in the order of use, so that a hit or an eviction
     /// relinks references instead of looking keys up again. The links do not own: `byKey` keeps
     /// every linked entry alive, and an entry is unlinked before it leaves `byKey`, so a long
@@ -64,12 +60,12 @@ public final class MemoryCache: ResponseCache {
     private let entries = Mutex(Entries())
     private let expiry: Duration?
     /// The most bytes the entries may take together.
-    public let capacity: Int
+    let capacity: Int
     private let stopwatch: Stopwatch
 
     /// Creates an empty cache of at most `capacity` bytes (32 MiB by default) whose entries live
     /// `expiry` (forever when `nil`), measured on `clock`.
-    public init(
+    init(
         expiry: Duration? = .seconds(300), capacity: Int = 32 * 1024 * 1024,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
@@ -80,10 +76,10 @@ public final class MemoryCache: ResponseCache {
     }
 
     /// The bytes the entries take now (bodies and header fields), never more than ``capacity``.
-    public var byteCount: Int { entries.withLock { $0.bytes } }
+    func byteCount() async -> Int { entries.withLock { $0.bytes } }
 
     /// The entry for `key` unless it has expired; it becomes the most recently used.
-    public func response(for key: CacheKey) async -> CachedResponse? {
+    func response(for key: CacheKey) async -> CachedResponse? {
         let now = stopwatch.elapsed()
         return entries.withLock { entries in
             guard let entry = entries.byKey[key] else { return nil }
@@ -99,7 +95,7 @@ public final class MemoryCache: ResponseCache {
 
     /// Stores `response` as the most recently used entry, first removing the least recently
     /// used ones until it fits; a response larger than the whole capacity is not kept.
-    public func store(_ response: CachedResponse, for key: CacheKey) async {
+    func store(_ response: CachedResponse, for key: CacheKey) async {
         let now = stopwatch.elapsed()
         let size = response.size
         entries.withLock { entries in
@@ -111,12 +107,12 @@ public final class MemoryCache: ResponseCache {
     }
 
     /// Forgets the entry for `key`.
-    public func removeResponse(for key: CacheKey) async {
+    func removeResponse(for key: CacheKey) async {
         entries.withLock { $0.remove(key) }
     }
 
     /// Forgets every entry.
-    public func removeAll() async {
+    func removeAll() async {
         entries.withLock { $0 = Entries() }
     }
 }

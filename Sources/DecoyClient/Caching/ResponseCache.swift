@@ -1,13 +1,62 @@
 public import Foundation
-public import HTTPTypes
+import HTTPTypes
 
-/// Keeps responses for ``APIClient`` to serve again without the network, as a ``CachePolicy`` says.
+/// Keeps responses for ``APIClient`` to serve again without the network, as a ``CachePolicy``
+/// says: in memory, on disk, or in both.
 ///
 /// A cache is a store: which of its entries may be served, and when they are revalidated, is the
-/// client's decision (RFC 9111 under ``CachePolicy/http``). Caching is best-effort: an
-/// implementation that cannot read or write (a full disk) answers `nil` or drops the response
-/// rather than failing the request.
-public protocol ResponseCache: Sendable {
+/// client's decision (RFC 9111 under ``CachePolicy/http``). Caching is best-effort: a cache that
+/// cannot read or write (a full disk) answers nothing or drops the response rather than failing
+/// the request.
+///
+/// ```swift
+/// let cache = ResponseCache.hybrid(front: .memory(expiry: .seconds(60)), back: .disk(folder: cachesFolder))
+/// ```
+public struct ResponseCache: Sendable {
+    /// Where the entries are.
+    let storage: any CacheStorage
+
+    /// A cache in memory, bounded in bytes (32 MiB by default): when an entry would take it past
+    /// its capacity, the least recently used entries leave first. Entries expire `expiry` after
+    /// they are stored (300 seconds by default, never when `nil`), measured on `clock`.
+    public static func memory(
+        expiry: Duration? = .seconds(300), capacity: Int = 32 * 1024 * 1024,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> ResponseCache {
+        ResponseCache(storage: MemoryCache(expiry: expiry, capacity: capacity, clock: clock))
+    }
+
+    /// A cache of files in `folder`, one per entry, kept across launches, bounded in bytes
+    /// (256 MiB by default): when the files take more, the least recently used go first. Entries
+    /// expire `expiry` after they are stored (never when `nil`), by wall-clock time as `now`
+    /// tells it, because they outlive the process. Files are read and written on a queue of the
+    /// cache's own, never on Swift's task threads.
+    public static func disk(
+        folder: URL, expiry: Duration? = nil, capacity: Int = 256 * 1024 * 1024,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) -> ResponseCache {
+        ResponseCache(storage: DiskCache(folder: folder, expiry: expiry, capacity: capacity, now: now))
+    }
+
+    /// Two caches as one, usually a fast one in memory before a lasting one on disk: reads try
+    /// `front`, then `back` (copying a hit to the front); writes and removals go to both.
+    public static func hybrid(front: ResponseCache, back: ResponseCache) -> ResponseCache {
+        ResponseCache(storage: HybridCache(front: front.storage, back: back.storage))
+    }
+
+    /// The bytes the entries take now: bodies and header fields in memory, files on disk.
+    public func byteCount() async -> Int {
+        await storage.byteCount()
+    }
+
+    /// Forgets every response.
+    public func removeAll() async {
+        await storage.removeAll()
+    }
+}
+
+/// Where a ``ResponseCache`` keeps its entries.
+protocol CacheStorage: Sendable {
     /// The response stored for `key` and not expired, if any.
     func response(for key: CacheKey) async -> CachedResponse?
     /// Stores `response` for `key`, replacing what was there.
@@ -16,6 +65,8 @@ public protocol ResponseCache: Sendable {
     func removeResponse(for key: CacheKey) async
     /// Forgets every response.
     func removeAll() async
+    /// The bytes the entries take now.
+    func byteCount() async -> Int
 }
 
 /// What a cached response is filed under: the request's method and full URL, and a digest of
@@ -24,17 +75,17 @@ public protocol ResponseCache: Sendable {
 /// The fields a response's `Vary` names are not part of the key but of the entry
 /// (``CachedResponse/variantFields``): one variant is kept per key, and a request whose fields
 /// differ does not get it.
-public struct CacheKey: Hashable, Sendable, Codable {
+struct CacheKey: Hashable, Sendable, Codable {
     /// The request method, such as `GET`.
-    public let method: String
+    let method: String
     /// The absolute URL, query included.
-    public let url: String
+    let url: String
     /// A digest of the request's `Authorization` value, `nil` without one, so that what one
     /// credential was answered is never served to another; the credential itself is not kept.
-    public let credential: String?
+    let credential: String?
 
     /// The key of `request`.
-    public init(_ request: HTTPRequest) {
+    init(_ request: HTTPRequest) {
         method = request.method.rawValue
         url = "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "/")"
         credential = request.headerFields[.authorization].map(stableDigest)
@@ -43,18 +94,18 @@ public struct CacheKey: Hashable, Sendable, Codable {
 
 /// A response as a cache keeps it: head, complete body, and what RFC 9111 needs to tell its age
 /// and which requests it answers.
-public struct CachedResponse: Sendable, Codable {
+struct CachedResponse: Sendable, Codable {
     /// Status and header fields.
-    public let response: HTTPResponse
+    let response: HTTPResponse
     /// The body.
-    public let body: Data
+    let body: Data
     /// When the request it answers was sent.
-    public let requested: Date
+    let requested: Date
     /// When it arrived; its age is counted from here.
-    public let received: Date
+    let received: Date
     /// The request's values of the header fields the response's `Vary` names (a field the
     /// request lacked is absent): a later request gets this entry only with the same values.
-    public let variantFields: HTTPFields
+    let variantFields: HTTPFields
 
     // What HTTP's rules need on every hit, read from the header fields once, when the entry is
     // made, rather than parsed again per request.
@@ -69,7 +120,7 @@ public struct CachedResponse: Sendable, Codable {
 
     /// Creates an entry from a response and its body, sent at `requested` (by default when it
     /// was `received`) for a request whose fields named by `Vary` were `variantFields`.
-    public init(
+    init(
         response: HTTPResponse, body: Data, requested: Date? = nil, received: Date = Date(),
         variantFields: HTTPFields = [:]
     ) {
@@ -105,7 +156,7 @@ public struct CachedResponse: Sendable, Codable {
     }
 
     /// Reads an entry written by ``encode(to:)``.
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             response: try container.decode(HTTPResponse.self, forKey: .response),

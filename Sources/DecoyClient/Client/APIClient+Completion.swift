@@ -6,48 +6,20 @@ import Foundation
 extension APIClient {
     /// Sends `resource` and calls `completion` with the decoded value or the error.
     @discardableResult
-    public func send<Value: Decodable & Sendable>(
+    public func send<Value>(
         _ resource: Resource<Value>,
         completion: @escaping @Sendable (Result<Value, APIError>) -> Void
     ) -> Task<Void, Never> {
         complete(completion) { () async throws(APIError) in try await self.send(resource) }
     }
 
-    /// Sends `resource`, ignoring the body, and calls `completion` when it is done.
-    @discardableResult
-    public func send(
-        _ resource: Resource<Void>,
-        completion: @escaping @Sendable (Result<Void, APIError>) -> Void
-    ) -> Task<Void, Never> {
-        complete(completion) { () async throws(APIError) in try await self.send(resource) }
-    }
-
     /// Sends `request` and calls `completion` with its finalized, post-processed value or the error.
     @discardableResult
-    public func send<R: Request>(
-        _ request: R,
-        completion: @escaping @Sendable (Result<R.Final, APIError>) -> Void
-    ) -> Task<Void, Never> where R.Raw: Decodable {
-        complete(completion) { () async throws(APIError) in try await self.send(request) }
-    }
-
-    /// Sends `request`, ignoring the body, and calls `completion` with its finalized,
-    /// post-processed value or the error.
-    @discardableResult
-    public func send<R: Request>(
-        _ request: R,
-        completion: @escaping @Sendable (Result<R.Final, APIError>) -> Void
-    ) -> Task<Void, Never> where R.Raw == Void {
-        complete(completion) { () async throws(APIError) in try await self.send(request) }
-    }
-
-    /// Sends `endpoint` and calls `completion` with its parsed output or the error.
-    @discardableResult
-    public func send<E: Endpoint>(
-        _ endpoint: E,
-        completion: @escaping @Sendable (Result<E.Output, APIError>) -> Void
+    public func send<Final>(
+        _ request: some Request<Final>,
+        completion: @escaping @Sendable (Result<Final, APIError>) -> Void
     ) -> Task<Void, Never> {
-        complete(completion) { () async throws(APIError) in try await self.send(endpoint) }
+        complete(completion) { () async throws(APIError) in try await self.send(request) }
     }
 
     /// Runs `send` in a new task and hands its outcome to `completion`.

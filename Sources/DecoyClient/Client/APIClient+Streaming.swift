@@ -15,7 +15,7 @@ extension APIClient {
     /// ```
     public func bytes<Value>(for resource: Resource<Value>) async throws(APIError) -> (HTTPResponse, ResponseBody) {
         let (request, body) = try makeRequest(for: resource)
-        return try await stream(request, body: body.map { UploadBody(.data($0)) }, options: resource.options)
+        return try await stream(request, body: body.map { UploadBody(data: $0) }, options: resource.options)
     }
 
     /// Sends `resource` and writes its body to `file` as it arrives, never holding it whole; the
@@ -45,65 +45,13 @@ extension APIClient {
     /// for await progress in upload.progress { print(progress.completed, "of", progress.expected ?? -1) }
     /// let receipt = try await upload.value.value
     /// ```
-    public func upload<Value: Decodable & Sendable>(
-        _ resource: Resource<Value>, fromFile file: URL, contentType: String? = nil
-    ) -> Transfer<Response<Value>> {
-        upload(resource, fromFile: file, contentType: contentType) { data in try self.decodeBody(data, for: resource) }
-    }
-
-    /// Sends `resource` with the contents of `file` as its body, as
-    /// ``upload(_:fromFile:contentType:)-(Resource<Value>,_,_)`` does, ignoring the response body.
-    public func upload(_ resource: Resource<Void>, fromFile file: URL, contentType: String? = nil) -> Transfer<
-        Response<Void>
-    > {
-        upload(resource, fromFile: file, contentType: contentType) { data in try self.decodeBody(data, for: resource) }
-    }
-
-    /// Sends `form` as a `multipart/form-data` body with `resource`, its files read as they go up,
-    /// never whole: the form is written to a temporary file, uploaded from it, then removed.
-    public func upload<Value: Decodable & Sendable>(_ resource: Resource<Value>, form: MultipartForm)
+    public func upload<Value: Sendable>(_ resource: Resource<Value>, fromFile file: URL, contentType: String? = nil)
         -> Transfer<Response<Value>>
     {
-        upload(form) { file in self.upload(resource, fromFile: file, contentType: form.contentType) }
-    }
-
-    /// Sends `form` with `resource`, as ``upload(_:form:)-(Resource<Value>,_)`` does, ignoring the
-    /// response body.
-    public func upload(_ resource: Resource<Void>, form: MultipartForm) -> Transfer<Response<Void>> {
-        upload(form) { file in self.upload(resource, fromFile: file, contentType: form.contentType) }
-    }
-
-    /// The upload of `form` from a temporary file, which `start` uploads and which is removed after.
-    private func upload<Value: Sendable>(
-        _ form: MultipartForm, _ start: @escaping @Sendable (URL) -> Transfer<Value>
-    ) -> Transfer<Value> {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("decoy-form-\(UUID().uuidString)")
-        return Transfer { report in
-            defer { try? FileManager.default.removeItem(at: file) }
-            do {
-                try form.write(to: file)
-            } catch {
-                throw APIError.invalidRequest(reason: "the form does not encode: \(error)")
-            }
-            let upload = start(file)
-            await withTaskCancellationHandler {
-                for await progress in upload.progress { report(progress) }
-            } onCancel: {
-                upload.cancel()
-            }
-            return try await upload.value
-        }
-    }
-
-    /// Uploads `file` with `resource`, its response decoded by `decode`.
-    private func upload<Raw, Value: Sendable>(
-        _ resource: Resource<Raw>, fromFile file: URL, contentType: String?,
-        decode: @escaping @Sendable (Data) throws -> Value
-    ) -> Transfer<Response<Value>> {
         Transfer { report in
             var (request, _) = try self.makeRequest(for: resource)
             if let contentType { request.headerFields[.contentType] = contentType }
-            let expected = UploadBody(.file(file)).length
+            let expected = UploadBody(file: file).length
             let reported = Mutex<Int64>(0)
             let progress: @Sendable (Int64) -> Void = { completed in
                 // Only forward: a retry sends the file again, and a head means it has all gone up,
@@ -117,15 +65,36 @@ extension APIClient {
             }
             report(TransferProgress(completed: 0, expected: expected))
             let (head, body) = try await self.stream(
-                request, body: UploadBody(.file(file), sent: progress), options: resource.options)
+                request, body: UploadBody(file: file, sent: progress), options: resource.options)
             if let expected { progress(expected) }
             let data: Data
             do { data = try await body.collected() } catch {
-                throw self.report(APIError(streaming: error), for: request)
+                throw self.report(APIError(streaming: error))
             }
             return try self.decoded(
-                CachedResponse(unstored: head, body: data), from: .network, to: request,
-                by: { data, _ in try decode(data) })
+                CachedResponse(unstored: head, body: data), from: .network,
+                by: { data, response in try self.decodeBody(data, response, for: resource) })
+        }
+    }
+
+    /// Sends `form` as a `multipart/form-data` body with `resource`, its files read as they go up,
+    /// never whole: the form is written to a temporary file, uploaded from it, then removed.
+    public func upload<Value: Sendable>(_ resource: Resource<Value>, form: MultipartForm) -> Transfer<Response<Value>> {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("decoy-form-\(UUID().uuidString)")
+        return Transfer { report in
+            defer { try? FileManager.default.removeItem(at: file) }
+            do {
+                try form.write(to: file)
+            } catch {
+                throw APIError.invalidRequest(reason: "the form does not encode: \(error)")
+            }
+            let upload = self.upload(resource, fromFile: file, contentType: form.contentType)
+            await withTaskCancellationHandler {
+                for await progress in upload.progress { report(progress) }
+            } onCancel: {
+                upload.cancel()
+            }
+            return try await upload.value
         }
     }
 
@@ -141,7 +110,7 @@ extension APIClient {
             try checkStatus(head, body: data)
             return (head, body)
         } catch {
-            throw report(error, for: request)
+            throw report(error)
         }
     }
 
@@ -185,7 +154,7 @@ extension APIError {
         if let error = error as? APIError {
             self = error
         } else {
-            self = .transport(TransportFailure(classifying: error))
+            self.init(transporting: error)
         }
     }
 }

@@ -2,7 +2,7 @@ public import Foundation
 import HTTPTypes
 import Logging
 
-/// Sends ``Resource``s through a ``Transport`` and decodes what comes back.
+/// Sends ``Resource``s and ``Request``s through a ``Transport`` and decodes what comes back.
 ///
 /// ```swift
 /// let client = APIClient(baseURL: URL(string: "https://api.example.com")!)
@@ -36,45 +36,45 @@ public final class APIClient: Sendable {
         self.stopwatch = Stopwatch(configuration.clock)
         let cookies = configuration.handlesCookies ? CookieJar() : nil
         self.cookies = cookies
-        let session = SessionTransport(transport: transport, redirects: configuration.redirects, cookies: cookies)
+        let session = SessionTransport(
+            transport: transport, redirectLimit: configuration.redirectLimit, cookies: cookies)
         self.pipeline = RequestPipeline(transport: session, configuration: configuration)
     }
 
-    /// A stream of every request of this client that fails from now on, whoever sent it.
+    /// A stream of the failures of this client's requests from now on, whoever sent them: each
+    /// the ``APIError`` its caller catches.
     ///
     /// Each call gives a new stream; a stream stops receiving when its consumer stops iterating.
-    public func failureStream() -> AsyncStream<ClientFailure> {
+    public func failureStream() -> AsyncStream<APIError> {
         failures.stream()
     }
 
-    /// Sends `resource` and returns its decoded value.
-    public func send<Value: Decodable>(_ resource: Resource<Value>) async throws(APIError) -> Value {
+    /// Sends `resource` and returns its decoded value (nothing for `Resource<Void>`).
+    ///
+    /// The same as sending it as a ``Request``; this form lets a call site name a resource by a
+    /// static member, `client.send(.user(id: 42))`.
+    public func send<Value>(_ resource: Resource<Value>) async throws(APIError) -> Value {
         try await response(for: resource).value
     }
 
-    /// Sends `resource`, ignoring the response body.
-    public func send(_ resource: Resource<Void>) async throws(APIError) {
-        _ = try await response(for: resource)
+    /// Sends `request`, decodes its body, finalizes and post-processes the value.
+    public func send<Final>(_ request: some Request<Final>) async throws(APIError) -> Final {
+        let resource = request.resourceWithParameters
+        let (built, body) = try makeRequest(for: resource)
+        let final = try await perform(request.prepare(request: built), body: body, options: resource.options) {
+            data, response in try request.finalize(raw: decodeBody(data, response, for: resource))
+        }.value
+        return await request.postProcess(result: final)
     }
 
     /// Sends `resource` and returns the decoded value with the status and headers it came with.
     ///
     /// The resource's cache policy, or the client's, decides whether the cache answers.
-    public func response<Value: Decodable>(for resource: Resource<Value>) async throws(APIError) -> Response<Value> {
-        try await response(for: resource) { data, _ in try decodeBody(data, for: resource) }
-    }
-
-    /// Sends `resource` and returns the status and headers; the body is left undecoded.
-    public func response(for resource: Resource<Void>) async throws(APIError) -> Response<Void> {
-        try await response(for: resource) { data, _ in try decodeBody(data, for: resource) }
-    }
-
-    /// Sends `resource` and decodes its body with `decode`.
-    func response<Raw, Value>(for resource: Resource<Raw>, decode: (Data, HTTPResponse) throws -> Value)
-        async throws(APIError) -> Response<Value>
-    {
+    public func response<Value>(for resource: Resource<Value>) async throws(APIError) -> Response<Value> {
         let (request, body) = try makeRequest(for: resource)
-        return try await perform(request, body: body, options: resource.options, decode: decode)
+        return try await perform(request, body: body, options: resource.options) { data, response in
+            try decodeBody(data, response, for: resource)
+        }
     }
 
     /// Gets a built request's response, from the cache or through the pipeline, and decodes it.
@@ -83,16 +83,16 @@ public final class APIClient: Sendable {
         decode: (Data, HTTPResponse) throws -> Value
     ) async throws(APIError) -> Response<Value> {
         let (answer, source) = try await answer(to: request, body: body, options: options, readingCache: true)
-        guard source != .network else { return try decoded(answer, from: .network, to: request, by: decode) }
+        guard source != .network else { return try decoded(answer, from: .network, by: decode) }
         if let value = try? decode(answer.body, answer.response) {
             return Response(value, of: answer, from: source)
         }
         // An entry from before the model changed would fail the resource for as long as it is
         // kept: it is dropped, and the network asked, without a failure to report.
-        await configuration.cache?.removeResponse(for: CacheKey(request))
+        await configuration.cache?.storage.removeResponse(for: CacheKey(request))
         return try decoded(
             try await self.answer(to: request, body: body, options: options, readingCache: false).0, from: .network,
-            to: request, by: decode)
+            by: decode)
     }
 
     /// A built request's response: through the pipeline with its status checked or, when there
@@ -111,7 +111,7 @@ public final class APIClient: Sendable {
     /// and stored when the policy and the response allow.
     @inline(never)
     private func answer(
-        to request: HTTPRequest, body: Data?, options: RequestOptions, readingCache: Bool, from cache: any ResponseCache
+        to request: HTTPRequest, body: Data?, options: RequestOptions, readingCache: Bool, from cache: ResponseCache
     ) async throws(APIError) -> (CachedResponse, ResponseSource) {
         let policy = cachePolicy(for: request, options: options)
         let key = CacheKey(request)
@@ -130,7 +130,7 @@ public final class APIClient: Sendable {
             let (response, data) = try await pipeline.send(conditional ?? request, body: body, options: options)
             if let stored, conditional != nil, response.status == .notModified {
                 let refreshed = stored.refreshed(by: response, requested: requested, received: now())
-                await cache.store(refreshed, for: key)
+                await cache.storage.store(refreshed, for: key)
                 return (refreshed, .revalidated)
             }
             try checkStatus(response, body: data)
@@ -138,19 +138,23 @@ public final class APIClient: Sendable {
                 response: response, body: data, requested: requested, received: now(),
                 variantFields: CachedResponse.variantFields(of: request, for: response))
         } catch {
-            throw report(error, for: request)
+            throw report(error)
         }
         if !request.method.isSafe {
             // A change through an unsafe method makes what was read from that URL stale (RFC 9111, 4.4).
             var read = request
             read.method = .get
-            await cache.removeResponse(for: CacheKey(read))
+            await cache.storage.removeResponse(for: CacheKey(read))
         }
         let stores =
             policy == .http
             ? CachedResponse.httpStores(answer.response, for: request)
             : policy.storesResponses && CachedResponse.mayStore(answer.response, for: request)
-        if stores { await cache.store(answer, for: key) } else if stored != nil { await cache.removeResponse(for: key) }
+        if stores {
+            await cache.storage.store(answer, for: key)
+        } else if stored != nil {
+            await cache.storage.removeResponse(for: key)
+        }
         return (answer, .network)
     }
 
@@ -163,7 +167,7 @@ public final class APIClient: Sendable {
             try checkStatus(response, body: data)
             return CachedResponse(unstored: response, body: data)
         } catch {
-            throw report(error, for: request)
+            throw report(error)
         }
     }
 
@@ -188,7 +192,7 @@ public final class APIClient: Sendable {
     @inline(never)
     func storedResponse(for request: HTTPRequest, key: CacheKey, policy: CachePolicy) async -> CachedResponse? {
         guard policy.readsCache, let cache = configuration.cache,
-            let stored = await cache.response(for: key), stored.matches(request)
+            let stored = await cache.storage.response(for: key), stored.matches(request)
         else { return nil }
         return stored
     }
@@ -198,22 +202,21 @@ public final class APIClient: Sendable {
     func checkStatus(_ response: HTTPResponse, body data: Data) throws(APIError) {
         guard !configuration.acceptableStatuses.contains(response.status.code) else { return }
         throw .unacceptableStatus(
-            StatusFailure(
-                status: response.status, headerFields: response.headerFields, body: data,
-                decodedBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }
-            ))
+            Response(
+                unaccepted: response, body: data,
+                errorBody: configuration.errorBodyType.flatMap { decodeErrorBody($0, from: data) }))
     }
 
     /// Decodes a response; a step that throws an ``APIError`` (a fallback) keeps it, any other error is a decoding
     /// failure.
     func decoded<Value>(
-        _ cached: CachedResponse, from source: Response<Value>.Source, to request: HTTPRequest,
+        _ cached: CachedResponse, from source: ResponseSource,
         by decode: (Data, HTTPResponse) throws -> Value
     ) throws(APIError) -> Response<Value> {
         do {
             return Response(try decode(cached.body, cached.response), of: cached, from: source)
         } catch {
-            throw report(APIError(parsing: error, of: cached.body), for: request)
+            throw report(APIError(parsing: error, of: cached.body))
         }
     }
 
@@ -221,31 +224,16 @@ public final class APIClient: Sendable {
     ///
     /// A function rather than a closure made per request: a closure holding the resource would
     /// be allocated on every send.
-    func decodeBody<Value: Decodable>(_ data: Data, for resource: Resource<Value>) throws -> Value {
-        let context = decodingContext(for: resource)
-        return try resource.decode?(data, context) ?? context.decode(Value.self, from: data)
-    }
-
-    /// Runs the resource's own decoding step, if any, for a resource that ignores its body.
-    func decodeBody(_ data: Data, for resource: Resource<Void>) throws {
-        try resource.decode?(data, decodingContext(for: resource))
-    }
-
-    private func decodingContext<Value>(for resource: Resource<Value>) -> DecodingContext {
-        DecodingContext(
-            decoder: resource.options.decoder ?? configuration.decoder,
-            envelope: resource.envelope,
-            arrays: resource.options.arrayDecoding ?? configuration.arrayDecoding
-        )
+    func decodeBody<Value>(_ data: Data, _ response: HTTPResponse, for resource: Resource<Value>) throws -> Value {
+        try resource.decodeValue(data, response, decoder: configuration.decoder, lossyArrays: configuration.lossyArrays)
     }
 
     /// Tells the delegate and the failure streams, then hands the error back to be thrown.
     // Not inlined, for the same reason as the cache and status helpers.
     @inline(never)
-    func report(_ error: APIError, for request: HTTPRequest) -> APIError {
-        let failure = ClientFailure(request: request, error: error)
-        configuration.delegate?.client(self, didFail: failure)
-        failures.send(failure)
+    func report(_ error: APIError) -> APIError {
+        configuration.delegate?.client(self, didFail: error)
+        failures.send(error)
         return error
     }
 
@@ -253,25 +241,10 @@ public final class APIClient: Sendable {
         try? configuration.decoder.decode(type, from: data)
     }
 
+    /// The request `resource` describes, with the client's defaults unless it names another host.
     func makeRequest<Value>(for resource: Resource<Value>) throws(APIError) -> (HTTPRequest, Data?) {
-        var fields = configuration.headerFields
-        var query = configuration.queryItems
-        if resource.defaultsMerge == .replace {
-            for field in resource.headerFields { fields[field.name] = nil }
-            // No set of names: this runs for every request, and both lists are short.
-            if !query.isEmpty && !resource.query.isEmpty {
-                query.removeAll { item in resource.query.contains { $0.name == item.name } }
-            }
-        }
-        fields.append(contentsOf: resource.headerFields)
-        let body = try RequestBody.encode(
-            resource.body, with: configuration.encoder, into: &fields, describing: "\(resource.method) \(resource.path)"
-        )
-        let path = target.path(resource.path, query: query + resource.query)
-        return (
-            HTTPRequest(
-                method: resource.method, scheme: target.scheme, authority: target.authority, path: path,
-                headerFields: fields), body
-        )
+        try resource.httpRequest(
+            relativeTo: target, defaultFields: configuration.headerFields, defaultQuery: configuration.queryItems,
+            encoder: configuration.encoder)
     }
 }

@@ -12,11 +12,9 @@ public enum ResponseSource: Sendable, Hashable {
     case revalidated
 }
 
-/// A decoded value together with the response it came from.
+/// A decoded value together with the response it came from; for an unaccepted status
+/// (``APIError/unacceptableStatus(_:)``), the API's decoded error body, if any.
 public struct Response<Value> {
-    /// Where a response came from; the same type for every `Value`.
-    public typealias Source = ResponseSource
-
     /// The decoded value.
     public let value: Value
     /// The response status.
@@ -26,16 +24,24 @@ public struct Response<Value> {
     /// The body the value was decoded from, as it came.
     public let body: Data
     /// Whether the network or the cache answered, and whether the server confirmed the cached answer.
-    public let source: Source
+    public let source: ResponseSource
 }
 
 extension Response: Sendable where Value: Sendable {}
 
 extension Response {
     /// `value`, decoded from `answer`.
-    init(_ value: Value, of answer: CachedResponse, from source: Source) {
+    init(_ value: Value, of answer: CachedResponse, from source: ResponseSource) {
         self.init(
             value: value, status: answer.response.status, headerFields: answer.response.headerFields, body: answer.body,
             source: source)
+    }
+}
+
+extension Response where Value == (any Sendable)? {
+    /// An answer whose status the client does not accept, as ``APIError/unacceptableStatus(_:)``
+    /// carries it: its value the decoded error body, if any.
+    init(unaccepted head: HTTPResponse, body: Data, errorBody: (any Sendable)? = nil) {
+        self.init(value: errorBody, status: head.status, headerFields: head.headerFields, body: body, source: .network)
     }
 }

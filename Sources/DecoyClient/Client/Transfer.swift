@@ -21,7 +21,7 @@ public struct TransferProgress: Sendable, Hashable {
 /// A download or upload under way: its progress as it goes, then its value.
 ///
 /// It starts when made. ``progress`` ends when the transfer does; ``cancel()`` stops it, and its
-/// value then throws a ``TransportFailure`` of category `.cancelled`.
+/// value then throws ``APIError/transport(_:underlying:)`` with ``TransportFailure/cancelled``.
 public struct Transfer<Value: Sendable>: Sendable {
     /// The progress, each time more is done, from zero bytes on; every step is kept until read.
     public let progress: AsyncStream<TransferProgress>

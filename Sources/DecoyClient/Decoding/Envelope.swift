@@ -1,5 +1,5 @@
 /// Where a response's value sits inside its JSON document.
-public enum Envelope: Sendable, Hashable {
+enum Envelope: Sendable, Hashable {
     /// The whole document is the value.
     case whole
     /// The value is under these keys, outermost first, as in `["data", "people"]`.

@@ -1,9 +1,9 @@
-public import Foundation
+import Foundation
 
 extension JSONDecoder {
     /// Decodes the value that `envelope` locates, keeping the coding path of a failure relative
     /// to the top of the document.
-    public func decode<Value: Decodable>(_ type: Value.Type, from data: Data, envelope: Envelope) throws -> Value {
+    func decode<Value: Decodable>(_ type: Value.Type, from data: Data, envelope: Envelope) throws -> Value {
         if envelope == .whole || envelope == .rootKeys([]) { return try decode(type, from: data) }
         // A task local carries the envelope into `init(from:)`, so the shared decoder needs no copy.
         return try EnvelopeLocal.$current.withValue(envelope) {

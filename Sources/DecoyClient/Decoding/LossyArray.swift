@@ -48,7 +48,7 @@ extension LossyArray: Sendable where Element: Sendable {}
 extension LossyArray: Equatable where Element: Equatable {}
 extension LossyArray: Hashable where Element: Hashable {}
 
-/// An array type that ``ArrayDecoding/lossy`` can decode through ``LossyArray``.
+/// An array type that a lossy decoding (`lossyArrays`) can decode through ``LossyArray``.
 protocol LossilyDecodable {
     associatedtype Lossy: Decodable
     init(lossy: Lossy)

@@ -4,51 +4,38 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A failed exchange, classified so that callers can react without knowing the transport.
-public struct TransportFailure: Sendable {
-    /// What kind of failure this is.
-    public enum Category: String, Sendable, Hashable {
-        /// The connection broke after it was made (reset, closed mid-response).
-        case connectionLost
-        /// No answer within the time allowed.
-        case timedOut
-        /// The server could not be reached at all.
-        case cannotConnect
-        /// The caller cancelled the request.
-        case cancelled
-        /// Bytes arrived that are not a valid HTTP response.
-        case badResponse
-        /// Redirects went on past the client's ``RedirectPolicy``.
-        case tooManyRedirects
-        /// The server's certificate has expired (or is not yet valid).
-        case serverCertificateExpired
-        /// The server's certificate is not trusted: signed by an authority the client does not
-        /// trust, or issued for another host.
-        case serverCertificateUntrusted
-        /// The TLS handshake failed otherwise: the connection was reset or closed during it, or
-        /// the two sides agreed on no protocol or cipher.
-        case tlsFailed
-        /// Anything the categories above do not describe.
-        case other
-    }
-
-    /// The category callers switch on.
-    public let category: Category
-    /// The transport's own error, kept for logging and for cases the category does not cover.
-    public let underlying: any Error
-
-    /// Creates a failure of a known category.
-    public init(_ category: Category, underlying: any Error) {
-        self.category = category
-        self.underlying = underlying
-    }
+/// What kind of failure broke an exchange, classified so that callers can react without knowing
+/// the transport.
+public enum TransportFailure: String, Sendable, Hashable {
+    /// The connection broke after it was made (reset, closed mid-response).
+    case connectionLost
+    /// No answer within the time allowed.
+    case timedOut
+    /// The server could not be reached at all.
+    case cannotConnect
+    /// The caller cancelled the request.
+    case cancelled
+    /// Bytes arrived that are not a valid HTTP response.
+    case badResponse
+    /// Redirects went on past the client's ``APIClient/Configuration/redirectLimit``.
+    case tooManyRedirects
+    /// The server's certificate has expired (or is not yet valid).
+    case serverCertificateExpired
+    /// The server's certificate is not trusted: signed by an authority the client does not
+    /// trust, or issued for another host.
+    case serverCertificateUntrusted
+    /// The TLS handshake failed otherwise: the connection was reset or closed during it, or
+    /// the two sides agreed on no protocol or cipher.
+    case tlsFailed
+    /// Anything the kinds above do not describe.
+    case other
 
     /// Classifies a transport's native error.
     public init(classifying error: any Error) {
-        self.init(Self.category(of: error), underlying: error)
+        self = Self.category(of: error)
     }
 
-    private static func category(of error: any Error) -> Category {
+    private static func category(of error: any Error) -> TransportFailure {
         if error is CancellationError { return .cancelled }
         guard let urlError = error as? URLError else { return .other }
         if let tls = tlsCategory(of: urlError) { return tls }
@@ -69,7 +56,7 @@ public struct TransportFailure: Sendable {
     /// `MockServer`'s faults: "SSL certificate problem: certificate has expired", "SSL: no
     /// alternative certificate subject name matches…", "SSL certificate problem: self-signed
     /// certificate in certificate chain", "Recv failure: Connection reset by peer").
-    static func tlsCategory(of error: URLError) -> Category? {
+    static func tlsCategory(of error: URLError) -> TransportFailure? {
         switch error.code {
         case .serverCertificateHasBadDate, .serverCertificateNotYetValid: return .serverCertificateExpired
         case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: return .serverCertificateUntrusted

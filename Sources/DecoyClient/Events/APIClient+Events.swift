@@ -22,7 +22,7 @@ extension APIClient {
     ///     print(event.type, event.value.home, event.value.away)
     /// }
     /// ```
-    public func events<Value: Decodable & Sendable>(for resource: Resource<Value>) -> ServerSentEvents<Value> {
+    public func events<Value: Sendable>(for resource: Resource<Value>) -> ServerSentEvents<Value> {
         ServerSentEvents { deliver throws(APIError) in try await self.readEvents(of: resource, to: deliver) }
     }
 
@@ -31,7 +31,7 @@ extension APIClient {
 
     /// Opens the stream, hands each event to `deliver`, and reconnects after each opened stream
     /// ends, until the task is cancelled or opening fails.
-    private func readEvents<Value: Decodable>(
+    private func readEvents<Value>(
         of resource: Resource<Value>, to deliver: @Sendable (ServerSentEvent<Value>) -> Void
     ) async throws(APIError) {
         var (request, _) = try makeRequest(for: resource)
@@ -50,10 +50,7 @@ extension APIClient {
             guard head.status == .ok, Self.isEventStream(head) else {
                 // Accepted, but no event stream: the EventSource specification fails the connection.
                 let data = (try? await body.collected()) ?? Data()
-                throw report(
-                    .unacceptableStatus(
-                        StatusFailure(status: head.status, headerFields: head.headerFields, body: data)),
-                    for: request)
+                throw report(.unacceptableStatus(Response(unaccepted: head, body: data)))
             }
             do {
                 for try await field in body.map({ ArraySlice($0) }).asDecodedServerSentEvents() {
@@ -61,14 +58,14 @@ extension APIClient {
                     if let id = field.id { lastEventID = id }
                     if let retry = field.retry { reconnectionTime = Int(retry) }
                     guard let data = field.data else { continue }
-                    deliver(try decoded(data, id: field.id, type: field.event, for: resource, of: request))
+                    deliver(try decoded(data, id: field.id, type: field.event, for: resource, in: head))
                 }
             } catch let error as APIError {
                 body.cancel()
                 throw error
             } catch {
                 // A stream that breaks is reconnected, as one that ends; only cancellation stops.
-                if Task.isCancelled { throw .transport(TransportFailure(.cancelled, underlying: error)) }
+                if Task.isCancelled { throw .transport(.cancelled, underlying: error) }
             }
             if configuration.logger.logLevel <= .debug {
                 configuration.logger.debug(
@@ -77,7 +74,7 @@ extension APIClient {
             do {
                 try await configuration.clock.sleep(for: .milliseconds(reconnectionTime))
             } catch {
-                throw .transport(TransportFailure(.cancelled, underlying: error))
+                throw .transport(.cancelled, underlying: error)
             }
         }
     }
@@ -89,16 +86,16 @@ extension APIClient {
     }
 
     /// An event of `data` decoded as the resource's value; a failure is reported and thrown.
-    private func decoded<Value: Decodable>(
-        _ data: String, id: String?, type: String?, for resource: Resource<Value>, of request: HTTPRequest
+    private func decoded<Value>(
+        _ data: String, id: String?, type: String?, for resource: Resource<Value>, in head: HTTPResponse
     ) throws(APIError) -> ServerSentEvent<Value> {
         let value: Value
         if let text = data as? Value {
             value = text
         } else {
             let bytes = Data(data.utf8)
-            do { value = try decodeBody(bytes, for: resource) } catch {
-                throw report(APIError(parsing: error, of: bytes), for: request)
+            do { value = try decodeBody(bytes, head, for: resource) } catch {
+                throw report(APIError(parsing: error, of: bytes))
             }
         }
         return ServerSentEvent(id: id, type: type ?? "message", data: data, value: value)

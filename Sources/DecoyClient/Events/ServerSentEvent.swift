@@ -15,20 +15,19 @@ extension ServerSentEvent: Sendable where Value: Sendable {}
 /// The events of an event stream, as ``APIClient/events(for:)`` reads them: each iteration opens
 /// the stream anew, and ends it when the iteration stops.
 public struct ServerSentEvents<Value: Sendable>: AsyncSequence, Sendable {
-    /// An event, its data decoded.
-    public typealias Element = ServerSentEvent<Value>
+    /// Hands an event on as it is read.
+    typealias Deliver = @Sendable (ServerSentEvent<Value>) -> Void
 
     /// Reads the events, handing each to the function it is given, until cancelled or failing.
-    private let read: @Sendable (_ deliver: @escaping @Sendable (Element) -> Void) async throws(APIError) -> Void
+    private let read: @Sendable (_ deliver: @escaping Deliver) async throws(APIError) -> Void
 
-    init(_ read: @escaping @Sendable (_ deliver: @escaping @Sendable (Element) -> Void) async throws(APIError) -> Void)
-    {
+    init(_ read: @escaping @Sendable (_ deliver: @escaping Deliver) async throws(APIError) -> Void) {
         self.read = read
     }
 
     /// Opens the stream; dropping the iterator closes it.
-    public func makeAsyncIterator() -> Iterator {
-        let (events, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+    public func makeAsyncIterator() -> StreamIterator<ServerSentEvent<Value>> {
+        let (events, continuation) = AsyncThrowingStream<ServerSentEvent<Value>, any Error>.makeStream()
         let read = read
         let reading = Task {
             do throws(APIError) {
@@ -39,31 +38,6 @@ public struct ServerSentEvents<Value: Sendable>: AsyncSequence, Sendable {
             }
         }
         continuation.onTermination = { _ in reading.cancel() }
-        return Iterator(events: events.makeAsyncIterator(), reader: Reader(reading))
-    }
-
-    /// Reads the events in order.
-    public struct Iterator: AsyncIteratorProtocol {
-        var events: AsyncThrowingStream<Element, any Error>.AsyncIterator
-        let reader: Reader
-
-        /// The next event; it throws the ``APIError`` that ended the stream.
-        public mutating func next() async throws -> Element? {
-            try await events.next()
-        }
-    }
-
-    /// Cancels the reading when the last copy of an iterator goes: an iterator dropped does not
-    /// end a stream whose producer still holds its continuation.
-    final class Reader: Sendable {
-        private let reading: Task<Void, Never>
-
-        init(_ reading: Task<Void, Never>) {
-            self.reading = reading
-        }
-
-        deinit {
-            reading.cancel()
-        }
+        return StreamIterator(events) { reading.cancel() }
     }
 }

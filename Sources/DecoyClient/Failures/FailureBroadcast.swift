@@ -1,14 +1,14 @@
 /// Hands each failure to every listening stream; streams that end stop listening.
 final class FailureBroadcast: Sendable {
-    private let listeners = Mutex<[UInt64: AsyncStream<ClientFailure>.Continuation]>([:])
+    private let listeners = Mutex<[UInt64: AsyncStream<APIError>.Continuation]>([:])
     private let nextID = Mutex<UInt64>(0)
 
-    func stream() -> AsyncStream<ClientFailure> {
+    func stream() -> AsyncStream<APIError> {
         let id = nextID.withLock { next in
             next += 1
             return next
         }
-        let (stream, continuation) = AsyncStream<ClientFailure>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream<APIError>.makeStream(bufferingPolicy: .bufferingNewest(256))
         continuation.onTermination = { [weak self] _ in
             _ = self?.listeners.withLock { $0.removeValue(forKey: id) }
         }
@@ -16,7 +16,7 @@ final class FailureBroadcast: Sendable {
         return stream
     }
 
-    func send(_ failure: ClientFailure) {
+    func send(_ failure: APIError) {
         let current = listeners.withLock { Array($0.values) }
         for continuation in current { continuation.yield(failure) }
     }

@@ -34,7 +34,7 @@ struct RequestPipeline: Sendable {
     ) {
         guard takesSteps(request, options: options) else {
             do { return try await forward(request, body) } catch {
-                throw .transport(TransportFailure(classifying: error))
+                throw APIError(transporting: error)
             }
         }
         return try await sendWithSteps(request, body: body, options: options)
@@ -70,7 +70,7 @@ struct RequestPipeline: Sendable {
     ) {
         let exchange: Exchange<ResponseBody> = { request in try await streamThroughInterceptors(request, body: body) }
         guard takesSteps(request, options: options) else {
-            do { return try await exchange(request) } catch { throw .transport(TransportFailure(classifying: error)) }
+            do { return try await exchange(request) } catch { throw APIError(transporting: error) }
         }
         var logged: Data?
         if case .data(let data) = body?.source { logged = data }
@@ -138,15 +138,15 @@ struct RequestPipeline: Sendable {
                 }
                 drop(received)
             } catch {
-                guard retriesLeft, case .transport(let failure) = error,
-                    retry.retryableFailures.contains(failure.category)
+                guard retriesLeft, case .transport(let failure, _) = error,
+                    retry.retryableFailures.contains(failure)
                 else { throw error }
             }
             do {
                 try await configuration.clock.sleep(
                     for: retry.wait(beforeRetry: attempt, unitRandom: .random(in: 0..<1)))
             } catch {
-                throw .transport(TransportFailure(.cancelled, underlying: error))
+                throw .transport(.cancelled, underlying: error)
             }
             attempt += 1
             log.map { _ in
@@ -172,9 +172,9 @@ struct RequestPipeline: Sendable {
         } catch {
             let failure = TransportFailure(classifying: error)
             if log != nil {
-                configuration.logger.debug("✕ \(request.method) \(request.path ?? "/"): \(failure.category): \(error)")
+                configuration.logger.debug("✕ \(request.method) \(request.path ?? "/"): \(failure): \(error)")
             }
-            throw .transport(failure)
+            throw .transport(failure, underlying: error)
         }
     }
 

@@ -8,7 +8,8 @@ import HTTPTypes
 /// Each hop is an exchange of its own through the transport, so stub journals record it.
 struct SessionTransport: Transport {
     let transport: any Transport
-    let redirects: RedirectPolicy
+    /// How many redirects in a row are followed; `nil` follows none.
+    let redirectLimit: Int?
     /// `nil` when the client leaves cookies alone.
     let cookies: CookieJar?
 
@@ -32,7 +33,7 @@ struct SessionTransport: Transport {
         while true {
             let (response, received) = try await exchange(cookies?.addingCookies(to: request) ?? request, body)
             cookies?.keepCookies(of: response, answering: request)
-            guard let limit = redirects.limit, response.status.kind == .redirection,
+            guard let limit = redirectLimit, response.status.kind == .redirection,
                 let next = Redirect.request(following: response, to: request, body: body)
             else { return (response, received) }
             drop(received)

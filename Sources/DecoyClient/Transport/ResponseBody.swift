@@ -6,10 +6,9 @@ public import Foundation
 /// It is read once. ``cancel()`` stops the exchange before its end, and so do cancelling the task
 /// that reads it and dropping its iterator (a `break` out of a `for try await` loop); a body never
 /// read keeps its exchange going, its chunks kept, until it is cancelled.
+///
+/// Each chunk is as the transport received it, never empty.
 public struct ResponseBody: AsyncSequence, Sendable {
-    /// A chunk of the body, as the transport received it; never empty.
-    public typealias Element = Data
-
     private let chunks: AsyncThrowingStream<Data, any Error>
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
 
@@ -42,32 +41,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Reads the chunks in order; a reader that stops early, dropping its iterator, stops the
     /// exchange as ``cancel()`` does.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(chunks: chunks.makeAsyncIterator(), reader: Reader(continuation))
-    }
-
-    /// Reads the chunks in order.
-    public struct Iterator: AsyncIteratorProtocol {
-        var chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator
-        let reader: Reader
-
-        /// The next chunk; `nil` at the body's end.
-        public mutating func next() async throws -> Data? {
-            try await chunks.next()
-        }
-    }
-
-    /// Finishes the stream when the last copy of an iterator goes: an iterator dropped does not
-    /// end a stream whose producer still holds its continuation.
-    final class Reader: Sendable {
-        private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
-
-        init(_ continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
-            self.continuation = continuation
-        }
-
-        deinit {
-            continuation.finish()
-        }
+    public func makeAsyncIterator() -> StreamIterator<Data> {
+        StreamIterator(chunks) { [continuation] in continuation.finish() }
     }
 }

@@ -10,7 +10,7 @@ import HTTPTypesFoundation
 /// ``MockServer`` in integration tests.
 ///
 /// It carries one exchange: the session follows no redirect and handles no cookie, because
-/// ``APIClient`` does both itself, the same way over every transport (see ``RedirectPolicy``).
+/// ``APIClient`` does both itself, the same way over every transport (see ``APIClient/Configuration/redirectLimit``).
 /// On Linux a session stores and sends the cookies of its configuration's storage whatever a
 /// request says, so give it a configuration without cookies, as the default session has.
 public struct URLSessionTransport: Transport {

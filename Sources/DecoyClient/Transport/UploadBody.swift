@@ -4,7 +4,7 @@ public import Foundation
 /// goes up, never whole, by a transport that streams (``URLSessionTransport``).
 public struct UploadBody: Sendable {
     /// Where the bytes are.
-    public enum Source: Sendable {
+    enum Source: Sendable {
         /// In memory.
         case data(Data)
         /// In a file.
@@ -12,12 +12,21 @@ public struct UploadBody: Sendable {
     }
 
     /// Where the bytes are.
-    public let source: Source
+    let source: Source
     /// Told the total sent so far, each time more has gone up.
     private let sent: (@Sendable (Int64) -> Void)?
 
-    /// A body of `source`; `sent` is told the total sent so far as the transport reports it.
-    public init(_ source: Source, sent: (@Sendable (Int64) -> Void)? = nil) {
+    /// A body of `data`; `sent` is told the total sent so far as the transport reports it.
+    public init(data: Data, sent: (@Sendable (Int64) -> Void)? = nil) {
+        self.init(.data(data), sent: sent)
+    }
+
+    /// A body read from `file`; `sent` is told the total sent so far as the transport reports it.
+    public init(file: URL, sent: (@Sendable (Int64) -> Void)? = nil) {
+        self.init(.file(file), sent: sent)
+    }
+
+    init(_ source: Source, sent: (@Sendable (Int64) -> Void)?) {
         self.source = source
         self.sent = sent
     }

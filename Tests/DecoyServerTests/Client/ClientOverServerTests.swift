@@ -24,10 +24,10 @@ struct ClientOverServerTests {
             #expect(registry.journal.totalCount == 1)
             task.cancel()
             let error = await #expect(throws: APIError.self) { try await task.value }
-            guard case .transport(let failure) = error else {
+            guard case .transport(let failure, _) = error else {
                 Issue.record("expected a transport failure, got \(String(describing: error))"); return
             }
-            #expect(failure.category == .cancelled)
+            #expect(failure == .cancelled)
             #expect(ContinuousClock.now - started < endlessWait, "the ten-minute delay was not waited out")
         }
     }
@@ -51,7 +51,7 @@ struct ClientOverServerTests {
         let registry = StubRegistry()
         try registry.register(
             StubResponse(headerFields: [.eTag: "\"v1\""], json: #"{"name": "Ada"}"#), for: .get("/people/1"))
-        let configuration = APIClient.Configuration(cache: MemoryCache(), cachePolicy: .cacheElseNetwork)
+        let configuration = APIClient.Configuration(cache: .memory(), cachePolicy: .cacheElseNetwork)
         try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ in
             let network = try await client.response(for: Resource<Person>.get("/people/1"))
             let cached = try await client.response(for: Resource<Person>.get("/people/1"))
@@ -63,17 +63,13 @@ struct ClientOverServerTests {
         }
     }
 
-    struct Health: Endpoint {
-        typealias Output = [String: String]
+    struct Health: Request {
         let baseURL: URL
-        var scheme: String { baseURL.scheme ?? "http" }
-        var host: String { baseURL.host() ?? "" }
-        var port: Int? { baseURL.port }
-        var path: String { "/health" }
         @Query(name: "verbose") var verbose = true
+        var resource: Resource<[String: String]> { .get(baseURL.appending(path: "health").absoluteString) }
     }
 
-    @Test func endpointLoadsThroughURLSessionFromAServer() async throws {
+    @Test func aRequestLoadsThroughURLSessionFromAServer() async throws {
         let registry = StubRegistry()
         try registry.register(
             StubResponse(json: #"{"status": "up"}"#), for: Route.get("/health").query("verbose", .equalTo("true")))

@@ -203,7 +203,7 @@ struct ParityTests {
     static let manyKeysSorted =
         "{" + (0..<16).map { "key\($0)" }.sorted().map { #""\#($0)":\#($0.dropFirst(3))"# }.joined(separator: ",") + "}"
 
-    static let faults: [(Fault, TransportFailure.Category)] = [
+    static let faults: [(Fault, TransportFailure)] = [
         (.connectionReset, .connectionLost),
         (.emptyResponse, .badResponse),
         (.malformedResponse, .badResponse),
@@ -265,7 +265,7 @@ struct ParityTests {
     /// retry never happens; an empty response cannot, so its stub is reached twice (documented on
     /// `Fault.emptyResponse`), though the client still sees the fault.
     @Test(arguments: ServingMode.allCases, faults)
-    func faultOnAReusedConnectionReachesTheClient(_ mode: ServingMode, _ fault: (Fault, TransportFailure.Category))
+    func faultOnAReusedConnectionReachesTheClient(_ mode: ServingMode, _ fault: (Fault, TransportFailure))
         async throws
     {
         let registry = StubRegistry()
@@ -371,8 +371,8 @@ struct ParityTests {
             let start = ContinuousClock.now
             request.cancel()
             let error = await #expect(throws: APIError.self) { try await request.value }
-            guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }
-            #expect(failure.category == .cancelled)
+            guard case .transport(let failure, _) = error else { Issue.record("expected a transport failure"); return }
+            #expect(failure == .cancelled)
             #expect(ContinuousClock.now - start < endlessWait)
         }
     }
@@ -430,7 +430,7 @@ struct ParityTests {
         try registry.register(
             StubResponse(status: .found, headerFields: [.location: "/new"], text: "moved"), for: .get("/old"))
         try registry.register(StubResponse(text: "here"), for: .get("/new"))
-        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(redirects: .never)) {
+        let outcome = try await withStubbedClient(mode, registry: registry, configuration: .init(redirectLimit: nil)) {
             client, _ in
             await Outcome.of(.get("/old"), on: client, keeping: ["Location"])
         }
@@ -451,7 +451,7 @@ struct ParityTests {
         try registry.register(
             StubResponse(status: .temporaryRedirect, headerFields: [.location: "/loop"]), for: .get("/loop"))
         let outcome = try await withStubbedClient(
-            mode, registry: registry, configuration: .init(redirects: .follow(limit: 3))
+            mode, registry: registry, configuration: .init(redirectLimit: 3)
         ) { client, _ in
             await Outcome.of(.get("/loop"), on: client, keeping: [])
         }

@@ -121,7 +121,7 @@ struct StreamingParityTests {
                 first: [StubResponse(status: .serviceUnavailable, text: "busy")], then: StubResponse(text: "ok")),
             for: .get("/flaky"))
         let configuration = APIClient.Configuration(
-            retry: RetryPolicy(maxAttempts: 2, backoff: .constant(.zero), jitter: 0))
+            retry: RetryPolicy(maxAttempts: 2, wait: .zero, multiplier: 1, jitter: 0))
         let received = try await withStubbedClient(mode, registry: registry, configuration: configuration) {
             client, _ in
             let (_, body) = try await client.bytes(for: Resource<Void>.get("/flaky"))

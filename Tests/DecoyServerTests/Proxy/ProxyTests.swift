@@ -111,9 +111,9 @@ struct ProxyTests {
             do throws(APIError) {
                 _ = try await client.response(for: Resource<Void>.get("/users/1"))
                 Issue.record("expected a transport failure")
-            } catch .transport(let failure) {
-                #expect(failure.category == .cannotConnect)
-                #expect(failure.underlying.localizedDescription.contains("Decoy could not proxy GET /users/1"))
+            } catch .transport(let failure, let underlying) {
+                #expect(failure == .cannotConnect)
+                #expect(underlying.localizedDescription.contains("Decoy could not proxy GET /users/1"))
             } catch {
                 Issue.record("expected a transport failure, got \(error)")
             }
@@ -133,7 +133,7 @@ struct ProxyTests {
             } catch .unacceptableStatus(let failure) {
                 #expect(failure.status == .badGateway)
                 #expect(
-                    failure.bodyText.hasPrefix(
+                    String(decoding: failure.body, as: UTF8.self).hasPrefix(
                         "Decoy could not proxy GET /users/1: \(target.absoluteString)/users/1 did not answer"))
             } catch {
                 Issue.record("expected a 502, got \(error)")

@@ -57,7 +57,7 @@ struct RecordingTests {
                 let response = try await client.response(for: resource)
                 (status, fields, body) = (response.status, response.headerFields, response.body)
             } catch .unacceptableStatus(let failure) {
-                (status, fields, body) = (failure.status, failure.headerFields, Data(failure.bodyText.utf8))
+                (status, fields, body) = (failure.status, failure.headerFields, failure.body)
             }
             seen.append(
                 "\(status.code) \(fields[.init("X-Upstream")!] ?? "-") \(String(decoding: body, as: UTF8.self))")

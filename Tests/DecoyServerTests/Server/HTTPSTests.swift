@@ -81,8 +81,8 @@ import Testing
         do throws(APIError) {
             _ = try await client.response(for: Resource<Void>.get("/hello"))
             Issue.record("expected the certificate to be refused")
-        } catch .transport(let failure) {
-            #expect(failure.category == .serverCertificateUntrusted, "\(failure.underlying)")
+        } catch .transport(let failure, let underlying) {
+            #expect(failure == .serverCertificateUntrusted, "\(underlying)")
         } catch {
             Issue.record("expected a transport failure, got \(error)")
         }
@@ -99,12 +99,12 @@ import Testing
     /// What curl (libcurl over OpenSSL, as under Linux's URLSession) reports for each fault, given
     /// the authority: the message the in-process servings imitate, and the category it names.
     @Test(arguments: [
-        (TLSFault.expiredCertificate, TransportFailure.Category.serverCertificateExpired),
+        (TLSFault.expiredCertificate, TransportFailure.serverCertificateExpired),
         (.wrongHost, .serverCertificateUntrusted),
         (.unknownAuthority, .serverCertificateUntrusted),
         (.handshakeReset, .tlsFailed),
     ])
-    func eachFaultFailsTheHandshakeAsItsNameSays(fault: TLSFault, category: TransportFailure.Category) async throws {
+    func eachFaultFailsTheHandshakeAsItsNameSays(fault: TLSFault, category: TransportFailure) async throws {
         let server = try server(try Self.helloRegistry(), fault: fault)
         defer { server.stop() }
         let authority = try authorityFile(of: server)
@@ -115,7 +115,7 @@ import Testing
             let message = try #require(fault.urlError.userInfo[NSLocalizedDescriptionKey] as? String)
             #expect(run.errors.contains(message), "curl said: \(run.errors)")
         #endif
-        #expect(TransportFailure(classifying: fault.urlError).category == category)
+        #expect(TransportFailure(classifying: fault.urlError) == category)
         #expect(registry(of: server).journal.entries.isEmpty)
         // The HTTP port serves on.
         #expect(try await curl([server.baseURL.absoluteString + "/hello"]) == "hello")
@@ -124,16 +124,16 @@ import Testing
     @Test func aResetHandshakeReachesURLSessionAsATLSFailure() async throws {
         let server = try server(try Self.helloRegistry(), fault: .handshakeReset)
         defer { server.stop() }
-        let failure = await transportFailure(fetching: server.httpsBaseURL.appending(path: "hello"))
-        #expect(failure?.category == .tlsFailed, "\(String(describing: failure?.underlying))")
+        let error = await transportError(fetching: server.httpsBaseURL.appending(path: "hello"))
+        #expect(error.map(TransportFailure.init(classifying:)) == .tlsFailed, "\(String(describing: error))")
     }
 
     @Test func aStalledHandshakeTimesOut() async throws {
         let server = try server(try Self.helloRegistry(), fault: .handshakeStall)
         defer { server.stop() }
-        let failure = await transportFailure(fetching: server.httpsBaseURL.appending(path: "hello"), timeout: 1)
-        #expect(failure?.category == .timedOut, "\(String(describing: failure?.underlying))")
-        #expect(TransportFailure(classifying: TLSFault.handshakeStall.urlError).category == .timedOut)
+        let error = await transportError(fetching: server.httpsBaseURL.appending(path: "hello"), timeout: 1)
+        #expect(error.map(TransportFailure.init(classifying:)) == .timedOut, "\(String(describing: error))")
+        #expect(TransportFailure(classifying: TLSFault.handshakeStall.urlError) == .timedOut)
         #expect(try await curl([server.baseURL.absoluteString + "/hello"]) == "hello")
     }
 
@@ -156,7 +156,7 @@ import Testing
         #expect(!run.errors.contains("SSL"), "curl said: \(run.errors)")
     }
 
-    private func transportFailure(fetching url: URL, timeout: TimeInterval = 5) async -> TransportFailure? {
+    private func transportError(fetching url: URL, timeout: TimeInterval = 5) async -> (any Error)? {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         let session = URLSession(configuration: configuration)
@@ -165,7 +165,7 @@ import Testing
             _ = try await session.data(from: url)
             return nil
         } catch {
-            return TransportFailure(classifying: error)
+            return error
         }
     }
 
@@ -195,7 +195,7 @@ import Testing
         } catch let error as URLError {
             #expect(error.code == fault.urlError.code)
             #expect(
-                TransportFailure(classifying: error).category == TransportFailure(classifying: fault.urlError).category)
+                TransportFailure(classifying: error) == TransportFailure(classifying: fault.urlError))
         }
         let (body, _) = try await session.data(from: URL(string: "http://api.example.com/hello")!)
         #expect(String(decoding: body, as: UTF8.self) == "hello")

@@ -42,7 +42,7 @@ struct HTTPCachingServingTests {
     func maxAgeIsServedUntilItPasses(_ mode: ServingMode) async throws {
         let clock = TestClock()
         let registry = try origin([.cacheControl: "max-age=60"])
-        let configuration = APIClient.Configuration(timeout: nil, clock: clock, cache: MemoryCache(clock: clock))
+        let configuration = APIClient.Configuration(timeout: nil, clock: clock, cache: .memory(clock: clock))
         try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ async throws in
             #expect(try await client.response(for: text).source == .network)
             await clock.advance(by: .seconds(30))
@@ -56,7 +56,7 @@ struct HTTPCachingServingTests {
     @Test(arguments: ServingMode.allCases)
     func aStaleResponseIsRevalidatedWithItsETag(_ mode: ServingMode) async throws {
         let registry = try origin([.cacheControl: "max-age=0", .eTag: "\"v1\""])
-        let configuration = APIClient.Configuration(cache: MemoryCache())
+        let configuration = APIClient.Configuration(cache: .memory())
         try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ async throws in
             _ = try await client.send(text)
             let second = try await client.response(for: text)
@@ -70,7 +70,7 @@ struct HTTPCachingServingTests {
     @Test(arguments: ServingMode.allCases)
     func varyKeepsLanguagesApart(_ mode: ServingMode) async throws {
         let registry = try origin([.cacheControl: "max-age=600", .vary: "Accept-Language"])
-        let configuration = APIClient.Configuration(cache: MemoryCache())
+        let configuration = APIClient.Configuration(cache: .memory())
         try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ async throws in
             #expect(try await client.send(text.header(.acceptLanguage, "en")) == "en 1")
             #expect(try await client.send(text.header(.acceptLanguage, "fr")) == "fr 2")
@@ -138,7 +138,7 @@ struct HTTPCachingServingTests {
             _ = try await session.data(for: request("/session", field.second))
 
             let client = APIClient(
-                baseURL: server.baseURL, configuration: .init(cache: MemoryCache()), transport: URLSessionTransport())
+                baseURL: server.baseURL, configuration: .init(cache: .memory()), transport: URLSessionTransport())
             func send(_ fields: HTTPFields) async throws {
                 try await client.send(Resource<Void>.get("/client", headerFields: fields))
             }

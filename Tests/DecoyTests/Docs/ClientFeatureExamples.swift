@@ -33,17 +33,16 @@ struct ProductDetails: Request {
 
 func signature(for text: String) -> String { "sig-\(text.utf8.count)" }
 
-struct StoreSearch: Endpoint {
-    typealias Output = [Product]
-    var host: String { "search.example.com" }
-    var path: String { "/v1/search" }
+struct StoreSearch: Request {
     @Query(name: "q") var text = ""
     @Query(name: "brand") var brands: [String] = []
     @Header(.acceptLanguage) var language: String? = nil
     var inStockOnly = false
 
-    @QueryItemsBuilder var queryItems: [URLQueryItem] {
-        if inStockOnly { URLQueryItem(name: "stock", value: "1") }
+    var resource: Resource<[Product]> {
+        Resource.get("https://search.example.com/v1/search").query {
+            if inStockOnly { URLQueryItem(name: "stock", value: "1") }
+        }
     }
 
     func prepare(request: HTTPRequest) -> HTTPRequest {
@@ -53,7 +52,7 @@ struct StoreSearch: Endpoint {
     }
 }
 
-extension Endpoint where Self == StoreSearch {
+extension Request where Self == StoreSearch {
     static func search(_ text: String, brands: [String] = []) -> StoreSearch {
         var search = StoreSearch()
         search.text = text
@@ -62,10 +61,12 @@ extension Endpoint where Self == StoreSearch {
     }
 }
 
-struct HeroName: GraphQLOperation {
+struct HeroName: Request {
     struct Output: Decodable, Sendable { let hero: Hero }
     struct Hero: Decodable, Sendable { let name: String }
-    let variables: [String: String]
+    let episode: String
+    let documents: URL
+    var resource: Resource<Output> { .graphQL(Self.self, variables: ["episode": episode], in: documents) }
 }
 
 @Suite("The client's features, as documented")
@@ -91,7 +92,7 @@ struct ClientFeatureExamples {
         try registry.register(StubResponse(json: #"[{"sku": "A", "price": 1}, {"sku": "B"}]"#), for: .get("/products"))
         try registry.register(StubResponse(json: #"{"title": "Spring", "products": [{"sku": "A", "price": 1}, null]}"#), for: .get("/catalog"))
         let client = Self.client(registry)
-        let products = try await client.send(Resource<[Product]>.get("/products").arrayDecoding(.lossy))
+        let products = try await client.send(Resource<[Product]>.get("/products").lossyArrays())
         let catalog = try await client.send(Resource<Catalog>.get("/catalog"))
         #expect(products == [Product(sku: "A", price: 1)])
         #expect(catalog.products == [Product(sku: "A", price: 1)])
@@ -105,9 +106,8 @@ struct ClientFeatureExamples {
         do {
             let product = try await client.send(Resource<Product>.get("/products/7").fallback(Maintenance.self))
             show(product)
-        } catch .fallback(let fallback) {
-            let notice = fallback.value(as: Maintenance.self)
-            #expect(notice?.message == "back at noon")
+        } catch .fallback(let notice as Maintenance, _) {
+            #expect(notice.message == "back at noon")
         }
     }
 
@@ -124,9 +124,9 @@ struct ClientFeatureExamples {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: #"{"total_cents": 990}"#), for: Route.get("/reports/sales").header(.acceptLanguage, .equalTo("fr")))
         let configuration = APIClient.Configuration(
-            arrayDecoding: .lossy,
+            lossyArrays: true,
             timeout: .seconds(20),
-            cache: MemoryCache(expiry: .seconds(60)),
+            cache: .memory(expiry: .seconds(60)),
             cachePolicy: .networkUpdatingCache
         )
         let snakeCase = JSONDecoder()
@@ -150,7 +150,7 @@ struct ClientFeatureExamples {
         let client = Self.client(registry)
         let history = ViewHistory()
         let product = try await client.send(ProductDetails(sku: "A-1", history: history))
-        let batch: [AnyRequest<Product>] = [AnyRequest(ProductDetails(sku: "A-1", history: history)), AnyRequest(Resource<Product>.get("/products/B-2"))]
+        let batch: [any Request<Product>] = [ProductDetails(sku: "A-1", history: history), Resource<Product>.get("/products/B-2")]
         #expect(product == Product(sku: "A-1", price: 250))
         var prices: [Int] = []
         for request in batch { prices.append(try await client.send(request).price) }
@@ -158,7 +158,7 @@ struct ClientFeatureExamples {
         #expect(history.products.withLock { $0.count } == 2)
     }
 
-    @Test func endpoints() async throws {
+    @Test func otherHosts() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(json: "[]"), for: .get("/v1/search"))
         try registry.register(StubResponse(json: #"[{"sku": "K-1", "price": 30}]"#), for: Route.get("/v1/search").query("brand", .equalTo("Acme")).header(.init("X-Signature")!, .equalTo(signature(for: "/v1/search?q=kettle&brand=Acme"))))
@@ -196,7 +196,7 @@ struct ClientFeatureExamples {
         var shown: [Int] = []
         func show(_ products: [Product]) { shown.append(products[0].price) }
 
-        let cache = HybridCache(front: MemoryCache(expiry: .seconds(60)), back: DiskCache(folder: cachesFolder))
+        let cache = ResponseCache.hybrid(front: .memory(expiry: .seconds(60)), back: .disk(folder: cachesFolder))
         let client = APIClient(baseURL: apiURL, configuration: .init(cache: cache, cachePolicy: .cacheElseNetwork), transport: transport)
 
         let fresh = try await client.send(Resource<[Product]>.get("/products").cachePolicy(.networkUpdatingCache))
@@ -219,8 +219,8 @@ struct ClientFeatureExamples {
             _ = try await search.value
             Issue.record("expected cancellation")
         } catch let error as APIError {
-            guard case .transport(let failure) = error else { Issue.record("got \(error)"); return }
-            #expect(failure.category == .cancelled)
+            guard case .transport(let failure, _) = error else { Issue.record("got \(error)"); return }
+            #expect(failure == .cancelled)
         }
     }
 
@@ -239,18 +239,17 @@ struct ClientFeatureExamples {
         var printed: [String] = []
         func print(_ text: Any) { printed.append("\(text)") }
 
-        let documents = GraphQLDocuments(folder: graphQLFolder)
         do {
-            let hero = try await client.send(.graphQL(HeroName(variables: ["episode": "JEDI"]), documents: documents)).hero
+            let hero = try await client.send(HeroName(episode: "JEDI", documents: graphQLFolder)).hero
             print(hero.name)
-        } catch .graphQL(let failure) {
-            print(failure.errors.map(\.message))
+        } catch .graphQL(let errors, _, _) {
+            print(errors.map(\.message))
         }
 
         do {
-            _ = try await client.send(.graphQL(HeroName(variables: ["episode": "NONE"]), documents: documents))
-        } catch .graphQL(let failure) {
-            print(failure.errors.map(\.message))
+            _ = try await client.send(HeroName(episode: "NONE", documents: graphQLFolder))
+        } catch .graphQL(let errors, _, _) {
+            print(errors.map(\.message))
         }
         #expect(printed == ["R2-D2", #"["unknown episode"]"#])
     }

@@ -53,7 +53,7 @@ struct NetworkConditionsExamples {
         let flaky = FailingStub(failing: 0.3, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(json: #"{"ok": true}"#), seed: 7)
         try registry.register(flaky, for: .get("/status"))
         let client = APIClient(baseURL: URL(string: "https://api.example.com")!,
-                               configuration: .init(retry: RetryPolicy(maxAttempts: 5, backoff: .constant(.milliseconds(10)))),
+                               configuration: .init(retry: RetryPolicy(maxAttempts: 5, wait: .milliseconds(10), multiplier: 1)),
                                transport: StubTransport(registry))
         #expect(try await client.send(Resource<Ok>.get("/status")) == Ok(ok: true))
     }

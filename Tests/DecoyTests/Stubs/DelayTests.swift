@@ -90,10 +90,10 @@ struct DelayTests {
         await waitUntilSleeping(clock)
         await clock.advance(by: .seconds(2))
         let error = await #expect(throws: APIError.self) { try await request.value }
-        guard case .transport(let failure) = error else {
+        guard case .transport(let failure, _) = error else {
             Issue.record("expected a transport failure, got \(String(describing: error))"); return
         }
-        #expect(failure.category == .timedOut)
+        #expect(failure == .timedOut)
     }
 }
 

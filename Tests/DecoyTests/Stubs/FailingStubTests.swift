@@ -48,7 +48,7 @@ struct FailingStubTests {
             FailingStub(
                 failing: 0.5, with: StubResponse.fault(.connectionReset), otherwise: StubResponse(text: "ok"), seed: 3),
             for: .get("/flaky"))
-        let retry = RetryPolicy(maxAttempts: 8, backoff: .constant(.milliseconds(1)), jitter: 0)
+        let retry = RetryPolicy(maxAttempts: 8, wait: .milliseconds(1), multiplier: 1, jitter: 0)
         let client = try serving.client(registry, configuration: .init(retry: retry))
         for _ in 0..<10 {
             #expect(try await client.send(Resource<String>.get("/flaky")) == "ok")

@@ -15,12 +15,12 @@ struct FaultTests {
     @Test(
         arguments: ServingMode.allCases,
         [
-            (Fault.connectionReset, TransportFailure.Category.connectionLost),
+            (Fault.connectionReset, TransportFailure.connectionLost),
             (.emptyResponse, .badResponse),
             (.malformedResponse, .badResponse),
             (.randomDataThenClose, .badResponse),
         ])
-    func faultSurfacesAsTheSameTransportCategory(_ serving: ServingMode, _ fault: (Fault, TransportFailure.Category))
+    func faultSurfacesAsTheSameTransportCategory(_ serving: ServingMode, _ fault: (Fault, TransportFailure))
         async throws
     {
         try await expect(fault.0, in: serving, toFailAs: fault.1)
@@ -32,7 +32,7 @@ struct FaultTests {
         try await expect(.transportError(.cannotConnectToHost), in: serving, toFailAs: .cannotConnect)
     }
 
-    private func expect(_ fault: Fault, in serving: ServingMode, toFailAs category: TransportFailure.Category)
+    private func expect(_ fault: Fault, in serving: ServingMode, toFailAs category: TransportFailure)
         async throws
     {
         let registry = StubRegistry()
@@ -40,10 +40,10 @@ struct FaultTests {
         let error = await #expect(throws: APIError.self) {
             try await serving.client(registry).send(Resource<Void>.get("/broken"))
         }
-        guard case .transport(let failure) = error else {
+        guard case .transport(let failure, _) = error else {
             Issue.record("expected a transport failure, got \(String(describing: error))"); return
         }
-        #expect(failure.category == category)
+        #expect(failure == category)
         #expect(registry.journal.entries.last?.fault == fault)
     }
 }

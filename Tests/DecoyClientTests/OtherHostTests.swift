@@ -4,15 +4,11 @@ import Foundation
 import HTTPTypes
 import Testing
 
-@Suite("Endpoints: absolute URLs, property wrappers, builders, loading through a transport")
-struct EndpointTests {
+@Suite("Request types to other hosts: whole URLs, property wrappers, builders, loading through a transport")
+struct OtherHostTests {
     struct Repository: Codable, Equatable, Sendable { let name: String }
 
-    struct RepositorySearch: Endpoint {
-        typealias Output = [Repository]
-        var host: String { "search.example.com" }
-        var port: Int? { 8443 }
-        var path: String { "/search/repositories" }
+    struct RepositorySearch: Request {
         @Query(name: "q") var text = ""
         @Query(name: "tag") var tags: [String] = []
         @Query(name: "sort") var sort: String? = nil
@@ -20,17 +16,17 @@ struct EndpointTests {
         var page = 1
         var includeForks = false
 
-        @QueryItemsBuilder var queryItems: [URLQueryItem] {
-            URLQueryItem(name: "page", value: "\(page)")
-            if includeForks {
-                URLQueryItem(name: "forks", value: "true")
-            } else {
-                URLQueryItem(name: "forks", value: "false")
-            }
-        }
-
-        @HeaderFieldsBuilder var headerFields: HTTPFields {
-            for tag in tags { HTTPField(name: .init("X-Tag")!, value: tag) }
+        var resource: Resource<[Repository]> {
+            Resource.get("https://search.example.com:8443/search/repositories")
+                .query {
+                    URLQueryItem(name: "page", value: "\(page)")
+                    if includeForks {
+                        URLQueryItem(name: "forks", value: "true")
+                    } else {
+                        URLQueryItem(name: "forks", value: "false")
+                    }
+                }
+                .headers { for tag in tags { HTTPField(name: .init("X-Tag")!, value: tag) } }
         }
 
         func prepare(request: HTTPRequest) -> HTTPRequest {
@@ -41,17 +37,15 @@ struct EndpointTests {
     }
 
     /// Parses a header and the body by hand.
-    struct RateLimit: Endpoint {
-        var scheme: String { "http" }
-        var host: String { "limits.example.com" }
-        var path: String { "/rate" }
-        var method: HTTPRequest.Method { .post }
-        var body: RequestBody? { .json(["window": 60]) }
-        func parse(data: Data, response: HTTPResponse) throws -> (remaining: Int, note: String) {
-            guard let remaining = response.headerFields[.init("X-Remaining")!].flatMap(Int.init) else {
-                throw URLError(.cannotParseResponse)
+    struct RateLimit: Request {
+        var resource: Resource<(remaining: Int, note: String)> {
+            Resource(method: .post, path: "http://limits.example.com/rate", body: .json(["window": 60])).decoded {
+                data, response in
+                guard let remaining = response.headerFields[.init("X-Remaining")!].flatMap(Int.init) else {
+                    throw URLError(.cannotParseResponse)
+                }
+                return (remaining, String(decoding: data, as: UTF8.self))
             }
-            return (remaining, String(decoding: data, as: UTF8.self))
         }
     }
 
@@ -92,7 +86,7 @@ struct EndpointTests {
             "prepare saw the finished request")
     }
 
-    @Test func sendingThroughAClientIgnoresItsBaseURLAndDefaults() async throws {
+    @Test func aWholeURLIgnoresTheClientsBaseURLAndDefaults() async throws {
         let transport = Capturing(try Self.registry())
         let client = APIClient(
             baseURL: URL(string: "https://api.test/v9")!,
@@ -112,7 +106,7 @@ struct EndpointTests {
         #expect(request.headerFields[.contentType] == "application/json")
     }
 
-    @Test func completionHandlerVariantParsesTheEndpoint() async throws {
+    @Test func completionHandlerVariantDecodesWithTheResourcesStep() async throws {
         let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(try Self.registry()))
         let result = await withCheckedContinuation { continuation in
             client.send(RateLimit()) { continuation.resume(returning: $0.map(\.remaining)) }
@@ -120,7 +114,7 @@ struct EndpointTests {
         #expect(try result.get() == 41)
     }
 
-    @Test func clientPipelineAppliesToEndpoints() async throws {
+    @Test func clientPipelineAppliesToOtherHosts() async throws {
         let registry = try Self.registry()
         let seen = Mutex(0)
         let client = APIClient(
@@ -132,10 +126,8 @@ struct EndpointTests {
         #expect(seen.withLock { $0 } == 1)
     }
 
-    struct Limited: Endpoint {
-        typealias Output = [Repository]
-        var host: String { "api.test" }
-        var path: String { "/limited" }
+    struct Limited: Request {
+        var resource: Resource<[Repository]> { .get("https://api.test/limited") }
     }
 
     @Test func loadFailsOnAStatusOutside2xx() async throws {
@@ -146,7 +138,7 @@ struct EndpointTests {
         #expect(failure.status == .tooManyRequests)
     }
 
-    @Test func parseFailureIsADecodingFailure() async throws {
+    @Test func aFailingDecodingStepIsADecodingFailure() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "no header"), for: .post("/rate"))
         let error = await #expect(throws: APIError.self) { try await StubTransport(registry).load(RateLimit()) }
@@ -158,16 +150,57 @@ struct EndpointTests {
         let registry = StubRegistry()
         try registry.register(StubResponse.fault(.connectionReset), for: .get("/limited"))
         let error = await #expect(throws: APIError.self) { try await StubTransport(registry).load(Limited()) }
-        guard case .transport(let failure) = error else { Issue.record("expected a transport failure"); return }
-        #expect(failure.category == .connectionLost)
+        guard case .transport(let failure, _) = error else { Issue.record("expected a transport failure"); return }
+        #expect(failure == .connectionLost)
     }
 
-    @Test func parameterValues() {
-        #expect(Optional<Int>.none.parameterValues.isEmpty)
-        #expect([1, 2].parameterValues == ["1", "2"])
-        #expect(true.parameterValues == ["true"])
-        #expect(Optional("a").parameterValues == ["a"])
-        #expect(2.5.parameterValues == ["2.5"])
+    @Test func aWholeURLKeepsItsQueryBeforeTheResourcesOwnAndItsPathAsWritten() async throws {
+        let transport = Capturing(try Self.registry())
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: transport)
+        _ = try? await client.send(
+            Resource<Void>.get("http://files.test:8080/annual report.pdf?v=2&lang=en", query: ["lang": "fr"]))
+        let request = try #require(transport.requests.withLock { $0.first })
+        #expect(request.authority == "files.test:8080")
+        #expect(request.path == "/annual%20report.pdf?v=2&lang=fr")
+        let error = await #expect(throws: APIError.self) { try await client.send(Resource<Void>.get("https://")) }
+        guard case .invalidRequest(let reason) = error else { Issue.record("expected an invalid request"); return }
+        #expect(reason == "GET https:// is not a URL")
+    }
+
+    @Test func loadNeedsAWholeURL() async throws {
+        let error = await #expect(throws: APIError.self) {
+            try await StubTransport(try Self.registry()).load(Resource<Void>.get("/limited"))
+        }
+        guard case .invalidRequest(let reason) = error else { Issue.record("expected an invalid request"); return }
+        #expect(reason.contains("GET /limited names no host"))
+    }
+
+    @Test func parametersSendTheirValuesAsText() async throws {
+        struct Parameters: Request {
+            @Query(name: "none") var none: Int? = nil
+            @Query(name: "some") var some: String? = "a"
+            @Query(name: "n") var numbers = [1, 2]
+            @Query(name: "flag") var flag = true
+            @Header(.init("X-Ratio")!) var ratio = 2.5
+            @Header(.init("X-Tag")!) var tags = ["x", "y"]
+            var resource: Resource<Void> { .get("/parameters", query: ["page": "1"]) }
+        }
+        let recorder = try Recorder()
+        try await recorder.client().send(Parameters())
+        #expect(recorder.request?.target == "/parameters?some=a&n=1&n=2&flag=true&page=1")
+        #expect(recorder.request?.headerFields[.init("X-Ratio")!] == "2.5")
+        #expect(recorder.request?.headerFields[values: .init("X-Tag")!] == ["x", "y"])
+    }
+
+    @Test func requestsOfOneFinalTypeKeepTogetherAndSendAlike() async throws {
+        let registry = try Self.registry()
+        let requests: [any Request<[Repository]>] = [
+            RepositorySearch(), Limited(), Resource.get("https://x.test/search/repositories"),
+        ]
+        let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(registry))
+        #expect(try await client.send(requests[0]) == [Repository(name: "decoy")])
+        #expect(try await client.send(requests[2]) == [Repository(name: "decoy")])
+        await #expect(throws: APIError.self) { try await client.send(requests[1]) }
     }
 
     @Test func resourceBuildersAddQueryItemsAndHeaders() async throws {

@@ -1,11 +1,8 @@
-public import Foundation
-public import HTTPTypes
-
 /// Builds a list from statements, with `if`, `if let`, `switch` and `for`: the query items
-/// (``QueryItemsBuilder``) or header fields (``HeaderFieldsBuilder``) of a request.
+/// (``Resource/query(_:)``) or header fields (``Resource/headers(_:)``) of a resource.
 ///
 /// ```swift
-/// @QueryItemsBuilder var queryItems: [URLQueryItem] {
+/// let page = Resource<[Issue]>.get("/issues").query {
 ///     URLQueryItem(name: "page", value: "\(page)")
 ///     if let filter { URLQueryItem(name: "filter", value: filter) }
 ///     for tag in tags { URLQueryItem(name: "tag", value: tag) }
@@ -34,9 +31,3 @@ public enum ListBuilder<Element> {
         List(elements)
     }
 }
-
-/// Builds query items; see ``ListBuilder``.
-public typealias QueryItemsBuilder = ListBuilder<URLQueryItem>
-
-/// Builds header fields; see ``ListBuilder``.
-public typealias HeaderFieldsBuilder = ListBuilder<HTTPField>
