@@ -151,11 +151,14 @@ public final class StubRegistry: StubProvider {
 }
 
 extension Route {
-    /// The route a resource's requests take: its method, path and query items.
+    /// The route a resource's requests take: its method, path and query items; of a whole URL
+    /// for another host, its path and query, as a stub answers whichever host it is sent to.
     public init<Value>(_ resource: Resource<Value>) {
+        let url = WholeURL(resource.path)
+        let path = url.map { $0.path.isEmpty ? "/" : $0.path } ?? resource.path
         self.init(
-            method: resource.method, path: resource.path,
-            matchers: resource.query.map { item in
+            method: resource.method, path: path,
+            matchers: ((url?.query ?? []) + resource.query).map { item in
                 .query(item.name, item.value.map { .equalTo($0) } ?? .present)
             })
     }

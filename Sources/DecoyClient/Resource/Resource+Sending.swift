@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import HTTPTypes
 
 extension Resource {
@@ -53,14 +53,14 @@ extension Resource {
 
 /// A whole URL as a resource's path gives it, `scheme://authority/path?query`, written as it
 /// reads: split, not decoded, so that its path and query are encoded as a relative path's are.
-struct WholeURL {
+package struct WholeURL {
     let scheme: String
     let authority: String
-    let path: String
-    let query: [URLQueryItem]
+    package let path: String
+    package let query: [URLQueryItem]
 
     /// The parts of `text`; `nil` when it names no scheme.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         guard let schemeEnd = text.range(of: "://") else { return nil }
         scheme = String(text[..<schemeEnd.lowerBound])
         let rest = text[schemeEnd.upperBound...]

@@ -76,6 +76,19 @@ struct RoutingTests {
         }
     }
 
+    /// A resource for another host, its whole URL as its path, routes by the URL's path and query.
+    @Test func registeringForAWholeURLUsesItsPathAndQuery() async throws {
+        let registry = StubRegistry()
+        let search = Resource<[Int]>.get("https://search.example.com/v1/search?q=swift")
+        try registry.register(StubResponse(json: "[7]"), for: search)
+        #expect(Route(search).path == "/v1/search")
+        let client = try ServingMode.inProcess.client(registry)
+        #expect(try await client.send(search) == [7])
+        await #expect(throws: APIError.self) {
+            try await client.send(Resource<[Int]>.get("https://search.example.com/v1/search?q=rust"))
+        }
+    }
+
     @Test func removingByHandle() async throws {
         let registry = StubRegistry()
         let template = try registry.register(StubResponse(text: "template"), for: .get("/a/{x}"))
