@@ -1,8 +1,8 @@
-public import Decoy
-public import HTTPTypes
+package import Decoy
+package import HTTPTypes
 
 /// One operation of an OpenAPI document: a method on a path template.
-public struct OpenAPIOperation: Sendable, CustomStringConvertible {
+package struct OpenAPIOperation: Sendable, CustomStringConvertible {
     /// The `operationId`; `nil` when the document gives none, and the operation is only served from its examples.
     public let id: String?
     /// The method.

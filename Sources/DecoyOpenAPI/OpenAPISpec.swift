@@ -15,9 +15,12 @@ import HTTPTypes
 /// ```
 public struct OpenAPISpec: Sendable {
     /// Every operation served, in the document's order of paths and methods.
-    public let operations: [OpenAPIOperation]
+    package let operations: [OpenAPIOperation]
     /// Every operation refused, each with its place and why; a request to one gets `501`.
-    public let refused: [OpenAPIRefusal]
+    package let refusals: [OpenAPIRefusal]
+    /// Every operation refused, each as its place and why (`#/paths/~1a/get/responses: …`); a
+    /// request to one gets `501`.
+    public var refused: [String] { refusals.map(\.description) }
     /// What of this document Decoy does not check in requests or cannot serve, each with its
     /// place; empty when it uses nothing Decoy leaves out.
     public let unsupported: [String]
@@ -108,7 +111,7 @@ public struct OpenAPISpec: Sendable {
             throw fail(first.pointer, first.reason + more)
         }
         self.operations = operations
-        self.refused = refused
+        self.refusals = refused
         self.unsupported = reader.unsupported
         self.serverBasePath = Self.basePath(ofFirstServerIn: root["servers"])
         self.document = parsed.value
@@ -116,9 +119,9 @@ public struct OpenAPISpec: Sendable {
     }
 
     /// The operation whose `operationId` is `id`.
-    public func operation(_ id: String) throws(OpenAPISpecError) -> OpenAPIOperation {
+    package func operation(_ id: String) throws(OpenAPISpecError) -> OpenAPIOperation {
         guard let operation = operations.first(where: { $0.id == id }) else {
-            if let refusal = refused.first(where: { $0.operationID == id }) {
+            if let refusal = refusals.first(where: { $0.operationID == id }) {
                 throw OpenAPISpecError(source: source, place: refusal.pointer, reason: refusal.reason)
             }
             let known = operations.compactMap(\.id)
@@ -148,7 +151,7 @@ public struct OpenAPISpec: Sendable {
 }
 
 /// An operation of a document that Decoy refuses to serve: where it is, and why.
-public struct OpenAPIRefusal: Error, Sendable, CustomStringConvertible {
+package struct OpenAPIRefusal: Error, Sendable, CustomStringConvertible {
     /// The JSON pointer of the operation, or of the spot inside it that is refused.
     public let pointer: String
     /// Why.

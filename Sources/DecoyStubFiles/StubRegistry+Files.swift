@@ -84,15 +84,17 @@ extension StubRegistry {
             contents.folder = folder.url
             contents.refused = refused
             contents.folderReport = FolderReportJSON(report, folder: folder.url)
-            return compiled.map { definition -> StubHandle? in
+            return compiled.map { definition -> StubMapping? in
                 guard !kept.contains(definition.loaded.file) else { return nil }
                 return contents.insert(
                     definition.pattern, stub: scenarioAware(definition.stub, for: definition.pattern.route),
                     id: definition.id, origin: .file(definition.loaded), json: definition.json
-                ).handle
+                )
             }
         }
-        let stubs = zip(report.stubs, handles).compactMap { stub, handle in handle.map { stub.registered(as: $0) } }
+        let stubs = zip(report.stubs, handles).compactMap { stub, handle in
+            handle.map { stub.registered(as: $0.handle) }
+        }
         return StubFolderReport(stubs: stubs, refused: report.refused, warnings: report.warnings)
     }
 }

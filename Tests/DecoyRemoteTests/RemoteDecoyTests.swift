@@ -119,12 +119,12 @@ struct RemoteDecoyTests {
     func closureIsRefused() async throws {
         let registry = StubRegistry()
         try await withRemote(registry) { decoy, _ in
-            let error = await #expect(throws: StubEncodingError.self) {
+            let error = await #expect(throws: DecoyError.self) {
                 try await decoy.register(
                     SequenceStub(first: [ClosureStub { _ in StubResponse() }], then: StubResponse()), for: .get("/live")
                 )
             }
-            #expect(error?.stub == "SequenceStub › responses[0] › ClosureStub")
+            #expect(error?.description.hasPrefix("SequenceStub › responses[0] › ClosureStub cannot") == true)
             #expect(registry.mappings.isEmpty)
         }
     }
@@ -137,8 +137,8 @@ struct RemoteDecoyTests {
             }
             #expect(error?.status == 422)
             #expect(error?.request == "POST /__admin/mappings")
-            #expect(error?.problems.first?.pointer == "/request/urlPathPattern")
-            #expect(error?.problems.first?.title.isEmpty == false)
+            #expect(error?.problems.first?.hasPrefix("/request/urlPathPattern: ") == true)
+            #expect(error?.problems.first?.count ?? 0 > "/request/urlPathPattern: ".count)
         }
     }
 
@@ -183,7 +183,7 @@ struct RemoteDecoyTests {
                 try await decoy.setScenarioState("no such", to: "x")
             }
             #expect(error?.status == 404)
-            #expect(error?.problems.map(\.title) == [#"No stub takes part in the scenario "no such"."#])
+            #expect(error?.problems == [#"No stub takes part in the scenario "no such"."#])
         }
     }
 
@@ -237,7 +237,7 @@ struct RemoteDecoyTests {
             #expect(registry.defaultDelay == .fixed(.milliseconds(40)))
             try await decoy.setGlobalDelay(.zero)
             #expect(registry.defaultDelay == Delay.none)
-            await #expect(throws: StubEncodingError.self) { try await decoy.setGlobalDelay(.microseconds(1500)) }
+            await #expect(throws: DecoyError.self) { try await decoy.setGlobalDelay(.microseconds(1500)) }
         }
     }
 
@@ -290,7 +290,7 @@ struct RemoteDecoyTests {
             let unmatched = failureMessages { journal.expectNoUnmatchedRequests() }
             #expect(unmatched.count == 1)
             #expect(unmatched.map { $0 + dashboard } == failureMessages { server.expectNoUnmatchedRequests() })
-            #expect(throws: VerificationError.self) { try journal.verify(.get("/broken"), count: .never) }
+            #expect(throws: DecoyError.self) { try journal.verify(.get("/broken"), count: .never) }
         }
     }
 

@@ -41,7 +41,7 @@ extension StubRegistry {
 
     /// The scenarios the registered routes take part in, with each one's current state and the
     /// states its routes name, sorted by name.
-    public var scenarioSummaries: [ScenarioSummary] {
+    package var scenarioSummaries: [ScenarioSummary] {
         let routes = routes
         var states: [String: Set<String>] = [:]
         for scenario in routes.compactMap(\.scenario) {
@@ -55,7 +55,7 @@ extension StubRegistry {
 }
 
 /// A scenario of a registry, as the admin API lists it.
-public struct ScenarioSummary: Sendable, Hashable {
+package struct ScenarioSummary: Sendable, Hashable {
     /// The scenario's name.
     public let name: String
     /// The state it is in now.

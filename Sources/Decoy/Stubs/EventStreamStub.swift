@@ -132,37 +132,46 @@ public struct EventStream: Sendable, Hashable {
     /// stream with more than ``maximumEventCount`` events, an event over ``maximumEventSize`` bytes,
     /// or one repeated forever without a single wait.
     public init(_ events: [ServerEvent], then ending: Ending = .close, repeats: Repeats = .times(1))
-        throws(EventStreamError)
+        throws(DecoyError)
     {
-        guard !events.isEmpty else { throw EventStreamError("an event stream has at least one event") }
+        guard !events.isEmpty else {
+            throw DecoyError.invalidEventStream(reason: "an event stream has at least one event")
+        }
         guard events.count <= Self.maximumEventCount else {
-            throw EventStreamError(
-                "an event stream has at most \(Self.maximumEventCount) events, not \(events.count)")
+            throw DecoyError.invalidEventStream(
+                reason:
+                    "an event stream has at most \(Self.maximumEventCount) events, not \(events.count)")
         }
         var wire: [Data] = []
         wire.reserveCapacity(events.count)
         var passSize = 0
         for (index, event) in events.enumerated() {
-            if let problem = event.delay.problem { throw EventStreamError("event \(index + 1): \(problem)") }
+            if let problem = event.delay.problem {
+                throw DecoyError.invalidEventStream(reason: "event \(index + 1): \(problem)")
+            }
             // Measured before it is encoded, so that a huge event costs no copy.
             guard event.size <= Self.maximumEventSize else {
-                throw EventStreamError(
-                    "event \(index + 1) takes \(event.size) bytes; an event takes at most \(Self.maximumEventSize)")
+                throw DecoyError.invalidEventStream(
+                    reason:
+                        "event \(index + 1) takes \(event.size) bytes; an event takes at most \(Self.maximumEventSize)")
             }
             let bytes = event.wire
             passSize += bytes.count
             guard passSize <= Self.maximumPassSize else {
-                throw EventStreamError(
-                    "the events take more than \(Self.maximumPassSize) bytes; an event stream's take at most that")
+                throw DecoyError.invalidEventStream(
+                    reason:
+                        "the events take more than \(Self.maximumPassSize) bytes; an event stream's take at most that")
             }
             wire.append(bytes)
         }
         switch repeats {
         case .times(let count) where !(1...Self.maximumRepeats).contains(count):
-            throw EventStreamError("an event stream repeats 1 to \(Self.maximumRepeats) times, not \(count)")
+            throw DecoyError.invalidEventStream(
+                reason: "an event stream repeats 1 to \(Self.maximumRepeats) times, not \(count)")
         case .forever where events.allSatisfy({ $0.delay == .none || $0.delay == .fixed(.zero) }):
-            throw EventStreamError(
-                "an event stream repeated forever needs a delay before at least one event, or it floods the client")
+            throw DecoyError.invalidEventStream(
+                reason:
+                    "an event stream repeated forever needs a delay before at least one event, or it floods the client")
         default:
             break
         }
@@ -170,16 +179,6 @@ public struct EventStream: Sendable, Hashable {
         self.ending = ending
         self.repeats = repeats
         self.wire = wire
-    }
-}
-
-/// Why an event stream was refused.
-public struct EventStreamError: Error, Hashable, CustomStringConvertible {
-    /// What is wrong, in a sentence.
-    public let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }
 
@@ -202,7 +201,7 @@ public struct EventStreamStub: Stub {
     public init(
         status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], events: [ServerEvent],
         then ending: EventStream.Ending = .close, repeats: EventStream.Repeats = .times(1), delay: Delay = .none
-    ) throws(EventStreamError) {
+    ) throws(DecoyError) {
         self.init(
             status: status, headerFields: headerFields, stream: try EventStream(events, then: ending, repeats: repeats),
             delay: delay)

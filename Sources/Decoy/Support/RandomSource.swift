@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The same seed gives the same sequence, so tests that use random stubs or random delays
 /// can be replayed exactly.
-public final class RandomSource: Sendable {
+package final class RandomSource: Sendable {
     private let state: Mutex<SplitMix64>
     /// The seed given, `nil` when drawn from the system: what a stub sent to a server repeats.
     let seed: UInt64?

@@ -41,27 +41,26 @@ public struct Webhook: Sendable, Hashable {
     /// The name the answered request goes by in a webhook's templates.
     package static let requestName = "originalRequest"
 
-    /// Creates a webhook; throws a ``TemplateSyntaxError`` naming the part whose template is malformed.
+    /// Creates a webhook; throws a ``DecoyError`` naming the part whose template is malformed.
     public init(
         _ method: HTTPRequest.Method, url: String, headerFields: HTTPFields = [:], body: String? = nil,
         delay: Delay = .none
-    ) throws(TemplateSyntaxError) {
+    ) throws(DecoyError) {
         (self.method, self.url, self.headerFields, self.body, self.delay) = (method, url, headerFields, body, delay)
         templates = Templates(
             url: try Self.template(url, part: "url"),
-            headerValues: try headerFields.map { field throws(TemplateSyntaxError) in
+            headerValues: try headerFields.map { field throws(DecoyError) in
                 try Self.template(field.value, part: "header \(field.name)")
             },
-            body: try body.map { text throws(TemplateSyntaxError) in try Self.template(text, part: "body") })
+            body: try body.map { text throws(DecoyError) in try Self.template(text, part: "body") })
     }
 
     /// `text` parsed as a template of the webhook's `part`.
-    package static func template(_ text: String, part: String) throws(TemplateSyntaxError) -> ResponseTemplate {
+    package static func template(_ text: String, part: String) throws(DecoyError) -> ResponseTemplate {
         do {
             return try ResponseTemplate(text, requestName: requestName)
         } catch {
-            throw TemplateSyntaxError(
-                line: error.line, column: error.column, helper: error.helper, reason: "in \(part): \(error.reason)")
+            throw error.located("in \(part)")
         }
     }
 

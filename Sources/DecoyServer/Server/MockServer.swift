@@ -17,7 +17,7 @@ public import Foundation
 /// ```
 public final class MockServer: Sendable {
     /// The engine every request goes through.
-    public let engine: StubEngine
+    package let engine: StubEngine
     /// Where it listens and its limits.
     public let configuration: Configuration
     /// What the admin API's recordings and `decoy record` record with; only a ``StubRegistry``
@@ -49,7 +49,7 @@ public final class MockServer: Sendable {
     }
 
     /// Creates a server for `engine`.
-    public init(engine: StubEngine, configuration: Configuration = Configuration()) {
+    package init(engine: StubEngine, configuration: Configuration = Configuration()) {
         var engine = engine
         // Webhooks go out from this server's stubs, so their failures belong in its log.
         if let logger = configuration.logger { engine.webhookSender.logger = logger }

@@ -35,7 +35,7 @@ package final class Recorder: Sendable {
     }
 
     private struct Session {
-        let proxy: StubHandle
+        let proxy: StubMapping
         /// Requests journaled after this one are the recording's.
         var lastSequence: Int
         let options: Options
@@ -58,8 +58,8 @@ package final class Recorder: Sendable {
 
     /// Starts proxying to `target` what no stub answers, and recording it; while a recording
     /// runs, does nothing, as WireMock does.
-    package func start(target: URL, options: Options = Options()) throws(RouteError) {
-        try state.withLock { (state) throws(RouteError) in
+    package func start(target: URL, options: Options = Options()) throws(DecoyError) {
+        try state.withLock { (state) throws(DecoyError) in
             guard state.status != .recording else { return }
             let proxy = try registry.register(ProxyStub(to: target), for: Self.proxyRoute)
             state = (.recording, Session(proxy: proxy, lastSequence: registry.journal.totalCount, options: options))

@@ -1,7 +1,7 @@
 package import Foundation
 
 /// Why a certificate authority given as PEM cannot be trusted.
-public enum CertificateAuthorityError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum CertificateAuthorityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text holds no `-----BEGIN CERTIFICATE-----` block.
     case noCertificate
     /// A block's base64 does not decode, or decodes to no certificate.

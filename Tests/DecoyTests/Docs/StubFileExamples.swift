@@ -16,9 +16,10 @@ struct StubFileExamples {
     @Test func loadsAFolder() throws {
         let registry = StubRegistry()
         let report = try registry.load(folder: stubsFolder)
-        for stub in report.stubs { print(stub) }          // users.yaml:21: GET /users/{id} "Get a user"
-        for stub in report.refused { print(stub) }        // orders.json:3: refused: response.status: expected …
-        for warning in report.warnings { print(warning) } // legacy.json:1:1: comments are not JSON; read past, …
+        print(report)
+        // users.yaml:21: GET /users/{id} "Get a user"
+        // orders.json:3: refused: response.status: expected …
+        // legacy.json:1:1: comments are not JSON; read past, …
         #expect(report.stubs.count == 19)
         #expect(report.refused.isEmpty && report.warnings.isEmpty)
     }
@@ -100,7 +101,7 @@ struct StubFileExamples {
     }
 
     @Test func invalidMatchersAreRefusedAtRegistration() {
-        let error = #expect(throws: RouteError.self) {
+        let error = #expect(throws: DecoyError.self) {
             try StubRegistry().register(StubResponse(), for: Route.post("/x").body(.matchesJSONPath("$.items.first()")))
         }
         #expect(error?.description == #"invalid route path "/x": body with JSON path $.items.first(): JSON path "$.items.first()": "first()" is not a function of WireMock's JSON paths (Jayway 2.7); they are length(), size(), min(), max(), avg(), sum(), stddev(), keys(), concat(), append()"#)

@@ -110,12 +110,12 @@ struct RoutingTests {
         ("/files/**/x", #"invalid route path "/files/**/x": "**" may only be the last segment"#),
     ])
     func invalidRoutesAreRefusedWithAClearError(_ path: String, _ message: String) throws {
-        let error = #expect(throws: RouteError.self) { try StubRegistry().register(StubResponse(), for: .get(path)) }
+        let error = #expect(throws: DecoyError.self) { try StubRegistry().register(StubResponse(), for: .get(path)) }
         #expect(error?.description == message)
     }
 
     @Test func invalidExpressionIsRefused() throws {
-        let error = #expect(throws: RouteError.self) {
+        let error = #expect(throws: DecoyError.self) {
             try StubRegistry().register(StubResponse(), for: .get(matching: "/("))
         }
         #expect(error?.description == #"invalid route path "/(": "/(" is not a valid regular expression"#)

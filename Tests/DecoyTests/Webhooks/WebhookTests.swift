@@ -232,7 +232,7 @@ struct WebhookTests {
     }
 
     @Test func aMalformedTemplateInCodeNamesItsPart() {
-        #expect(throws: TemplateSyntaxError.self) { try Webhook(.post, url: "http://localhost/", body: "{{#if}}") }
+        #expect(throws: DecoyError.self) { try Webhook(.post, url: "http://localhost/", body: "{{#if}}") }
         do {
             _ = try Webhook(.post, url: "http://localhost/", headerFields: [.accept: "{{request.url}}"])
         } catch {
