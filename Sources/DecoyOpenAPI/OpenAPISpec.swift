@@ -1,4 +1,4 @@
-import Decoy
+public import Decoy
 public import Foundation
 import HTTPTypes
 
@@ -35,12 +35,12 @@ public struct OpenAPISpec: Sendable {
     ///
     /// `basePath` comes before every path of the document, for clients whose server URL has a
     /// path. With `strict`, an operation that cannot be served refuses the whole document.
-    public init(contentsOf url: URL, basePath: String = "", strict: Bool = false) throws(OpenAPISpecError) {
+    public init(contentsOf url: URL, basePath: String = "", strict: Bool = false) throws(DecoyError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw OpenAPISpecError(
+            throw DecoyError.invalidOpenAPIDocument(
                 source: url.path, place: nil, reason: "cannot be read (\(error.localizedDescription))")
         }
         try self.init(data: data, source: url.lastPathComponent, basePath: basePath, strict: strict)
@@ -50,9 +50,9 @@ public struct OpenAPISpec: Sendable {
     /// names it in errors. With `strict`, an operation that cannot be served refuses the whole document.
     public init(
         data: Data, source: String = "the OpenAPI document", basePath: String = "", strict: Bool = false
-    ) throws(OpenAPISpecError) {
-        func fail(_ place: String?, _ reason: String) -> OpenAPISpecError {
-            OpenAPISpecError(source: source, place: place, reason: reason)
+    ) throws(DecoyError) {
+        func fail(_ place: String?, _ reason: String) -> DecoyError {
+            DecoyError.invalidOpenAPIDocument(source: source, place: place, reason: reason)
         }
         guard basePath.isEmpty || (basePath.hasPrefix("/") && !basePath.hasSuffix("/")) else {
             throw fail(nil, "the base path \"\(basePath)\" must start with \"/\" and not end with one")
@@ -119,13 +119,13 @@ public struct OpenAPISpec: Sendable {
     }
 
     /// The operation whose `operationId` is `id`.
-    package func operation(_ id: String) throws(OpenAPISpecError) -> OpenAPIOperation {
+    package func operation(_ id: String) throws(DecoyError) -> OpenAPIOperation {
         guard let operation = operations.first(where: { $0.id == id }) else {
             if let refusal = refusals.first(where: { $0.operationID == id }) {
-                throw OpenAPISpecError(source: source, place: refusal.pointer, reason: refusal.reason)
+                throw DecoyError.invalidOpenAPIDocument(source: source, place: refusal.pointer, reason: refusal.reason)
             }
             let known = operations.compactMap(\.id)
-            throw OpenAPISpecError(
+            throw DecoyError.invalidOpenAPIDocument(
                 source: source, place: nil,
                 reason:
                     """

@@ -9,7 +9,7 @@ extension RemoteDecoy {
     /// requests the journal holds.
     ///
     /// - Throws: ``DecoyError`` for a route a request pattern cannot describe, such as one
-    ///   with a closure matcher, before anything is sent; ``RemoteDecoyError`` when the server refuses it.
+    ///   with a closure matcher, before anything is sent; ``DecoyError`` when the server refuses it.
     public func count(of route: Route) async throws -> Int {
         struct Count: Decodable { let count: Int }
         let data = try await send(.post, "requests/count", json: try StubEncoder.request(route))

@@ -45,7 +45,7 @@ public struct RemoteDecoy: Sendable {
     /// Registers `stub` for `route` on the server, as ``StubRegistry/register(_:for:)-(_,Route)`` does in-process.
     ///
     /// - Throws: ``DecoyError`` naming the stub when it cannot cross a process, such as a
-    ///   ``ClosureStub``, before anything is sent; ``RemoteDecoyError`` when the server refuses it.
+    ///   ``ClosureStub``, before anything is sent; ``DecoyError`` when the server refuses it.
     @discardableResult
     public func register(_ stub: some Stub, for route: Route) async throws -> StubMapping {
         let id = UUID().uuidString.lowercased()
@@ -66,7 +66,7 @@ public struct RemoteDecoy: Sendable {
 
     /// Removes a stub registered with ``register(_:for:)-(_,Route)``.
     ///
-    /// - Throws: ``RemoteDecoyError`` with status 404 when the server has no such stub.
+    /// - Throws: ``DecoyError`` with status 404 when the server has no such stub.
     public func remove(_ mapping: StubMapping) async throws {
         _ = try await send(.delete, "mappings/\(Self.segment(mapping.id))")
     }
@@ -92,7 +92,7 @@ public struct RemoteDecoy: Sendable {
 
     /// Moves the scenario `name` to `state`.
     ///
-    /// - Throws: ``RemoteDecoyError`` with status 404 when no stub on the server takes part in the scenario.
+    /// - Throws: ``DecoyError`` with status 404 when no stub on the server takes part in the scenario.
     public func setScenarioState(_ name: String, to state: String) async throws {
         _ = try await send(.put, "scenarios/\(Self.segment(name))/state", json: .object(["state": .string(state)]))
     }
@@ -135,7 +135,7 @@ public struct RemoteDecoy: Sendable {
         if body != nil { request.headerFields[.contentType] = "application/json" }
         let (response, data) = try await transport.send(request, body: body)
         guard response.status.kind == .successful else {
-            throw RemoteDecoyError(
+            throw DecoyError.refusedByServer(
                 request: "\(method) /__admin/\(endpoint)", status: response.status.code,
                 problems: Self.problems(in: data))
         }

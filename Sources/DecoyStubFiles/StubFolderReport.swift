@@ -1,4 +1,4 @@
-package import Decoy
+public import Decoy
 
 /// What checking or loading a stubs folder found: the stubs that load, those refused and why,
 /// and what was read but not acted on.

@@ -18,7 +18,7 @@ extension StubRegistry {
     ///
     /// - Throws: when the folder cannot be read at all, or, with `strict`, has any error.
     @discardableResult
-    public func load(folder: URL, strict: Bool = false) throws(StubFileError) -> StubFolderReport {
+    public func load(folder: URL, strict: Bool = false) throws(DecoyError) -> StubFolderReport {
         try register(folder: folder, replacing: false, strict: strict)
     }
 
@@ -29,7 +29,7 @@ extension StubRegistry {
     ///
     /// - Throws: when the folder cannot be read at all, or, with `strict`, has any error.
     @discardableResult
-    public func reload(folder: URL, strict: Bool = false) throws(StubFileError) -> StubFolderReport {
+    public func reload(folder: URL, strict: Bool = false) throws(DecoyError) -> StubFolderReport {
         try register(folder: folder, replacing: true, strict: strict)
     }
 
@@ -40,10 +40,10 @@ extension StubRegistry {
     /// - Returns: the files written.
     /// - Throws: when no folder was loaded, a file cannot be written, or the folder no longer loads.
     @discardableResult
-    public func saveMappings() throws(StubFileError) -> [URL] {
+    public func saveMappings() throws(DecoyError) -> [URL] {
         let (folder, added) = contents.withLock { ($0.folder, $0.mappings.filter { $0.origin == .adminAPI }) }
         guard let folder else {
-            throw StubFileError(errors: [
+            throw DecoyError.invalidStubFiles([
                 StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")
             ])
         }
@@ -55,7 +55,7 @@ extension StubRegistry {
                 try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
                 try Data(mapping.json.utf8).write(to: file, options: .atomic)
             } catch {
-                throw StubFileError(errors: [
+                throw DecoyError.invalidStubFiles([
                     StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")
                 ])
             }
@@ -65,12 +65,12 @@ extension StubRegistry {
         return written
     }
 
-    private func register(folder url: URL, replacing: Bool, strict: Bool) throws(StubFileError) -> StubFolderReport {
+    private func register(folder url: URL, replacing: Bool, strict: Bool) throws(DecoyError) -> StubFolderReport {
         var folder = StubFolder(url: url)
         folder.options = documentContext.options
-        if let missing = folder.missing { throw StubFileError(errors: [missing]) }
+        if let missing = folder.missing { throw DecoyError.invalidStubFiles([missing]) }
         let (compiled, report) = folder.compile()
-        guard report.isValid || !strict else { throw StubFileError(errors: report.errors) }
+        guard report.isValid || !strict else { throw DecoyError.invalidStubFiles(report.errors) }
         let broken = Set(report.refused.map(\.file))
         let refused = report.refused.compactMap { stub -> RefusedRoute? in
             guard let route = stub.route, let pattern = try? RequestPattern(route) else { return nil }

@@ -80,7 +80,8 @@ public final class RequestJournal: Sendable {
         let pattern = try RequestPattern(route)
         let matching = all.count { pattern.matches($0.request) }
         guard count.accepts(matching) else {
-            throw DecoyError.verificationFailed(route: route, expected: count, actual: matching, received: all)
+            throw DecoyError.verificationFailed(
+                route: route, expected: count, actual: matching, received: all.map { "\($0.sequence). \($0)" })
         }
     }
 

@@ -31,7 +31,7 @@ package final class Recorder: Sendable {
     /// A refusal: there is no recording to stop, or the mappings cannot be written.
     package enum Failure: Error, Sendable {
         case notRecording
-        case unwritable(StubFileError)
+        case unwritable(DecoyError)
     }
 
     private struct Session {
@@ -101,7 +101,7 @@ package final class Recorder: Sendable {
         let mappings = options.recording.mappings(
             from: entries.map { StubRecording.Exchange(request: $0.request, response: $0.response) })
         guard !mappings.isEmpty else { return [] }
-        do throws(StubFileError) {
+        do throws(DecoyError) {
             if options.persist, let folder = registry.contents.withLock(\.folder) {
                 try options.recording.write(mappings, to: folder)
                 try registry.reload(folder: folder)

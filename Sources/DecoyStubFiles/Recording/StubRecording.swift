@@ -302,7 +302,7 @@ package struct StubRecording: Sendable {
     ///
     /// - Returns: the mapping files written, in order.
     @discardableResult
-    package func write(_ mappings: [Mapping], to folder: URL) throws(StubFileError) -> [URL] {
+    package func write(_ mappings: [Mapping], to folder: URL) throws(DecoyError) -> [URL] {
         let mappingsFolder = folder.appending(path: "mappings", directoryHint: .isDirectory)
         let filesFolder = folder.appending(path: "__files", directoryHint: .isDirectory)
         var written: [URL] = []
@@ -344,13 +344,13 @@ package struct StubRecording: Sendable {
         return candidate
     }
 
-    private static func write(_ data: Data, to file: URL) throws(StubFileError) {
+    private static func write(_ data: Data, to file: URL) throws(DecoyError) {
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: file, options: .atomic)
         } catch {
-            throw StubFileError(errors: [
+            throw DecoyError.invalidStubFiles([
                 StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")
             ])
         }

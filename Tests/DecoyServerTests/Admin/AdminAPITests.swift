@@ -280,7 +280,7 @@ struct AdminAPITests {
 
     @Test func anOpenAdminAPIIsRefusedOffLoopback() {
         let server = MockServer(registry: StubRegistry(), configuration: .init(host: "0.0.0.0"))
-        #expect(throws: MockServerError.openAdminAPIOffLoopback(host: "0.0.0.0")) { try server.start() }
+        #expect(throws: DecoyError.openAdminAPIOffLoopback(host: "0.0.0.0")) { try server.start() }
         #expect(!server.isRunning)
     }
 }

@@ -177,7 +177,7 @@ struct ProxyTests {
 
     @Test func aProxyWithFieldsItCannotHonourIsRefused() throws {
         let registry = StubRegistry()
-        #expect(throws: StubFileError.self) {
+        #expect(throws: DecoyError.self) {
             try registry.addMapping(
                 Data(
                     (#"{"request": {"urlPath": "/a"}, "#

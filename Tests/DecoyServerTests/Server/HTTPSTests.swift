@@ -233,7 +233,7 @@ import Testing
             var configuration = MockServer.Configuration()
             configuration.tls = .init(certificateFile: certificate, keyFile: key)
             let server = MockServer(registry: StubRegistry(), configuration: configuration)
-            #expect(throws: MockServerError.self) { try server.start() }
+            #expect(throws: DecoyError.self) { try server.start() }
             do { try server.start() } catch { #expect(error.description.hasPrefix(named + ": ")) }
             #expect(!server.isRunning)
         }
