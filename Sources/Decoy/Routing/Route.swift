@@ -88,12 +88,12 @@ public struct Route: Sendable, Hashable {
         set { update(priority: newValue) }
     }
     /// The scenario state the route requires, and the state it moves the scenario to when it answers.
-    public var scenario: Scenario? {
+    package var scenario: Scenario? {
         get { storage.scenario }
         set { update(scenario: .some(newValue)) }
     }
     /// The requests sent after the route's stub answers, as WireMock's `webhook` post-serve action sends them.
-    public var webhooks: [Webhook] {
+    package var webhooks: [Webhook] {
         get { storage.webhooks }
         set { update(webhooks: newValue) }
     }
@@ -104,11 +104,11 @@ public struct Route: Sendable, Hashable {
     /// Creates a route.
     public init(
         method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax = .template, matchers: [RequestMatcher] = [],
-        priority: Int = Route.defaultPriority, scenario: Scenario? = nil
+        priority: Int = Route.defaultPriority
     ) {
         storage = Storage(
             method: method, path: path, pathSyntax: pathSyntax, matchers: matchers, priority: priority,
-            scenario: scenario, webhooks: [])
+            scenario: nil, webhooks: [])
     }
 
     /// The registration's own route, told apart from equal ones in one pointer: a journal entry
@@ -171,16 +171,54 @@ public struct Route: Sendable, Hashable {
     /// A copy that also requires the request target, path and query as sent, to satisfy `matcher`.
     public func target(_ matcher: ValueMatcher) -> Route { adding(.target(matcher)) }
 
+    /// The state every scenario starts in, and returns to when the registry resets scenarios;
+    /// WireMock's `Started`.
+    public static let scenarioStarted = "Started"
+
     /// A copy that answers only while the scenario `name` is in `requiredState` (any state when
-    /// `nil`) and, when it answers, moves the scenario to `newState`.
+    /// `nil`; ``scenarioStarted`` at first) and, when it answers, moves the scenario to `newState`.
+    ///
+    /// ```swift
+    /// try registry.register(
+    ///     StubResponse(json: "[]"), for: Route.get("/cart").scenario("checkout", requiredState: Route.scenarioStarted))
+    /// try registry.register(
+    ///     StubResponse(status: .created), for: Route.post("/cart").scenario("checkout", newState: "filled"))
+    /// try registry.register(
+    ///     StubResponse(json: #"[{"sku": "A-1"}]"#), for: Route.get("/cart").scenario("checkout", requiredState: "filled"))
+    /// ```
     public func scenario(_ name: String, requiredState: String? = nil, newState: String? = nil) -> Route {
         var copy = self
         copy.scenario = Scenario(name: name, requiredState: requiredState, newState: newState)
         return copy
     }
 
+    /// A copy that also sends a request each time the route's stub answers, as WireMock's
+    /// `webhook` post-serve action does: `method` to `url`, with `headerFields` and `body`,
+    /// `delay` after the answer, which it never delays.
+    ///
+    /// The URL, the header values and the body are templates in which the request that was
+    /// answered goes by `originalRequest` (`{{originalRequest.path.[1]}}`,
+    /// `{{jsonPath originalRequest.body '$.id'}}`), as in WireMock. It goes only to a host the
+    /// registry allows (see ``StubRegistry/webhookAllowedHosts``).
+    ///
+    /// ```swift
+    /// try registry.register(
+    ///     StubResponse(status: .accepted),
+    ///     for: try Route.post("/orders/{id}").webhook(
+    ///         .post, url: "http://127.0.0.1:9000/callbacks", body: #"{"order": "{{originalRequest.path.[1]}}"}"#))
+    /// ```
+    ///
+    /// - Throws: ``DecoyError/invalidTemplate(line:column:helper:reason:)`` naming the part whose
+    ///   template is malformed.
+    public func webhook(
+        _ method: HTTPRequest.Method, url: String, headerFields: HTTPFields = [:], body: String? = nil,
+        delay: Delay = .none
+    ) throws(DecoyError) -> Route {
+        webhook(try Webhook(method, url: url, headerFields: headerFields, body: body, delay: delay))
+    }
+
     /// A copy that also sends `webhook` each time the route's stub answers.
-    public func webhook(_ webhook: Webhook) -> Route {
+    package func webhook(_ webhook: Webhook) -> Route {
         var copy = self
         copy.webhooks.append(webhook)
         return copy

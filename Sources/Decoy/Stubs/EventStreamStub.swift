@@ -86,33 +86,18 @@ public struct ServerEvent: Sendable, Hashable {
 
 /// An event stream's events, and what follows them: the body of a response that sends them one
 /// at a time, each after its delay on the engine's clock, in every serving alike.
-public struct EventStream: Sendable, Hashable {
-    /// What follows the last event (of the last pass, when the events repeat).
-    public enum Ending: Sendable, Hashable {
-        /// The body ends, and the response with it.
-        case close
-        /// Nothing more is sent, and the response is held open until the client goes away (or,
-        /// in-process, until the task reading it is cancelled).
-        case stayOpen
-        /// The connection breaks the fault's way, as after the third event of a failing stream;
-        /// in-process, the fault's error is thrown.
-        case fault(Fault)
-    }
-
-    /// How many times the events are sent, one pass after the other.
-    public enum Repeats: Sendable, Hashable {
-        /// This many passes, at least one.
-        case times(Int)
-        /// Until the client goes away.
-        case forever
-    }
+package struct EventStream: Sendable, Hashable {
+    /// What follows the last event.
+    package typealias Ending = EventStreamStub.Ending
+    /// How many times the events are sent.
+    package typealias Repeats = EventStreamStub.Repeats
 
     /// The events, in order.
-    public let events: [ServerEvent]
+    package let events: [ServerEvent]
     /// What follows the last event.
-    public let ending: Ending
+    package let ending: Ending
     /// How many times the events are sent.
-    public let repeats: Repeats
+    package let repeats: Repeats
     /// One pass's events as they go on the wire.
     package let wire: [Data]
 
@@ -120,18 +105,18 @@ public struct EventStream: Sendable, Hashable {
     package var onePass: Data { wire.reduce(into: Data()) { $0.append($1) } }
 
     /// The most events a stream may have: more is a stub gone wrong, or an attack.
-    public static let maximumEventCount = 100_000
+    package static let maximumEventCount = 100_000
     /// The most bytes one event may take on the wire.
-    public static let maximumEventSize = 1 << 20
+    package static let maximumEventSize = 1 << 20
     /// The most bytes one pass of the events may take on the wire.
-    public static let maximumPassSize = 16 << 20
+    package static let maximumPassSize = 16 << 20
     /// The most passes a repeated stream may make, short of ``Repeats/forever``.
-    public static let maximumRepeats = 1_000_000
+    package static let maximumRepeats = 1_000_000
 
     /// `events`, sent `repeats` times, then `ending`; refused when it would be unbounded, as a
     /// stream with more than ``maximumEventCount`` events, an event over ``maximumEventSize`` bytes,
     /// or one repeated forever without a single wait.
-    public init(_ events: [ServerEvent], then ending: Ending = .close, repeats: Repeats = .times(1))
+    package init(_ events: [ServerEvent], then ending: Ending = .close, repeats: Repeats = .times(1))
         throws(DecoyError)
     {
         guard !events.isEmpty else {
@@ -193,6 +178,26 @@ public struct EventStream: Sendable, Hashable {
 /// try registry.register(stream, for: .post("/v1/chat/completions"))
 /// ```
 public struct EventStreamStub: Stub {
+    /// What follows the last event (of the last pass, when the events repeat).
+    public enum Ending: Sendable, Hashable {
+        /// The body ends, and the response with it.
+        case close
+        /// Nothing more is sent, and the response is held open until the client goes away (or,
+        /// in-process, until the task reading it is cancelled).
+        case stayOpen
+        /// The connection breaks the fault's way, as after the third event of a failing stream;
+        /// in-process, the fault's error is thrown.
+        case fault(Fault)
+    }
+
+    /// How many times the events are sent, one pass after the other.
+    public enum Repeats: Sendable, Hashable {
+        /// This many passes, at least one.
+        case times(Int)
+        /// Until the client goes away.
+        case forever
+    }
+
     /// The response it answers with, its body the stream.
     public let response: StubResponse
 
@@ -200,7 +205,7 @@ public struct EventStreamStub: Stub {
     /// is `text/event-stream` and `Cache-Control` `no-cache` unless `headerFields` say otherwise.
     public init(
         status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], events: [ServerEvent],
-        then ending: EventStream.Ending = .close, repeats: EventStream.Repeats = .times(1), delay: Delay = .none
+        then ending: Ending = .close, repeats: Repeats = .times(1), delay: Delay = .none
     ) throws(DecoyError) {
         self.init(
             status: status, headerFields: headerFields, stream: try EventStream(events, then: ending, repeats: repeats),

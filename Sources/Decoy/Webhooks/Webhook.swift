@@ -1,5 +1,5 @@
 import Foundation
-public import HTTPTypes
+package import HTTPTypes
 
 /// A request Decoy sends after a route's stub answers: WireMock's `webhook` post-serve action.
 ///
@@ -8,23 +8,18 @@ public import HTTPTypes
 /// as in WireMock. The webhook is sent apart from the answer, which it never delays, after its
 /// own delay on the engine's clock, and only to a host the registry allows (see
 /// ``StubRegistry/webhookAllowedHosts``).
-///
-/// ```swift
-/// let callback = try Webhook(
-///     .post, url: "http://127.0.0.1:9000/callbacks", body: #"{"order": "{{originalRequest.path.[1]}}"}"#)
-/// try registry.register(StubResponse(status: .accepted), for: Route.post("/orders/{id}").webhook(callback))
-/// ```
-public struct Webhook: Sendable, Hashable {
+/// ``Route/webhook(_:url:headerFields:body:delay:)`` adds one to a route.
+package struct Webhook: Sendable, Hashable {
     /// The method of the request sent.
-    public let method: HTTPRequest.Method
+    package let method: HTTPRequest.Method
     /// Where it is sent: an absolute `http` or `https` URL, a template.
-    public let url: String
+    package let url: String
     /// Its header fields; each value is a template.
-    public let headerFields: HTTPFields
+    package let headerFields: HTTPFields
     /// Its body, a template; `nil` for none.
-    public let body: String?
+    package let body: String?
     /// How long after the answer it is sent.
-    public let delay: Delay
+    package let delay: Delay
     /// The templates, parsed once, in one object: a webhook is copied with its route.
     let templates: Templates
 
@@ -42,7 +37,7 @@ public struct Webhook: Sendable, Hashable {
     package static let requestName = "originalRequest"
 
     /// Creates a webhook; throws a ``DecoyError`` naming the part whose template is malformed.
-    public init(
+    package init(
         _ method: HTTPRequest.Method, url: String, headerFields: HTTPFields = [:], body: String? = nil,
         delay: Delay = .none
     ) throws(DecoyError) {
@@ -65,13 +60,13 @@ public struct Webhook: Sendable, Hashable {
     }
 
     /// Webhooks are equal when their fields are.
-    public static func == (lhs: Webhook, rhs: Webhook) -> Bool {
+    package static func == (lhs: Webhook, rhs: Webhook) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.headerFields == rhs.headerFields
             && lhs.body == rhs.body && lhs.delay == rhs.delay
     }
 
     /// Hashes the fields.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(url)
         hasher.combine(headerFields)

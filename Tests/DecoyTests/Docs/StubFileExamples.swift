@@ -50,9 +50,9 @@ struct StubFileExamples {
         try receiver.register(StubResponse(status: .noContent), for: .post("/callbacks/{id}"))
         let registry = StubRegistry()
         registry.webhookTransport = StubTransport(receiver)
-        let callback = try Webhook(.post, url: "http://127.0.0.1:9000/callbacks/{{originalRequest.path.[1]}}",
-                                   body: #"{"status": "shipped"}"#, delay: .fixed(.milliseconds(100)))
-        try registry.register(StubResponse(status: .accepted), for: Route.post("/orders/{id}").webhook(callback))
+        let shipped = try Route.post("/orders/{id}").webhook(.post, url: "http://127.0.0.1:9000/callbacks/{{originalRequest.path.[1]}}",
+                                                             body: #"{"status": "shipped"}"#, delay: .fixed(.milliseconds(100)))
+        try registry.register(StubResponse(status: .accepted), for: shipped)
         #expect(try await registry.engine.answer(StubRequest(method: .post, target: "/orders/7")).status == .accepted)
         let sent = try await WebhookTests.arrivals(in: receiver.journal)
         #expect(sent.map(\.request.target) == ["/callbacks/7"])
@@ -88,7 +88,7 @@ struct StubFileExamples {
 
     @Test func scenariosFromSwift() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(json: #"{"items": []}"#), for: Route.get("/cart").scenario("cart", requiredState: Scenario.started))
+        try registry.register(StubResponse(json: #"{"items": []}"#), for: Route.get("/cart").scenario("cart", requiredState: Route.scenarioStarted))
         try registry.register(StubResponse(status: .created), for: Route.post("/cart/items").scenario("cart", newState: "filled"))
         try registry.register(StubResponse(json: #"{"items": [{"sku": "A-1"}]}"#), for: Route.get("/cart").scenario("cart", requiredState: "filled"))
         // … requests move the scenario on; a test can also set or reset it:
