@@ -119,10 +119,16 @@ public final class StubRegistry: StubProvider {
     ///
     /// The lock is held only to take the table's snapshot, so a slow matcher holds up no other
     /// request.
-    public func lookup(_ request: StubRequest) -> StubLookup {
+    package func lookup(_ request: StubRequest) -> StubLookup {
         let found = contents.withLock { $0.tableForLookup() }.lookup(request, scenarios: scenarios)
         guard case .unmatched = found, let file = staticFile(for: request) else { return found }
         return .matched(StubMatch(stub: file, route: nil))
+    }
+
+    /// The stub that answers `request`, as ``lookup(_:)`` finds it; `nil` when none matches.
+    public func stub(for request: StubRequest) -> (any Stub)? {
+        guard case .matched(let match) = lookup(request) else { return nil }
+        return match.stub
     }
 
     /// The current state of the scenario `name`; ``Scenario/started`` until a route moves it.

@@ -218,8 +218,8 @@ struct AdminAPITests {
 
     @Test func aCustomProviderHasAJournalButNoMappings() async throws {
         struct Fixed: StubProvider {
-            func lookup(_ request: StubRequest) -> StubLookup {
-                .matched(StubMatch(stub: StubResponse(text: "fixed"), route: nil))
+            func stub(for request: StubRequest) -> (any Stub)? {
+                StubResponse(text: "fixed")
             }
         }
         let server = MockServer(provider: Fixed())

@@ -282,13 +282,16 @@ struct RoutingTests {
 
     @Test func customProviderServesThroughTheEngine() async throws {
         struct Everything: StubProvider {
-            func lookup(_ request: StubRequest) -> StubLookup {
-                .matched(StubMatch(stub: StubResponse(text: "custom \(request.path)"), route: nil))
+            func stub(for request: StubRequest) -> (any Stub)? {
+                request.path == "/missing" ? nil : StubResponse(text: "custom \(request.path)")
             }
         }
         let engine = StubEngine(provider: Everything())
         let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(engine: engine))
         #expect(try await client.send(Resource<String>.get("/x")) == "custom /x")
+        let missing = try await StubTransport(provider: Everything()).send(
+            HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/missing"), body: nil)
+        #expect(missing.0.status == .notFound)
         #expect(engine.journal.totalCount == 1)
     }
 }
