@@ -4,7 +4,7 @@ public import Decoy
 /// and what was read but not acted on.
 ///
 /// ```swift
-/// let report = StubFolder(url: stubsURL).check()
+/// let report = registry.check(folder: stubsURL)
 /// print(report)
 /// ```
 public struct StubFolderReport: Sendable, CustomStringConvertible {

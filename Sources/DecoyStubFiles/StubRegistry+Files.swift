@@ -12,8 +12,7 @@ extension StubRegistry {
     ///
     /// ```swift
     /// let report = try registry.load(folder: stubsURL)
-    /// for stub in report.stubs { print(stub) }
-    /// for stub in report.refused { print(stub) }
+    /// print(report)
     /// ```
     ///
     /// - Throws: when the folder cannot be read at all, or, with `strict`, has any error.
@@ -65,9 +64,22 @@ extension StubRegistry {
         return written
     }
 
-    private func register(folder url: URL, replacing: Bool, strict: Bool) throws(DecoyError) -> StubFolderReport {
+    /// Reads and checks every stub file in `folder` as ``load(folder:strict:)`` would, with this
+    /// registry's templating, `Content-Type` and webhook settings, and registers nothing: what
+    /// `decoy check` runs. The folder is valid when the report has no errors.
+    public func check(folder: URL) -> StubFolderReport {
+        stubFolder(folder).check()
+    }
+
+    /// The folder at `url`, read as this registry reads stub-file documents.
+    private func stubFolder(_ url: URL) -> StubFolder {
         var folder = StubFolder(url: url)
         folder.options = documentContext.options
+        return folder
+    }
+
+    private func register(folder url: URL, replacing: Bool, strict: Bool) throws(DecoyError) -> StubFolderReport {
+        let folder = stubFolder(url)
         if let missing = folder.missing { throw DecoyError.invalidStubFiles([missing]) }
         let (compiled, report) = folder.compile()
         guard report.isValid || !strict else { throw DecoyError.invalidStubFiles(report.errors) }

@@ -25,7 +25,8 @@ struct StubFileExamples {
     }
 
     @Test func checksAFolder() {
-        let report = StubFolder(url: stubsFolder).check()
+        let registry = StubRegistry()
+        let report = registry.check(folder: stubsFolder)
         if !report.isValid {
             for error in report.errors { print(error) }   // users.yaml:12:5: response.status: expected …
         }
