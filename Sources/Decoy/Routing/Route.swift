@@ -13,8 +13,8 @@ public import HTTPTypes
 /// Route.get(matching: #"/reports/\d{4}"#)
 /// ```
 public struct Route: Sendable, Hashable {
-    /// How the path is written.
-    public enum PathSyntax: Sendable, Hashable {
+    /// How the path is written: which initialiser made the route.
+    package enum PathSyntax: Sendable, Hashable {
         /// Segments with `{name}`, `*` and a trailing `**`.
         case template
         /// A regular expression that must match the whole path.
@@ -73,7 +73,7 @@ public struct Route: Sendable, Hashable {
         set { update(path: newValue) }
     }
     /// How ``path`` is written.
-    public var pathSyntax: PathSyntax {
+    package var pathSyntax: PathSyntax {
         get { storage.pathSyntax }
         set { update(pathSyntax: newValue) }
     }
@@ -101,9 +101,36 @@ public struct Route: Sendable, Hashable {
     /// The priority routes get unless given another; WireMock's default.
     public static let defaultPriority = 5
 
-    /// Creates a route.
+    /// A route whose path is a template, WireMock's `urlPathTemplate`: literal segments, `{name}`
+    /// or `*` for any one segment, and `**` as the last segment for any rest of the path.
     public init(
-        method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax = .template, matchers: [RequestMatcher] = [],
+        method: HTTPRequest.Method?, path: String, matchers: [RequestMatcher] = [],
+        priority: Int = Route.defaultPriority
+    ) {
+        self.init(method: method, path: path, pathSyntax: .template, matchers: matchers, priority: priority)
+    }
+
+    /// A route whose path is exactly `exactPath`, `{`, `}` and `*` included: WireMock's `urlPath`.
+    public init(
+        method: HTTPRequest.Method?, exactPath: String, matchers: [RequestMatcher] = [],
+        priority: Int = Route.defaultPriority
+    ) {
+        self.init(method: method, path: exactPath, pathSyntax: .exact, matchers: matchers, priority: priority)
+    }
+
+    /// A route whose whole path matches the regular expression `pathPattern`: WireMock's
+    /// `urlPathPattern`, the last resort.
+    public init(
+        method: HTTPRequest.Method?, pathPattern: String, matchers: [RequestMatcher] = [],
+        priority: Int = Route.defaultPriority
+    ) {
+        self.init(
+            method: method, path: pathPattern, pathSyntax: .regularExpression, matchers: matchers, priority: priority)
+    }
+
+    /// A route whose path is written in `pathSyntax`.
+    package init(
+        method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, matchers: [RequestMatcher] = [],
         priority: Int = Route.defaultPriority
     ) {
         storage = Storage(
@@ -153,7 +180,7 @@ public struct Route: Sendable, Hashable {
     public static func any(_ path: String) -> Route { Route(method: nil, path: path) }
     /// `GET` requests whose whole path matches the regular expression `pattern`.
     public static func get(matching pattern: String) -> Route {
-        Route(method: .get, path: pattern, pathSyntax: .regularExpression)
+        Route(method: .get, pathPattern: pattern)
     }
 
     /// A copy that also requires the query parameter `name` to satisfy `matcher`.

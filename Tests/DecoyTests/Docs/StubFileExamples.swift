@@ -74,7 +74,7 @@ struct StubFileExamples {
         try registry.register(StubResponse(status: .created), for: Route.post("/orders").body(.equalToJSON(#"{"sku": "A-1", "quantity": 2}"#, ignoreExtraElements: true)))
         try registry.register(StubResponse(json: "[]"), for: Route.post("/search").body(.matchesJSONPath("$.filters[*].field", .equalTo("status"))))
         try registry.register(StubResponse(text: "welcome back"), for: Route.get("/home").cookie("session", .present).header(.accept, .equalTo("TEXT/PLAIN", caseInsensitive: true)))
-        try registry.register(StubResponse(json: "[]"), for: Route(method: .get, path: "/users", pathSyntax: .exact).target(.equalTo("/users?page=2")))
+        try registry.register(StubResponse(json: "[]"), for: Route(method: .get, exactPath: "/users").target(.equalTo("/users?page=2")))
         try registry.register(StubResponse(text: "signed up"), for: Route.post("/signup").formParameter("email", .and([.contains("@"), .not(.contains("spam"))])))
 
         let serving = ServingMode.inProcess
