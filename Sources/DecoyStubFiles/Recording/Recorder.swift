@@ -99,7 +99,7 @@ package final class Recorder: Sendable {
 
     private func keep(_ entries: [JournalEntry], options: Options) throws(Failure) -> [StubRecording.Mapping] {
         let mappings = options.recording.mappings(
-            from: entries.map { StubRecording.Exchange(request: $0.request, response: $0.response) })
+            from: entries.map { StubRecording.Proxied(request: $0.request, response: $0.response) })
         guard !mappings.isEmpty else { return [] }
         do throws(DecoyError) {
             if options.persist, let folder = registry.contents.withLock(\.folder) {
