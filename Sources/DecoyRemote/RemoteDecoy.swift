@@ -72,7 +72,7 @@ public struct RemoteDecoy: Sendable {
     }
 
     /// Back to the start: the stubs the server was started with (its stubs folder, without what
-    /// tests added or removed), an empty journal, every scenario in ``Scenario/started``, and the
+    /// tests added or removed), an empty journal, every scenario in ``Route/scenarioStarted``, and the
     /// global delay it was started with (`decoy serve --delay`, none by default). WireMock's
     /// `POST /__admin/reset` keeps the global delay; this adds Decoy's `POST /__admin/settings/reset`.
     public func reset() async throws {
@@ -85,7 +85,7 @@ public struct RemoteDecoy: Sendable {
         _ = try await send(.delete, "requests")
     }
 
-    /// Moves every scenario back to ``Scenario/started``.
+    /// Moves every scenario back to ``Route/scenarioStarted``.
     public func resetScenarios() async throws {
         _ = try await send(.post, "scenarios/reset")
     }

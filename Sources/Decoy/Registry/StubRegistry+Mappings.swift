@@ -32,7 +32,7 @@ extension StubRegistry {
         contents.withLock { $0.restoreBaseline() }
     }
 
-    /// Back to the start: ``resetMappings()``, an empty journal, and every scenario in ``Scenario/started``.
+    /// Back to the start: ``resetMappings()``, an empty journal, and every scenario in ``Route/scenarioStarted``.
     public func reset() {
         resetMappings()
         journal.reset()
@@ -60,6 +60,6 @@ package struct ScenarioSummary: Sendable, Hashable {
     public let name: String
     /// The state it is in now.
     public let state: String
-    /// Every state its routes require or move to, ``Scenario/started`` included.
+    /// Every state its routes require or move to, ``Route/scenarioStarted`` included.
     public let possibleStates: [String]
 }

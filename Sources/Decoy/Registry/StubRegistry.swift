@@ -131,7 +131,7 @@ public final class StubRegistry: StubProvider {
         return match.stub
     }
 
-    /// The current state of the scenario `name`; ``Scenario/started`` until a route moves it.
+    /// The current state of the scenario `name`; ``Route/scenarioStarted`` until a route moves it.
     public func scenarioState(_ name: String) -> String {
         scenarios.state(of: name)
     }
@@ -141,7 +141,7 @@ public final class StubRegistry: StubProvider {
         scenarios.set(name, to: state)
     }
 
-    /// Puts every scenario back in ``Scenario/started``.
+    /// Puts every scenario back in ``Route/scenarioStarted``.
     public func resetScenarios() {
         scenarios.reset()
     }
