@@ -153,9 +153,9 @@ public struct OpenAPISpec: Sendable {
 /// An operation of a document that Decoy refuses to serve: where it is, and why.
 package struct OpenAPIRefusal: Error, Sendable, CustomStringConvertible {
     /// The JSON pointer of the operation, or of the spot inside it that is refused.
-    public let pointer: String
+    package let pointer: String
     /// Why.
-    public let reason: String
+    package let reason: String
     /// The method and path template its requests take, answered with `501`; `nil` while the
     /// operation is being read.
     let operation: (method: HTTPRequest.Method?, path: String)?
@@ -173,7 +173,7 @@ package struct OpenAPIRefusal: Error, Sendable, CustomStringConvertible {
     }
 
     /// `#/paths/~1a/get/responses: reason`.
-    public var description: String { "\(pointer): \(reason)" }
+    package var description: String { "\(pointer): \(reason)" }
 }
 
 extension JSONValue {

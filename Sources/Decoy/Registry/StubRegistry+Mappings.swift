@@ -57,9 +57,9 @@ extension StubRegistry {
 /// A scenario of a registry, as the admin API lists it.
 package struct ScenarioSummary: Sendable, Hashable {
     /// The scenario's name.
-    public let name: String
+    package let name: String
     /// The state it is in now.
-    public let state: String
+    package let state: String
     /// Every state its routes require or move to, ``Route/scenarioStarted`` included.
-    public let possibleStates: [String]
+    package let possibleStates: [String]
 }

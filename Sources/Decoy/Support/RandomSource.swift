@@ -11,7 +11,7 @@ package final class RandomSource: Sendable {
     let seed: UInt64?
 
     /// Creates a source with `seed`, or with a seed drawn from the system when `nil`.
-    public init(seed: UInt64? = nil) {
+    package init(seed: UInt64? = nil) {
         self.seed = seed
         state = Mutex(SplitMix64(seed: seed ?? UInt64.random(in: .min ... .max)))
     }
@@ -22,7 +22,7 @@ package final class RandomSource: Sendable {
     }
 
     /// A random byte, for servings that send noise.
-    public func byte() -> UInt8 {
+    package func byte() -> UInt8 {
         state.withLock { UInt8.random(in: .min ... .max, using: &$0) }
     }
 

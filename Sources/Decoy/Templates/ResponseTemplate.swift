@@ -10,11 +10,11 @@ import HTTPTypes
 /// See [Response templates](templates.md).
 package struct ResponseTemplate: Sendable, CustomStringConvertible {
     /// The template as written.
-    public let description: String
+    package let description: String
     let nodes: [TemplateNode]
 
     /// Parses `text`; the error says where and what is wrong, and names the helper concerned.
-    public init(_ text: String) throws(DecoyError) {
+    package init(_ text: String) throws(DecoyError) {
         try self.init(text, requestName: "request")
     }
 

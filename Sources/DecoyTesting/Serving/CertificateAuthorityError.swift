@@ -8,7 +8,7 @@ package enum CertificateAuthorityError: Error, Sendable, Hashable, CustomStringC
     case notACertificate
 
     /// The message a developer reads.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noCertificate: "the certificate authority holds no PEM block labelled CERTIFICATE"
         case .notACertificate: "a CERTIFICATE block of the certificate authority is not a certificate"
