@@ -21,8 +21,7 @@ struct DecoyTool: AsyncParsableCommand {
         if arguments.first == ServeCommand.configuration.commandName,
             let refusal = WireMockOptions.refusal(of: arguments.dropFirst())
         {
-            FileHandle.standardError.write(
-                Data("Error: \(refusal)\nSee 'decoy serve --help' for more information.\n".utf8))
+            FileHandle.standardError.say("Error: \(refusal)\nSee 'decoy serve --help' for more information.")
             exit(withError: ExitCode.validationFailure)
         }
         await main(arguments)

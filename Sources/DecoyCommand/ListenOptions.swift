@@ -80,7 +80,7 @@ struct ListenOptions: ParsableArguments {
             }
         } catch {
             server.stop()
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            FileHandle.standardError.say("\(error)")
             throw ExitCode.failure
         }
     }

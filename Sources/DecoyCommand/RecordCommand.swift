@@ -54,25 +54,22 @@ struct RecordCommand: AsyncParsableCommand {
             // Validated above, so the URL is well formed.
             try recorder.start(target: URL(string: target)!, options: options)
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            FileHandle.standardError.say("\(error)")
             throw ExitCode.failure
         }
         try listen.start(server)
-        Self.say("Decoy is serving a recording of \(target) into \(folder) on \(listen.urls(of: server))")
+        FileHandle.standardOutput.say(
+            "Decoy is serving a recording of \(target) into \(folder) on \(listen.urls(of: server))")
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
         try await server.run()
         withExtendedLifetime(signals) {}
         do {
             let mappings = try recorder.stop()
-            Self.say("Decoy wrote \(mappings.count) stubs into \(folder).")
+            FileHandle.standardOutput.say("Decoy wrote \(mappings.count) stubs into \(folder).")
         } catch {
-            FileHandle.standardError.write(Data("The recording was not written: \(error)\n".utf8))
+            FileHandle.standardError.say("The recording was not written: \(error)")
             throw ExitCode.failure
         }
     }
 
-    /// Writes a line at once, as `decoy serve` does, for scripts that wait for it.
-    private static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
 }

@@ -164,18 +164,18 @@ struct ServeCommand: AsyncParsableCommand {
             if let openapi {
                 try Self.registerExamples(
                     ofSpecAt: openapi, in: registry, basePath: basePath, strict: strict
-                ).forEach(Self.say)
+                ).forEach(FileHandle.standardOutput.say)
             }
             if servesFolder { Self.show(try registry.load(folder: url, strict: strict), from: folder) }
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            FileHandle.standardError.say("\(error)")
             throw ExitCode.failure
         }
         let output: LogOutput
         do {
             output = try logFile.map { path throws(LogOutputError) in try LogOutput(path: path) } ?? LogOutput()
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            FileHandle.standardError.say("\(error)")
             throw ExitCode.failure
         }
         var configuration = MockServer.Configuration(
@@ -183,14 +183,16 @@ struct ServeCommand: AsyncParsableCommand {
         listen.configure(&configuration)
         let server = MockServer(registry: registry, configuration: configuration)
         try listen.start(server)
-        Self.say(
+        FileHandle.standardOutput.say(
             """
             Decoy is serving \
             \([servesFolder ? folder : nil, openapi].compactMap { $0 }.joined(separator: " and ")) on \
             \(listen.urls(of: server))
             """
         )
-        if listen.adminAccess != .off { Self.say("The dashboard is at \(server.baseURL)/__admin/dashboard") }
+        if listen.adminAccess != .off {
+            FileHandle.standardOutput.say("The dashboard is at \(server.baseURL)/__admin/dashboard")
+        }
         let watcher =
             watch && servesFolder
             ? FolderWatcher(url) { [strict] in Self.reload(registry, from: url, named: folder, strict: strict) } : nil
@@ -199,46 +201,36 @@ struct ServeCommand: AsyncParsableCommand {
         // The stopped server has handed every request's line to the output; this writes them.
         output.close()
         withExtendedLifetime((watcher, signals)) {}
-        Self.say("Decoy stopped.")
+        FileHandle.standardOutput.say("Decoy stopped.")
     }
 
     private static func reload(_ registry: StubRegistry, from url: URL, named folder: String, strict: Bool) {
         do {
             let report = try registry.reload(folder: url, strict: strict)
-            say("Reloaded \(folder):")
+            FileHandle.standardOutput.say("Reloaded \(folder):")
             show(report, from: folder)
         } catch {
-            FileHandle.standardError.write(Data("Kept the previous stubs; \(error)\n".utf8))
+            FileHandle.standardError.say("Kept the previous stubs; \(error)")
         }
     }
 
     /// Lists the stubs that serve, then on standard error each refused stub with every problem
     /// and each warning, so that nothing in the folder passes unsaid.
     private static func show(_ report: StubFolderReport, from folder: String) {
-        for stub in report.stubs { say("  \(stub)") }
+        for stub in report.stubs { FileHandle.standardOutput.say("  \(stub)") }
         for stub in report.refused {
-            complain("  \(stub.file):\(stub.line): refused:")
-            for error in stub.errors { complain("    error: \(error)") }
+            FileHandle.standardError.say("  \(stub.file):\(stub.line): refused:")
+            for error in stub.errors { FileHandle.standardError.say("    error: \(error)") }
         }
-        for warning in report.warnings { complain("  warning: \(warning)") }
+        for warning in report.warnings { FileHandle.standardError.say("  warning: \(warning)") }
         var summary = "\(report.stubs.count) stubs from \(folder)"
         if !report.refused.isEmpty {
             summary += "; \(report.refused.count) refused (listed above, and at /__admin/stub-files)"
         }
         if !report.warnings.isEmpty { summary += "; \(report.warnings.count) warnings" }
-        say(summary)
+        FileHandle.standardOutput.say(summary)
     }
 
-    /// Writes a line to standard error at once.
-    private static func complain(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    /// Writes a line at once: `print` buffers when the output is a file or pipe, and scripts that
-    /// wait for the URL line would wait for ever.
-    static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
 }
 
 /// Runs an action when the process receives one of the given signals, instead of dying.

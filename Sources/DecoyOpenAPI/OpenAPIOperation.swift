@@ -1,16 +1,16 @@
-public import Decoy
-public import HTTPTypes
+package import Decoy
+package import HTTPTypes
 
 /// One operation of an OpenAPI document: a method on a path template.
-public struct OpenAPIOperation: Sendable, CustomStringConvertible {
+package struct OpenAPIOperation: Sendable, CustomStringConvertible {
     /// The `operationId`; `nil` when the document gives none, and the operation is only served from its examples.
-    public let id: String?
+    package let id: String?
     /// The method.
-    public let method: HTTPRequest.Method
+    package let method: HTTPRequest.Method
     /// The path template as Decoy's routes write it, the base path first: `/users/{id}`.
-    public let path: String
+    package let path: String
     /// Where the operation is in the document, as a JSON pointer: `#/paths/~1users~1{id}/get`.
-    public let pointer: String
+    package let pointer: String
     /// The parameters requests are checked against, path item's and operation's together.
     let parameters: [Parameter]
     /// The request body requests are checked against; `nil` when the operation takes none.
@@ -20,7 +20,7 @@ public struct OpenAPIOperation: Sendable, CustomStringConvertible {
 
     /// The route the operation's requests take: a template of whole segments where the path is
     /// one, a regular expression where a template sits inside a segment (`/Accounts/{Sid}.json`).
-    public var route: Route { Self.route(method, path) }
+    package var route: Route { Self.route(method, path) }
 
     static func route(_ method: HTTPRequest.Method?, _ path: String) -> Route {
         let template = PathTemplate(path)
@@ -30,7 +30,7 @@ public struct OpenAPIOperation: Sendable, CustomStringConvertible {
     }
 
     /// `getUser (GET /users/{id})`.
-    public var description: String { "\(id ?? "an operation without operationId") (\(method) \(path))" }
+    package var description: String { "\(id ?? "an operation without operationId") (\(method) \(path))" }
 
     /// A parameter: where it goes and the schema of its value.
     struct Parameter: Sendable {

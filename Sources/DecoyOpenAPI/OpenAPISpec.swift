@@ -1,4 +1,4 @@
-import Decoy
+public import Decoy
 public import Foundation
 import HTTPTypes
 
@@ -15,9 +15,12 @@ import HTTPTypes
 /// ```
 public struct OpenAPISpec: Sendable {
     /// Every operation served, in the document's order of paths and methods.
-    public let operations: [OpenAPIOperation]
+    package let operations: [OpenAPIOperation]
     /// Every operation refused, each with its place and why; a request to one gets `501`.
-    public let refused: [OpenAPIRefusal]
+    package let refusals: [OpenAPIRefusal]
+    /// Every operation refused, each as its place and why (`#/paths/~1a/get/responses: …`); a
+    /// request to one gets `501`.
+    public var refused: [String] { refusals.map(\.description) }
     /// What of this document Decoy does not check in requests or cannot serve, each with its
     /// place; empty when it uses nothing Decoy leaves out.
     public let unsupported: [String]
@@ -32,12 +35,12 @@ public struct OpenAPISpec: Sendable {
     ///
     /// `basePath` comes before every path of the document, for clients whose server URL has a
     /// path. With `strict`, an operation that cannot be served refuses the whole document.
-    public init(contentsOf url: URL, basePath: String = "", strict: Bool = false) throws(OpenAPISpecError) {
+    public init(contentsOf url: URL, basePath: String = "", strict: Bool = false) throws(DecoyError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw OpenAPISpecError(
+            throw DecoyError.invalidOpenAPIDocument(
                 source: url.path, place: nil, reason: "cannot be read (\(error.localizedDescription))")
         }
         try self.init(data: data, source: url.lastPathComponent, basePath: basePath, strict: strict)
@@ -47,9 +50,9 @@ public struct OpenAPISpec: Sendable {
     /// names it in errors. With `strict`, an operation that cannot be served refuses the whole document.
     public init(
         data: Data, source: String = "the OpenAPI document", basePath: String = "", strict: Bool = false
-    ) throws(OpenAPISpecError) {
-        func fail(_ place: String?, _ reason: String) -> OpenAPISpecError {
-            OpenAPISpecError(source: source, place: place, reason: reason)
+    ) throws(DecoyError) {
+        func fail(_ place: String?, _ reason: String) -> DecoyError {
+            DecoyError.invalidOpenAPIDocument(source: source, place: place, reason: reason)
         }
         guard basePath.isEmpty || (basePath.hasPrefix("/") && !basePath.hasSuffix("/")) else {
             throw fail(nil, "the base path \"\(basePath)\" must start with \"/\" and not end with one")
@@ -108,7 +111,7 @@ public struct OpenAPISpec: Sendable {
             throw fail(first.pointer, first.reason + more)
         }
         self.operations = operations
-        self.refused = refused
+        self.refusals = refused
         self.unsupported = reader.unsupported
         self.serverBasePath = Self.basePath(ofFirstServerIn: root["servers"])
         self.document = parsed.value
@@ -116,13 +119,13 @@ public struct OpenAPISpec: Sendable {
     }
 
     /// The operation whose `operationId` is `id`.
-    public func operation(_ id: String) throws(OpenAPISpecError) -> OpenAPIOperation {
+    package func operation(_ id: String) throws(DecoyError) -> OpenAPIOperation {
         guard let operation = operations.first(where: { $0.id == id }) else {
-            if let refusal = refused.first(where: { $0.operationID == id }) {
-                throw OpenAPISpecError(source: source, place: refusal.pointer, reason: refusal.reason)
+            if let refusal = refusals.first(where: { $0.operationID == id }) {
+                throw DecoyError.invalidOpenAPIDocument(source: source, place: refusal.pointer, reason: refusal.reason)
             }
             let known = operations.compactMap(\.id)
-            throw OpenAPISpecError(
+            throw DecoyError.invalidOpenAPIDocument(
                 source: source, place: nil,
                 reason:
                     """
@@ -148,11 +151,11 @@ public struct OpenAPISpec: Sendable {
 }
 
 /// An operation of a document that Decoy refuses to serve: where it is, and why.
-public struct OpenAPIRefusal: Error, Sendable, CustomStringConvertible {
+package struct OpenAPIRefusal: Error, Sendable, CustomStringConvertible {
     /// The JSON pointer of the operation, or of the spot inside it that is refused.
-    public let pointer: String
+    package let pointer: String
     /// Why.
-    public let reason: String
+    package let reason: String
     /// The method and path template its requests take, answered with `501`; `nil` while the
     /// operation is being read.
     let operation: (method: HTTPRequest.Method?, path: String)?
@@ -170,7 +173,7 @@ public struct OpenAPIRefusal: Error, Sendable, CustomStringConvertible {
     }
 
     /// `#/paths/~1a/get/responses: reason`.
-    public var description: String { "\(pointer): \(reason)" }
+    package var description: String { "\(pointer): \(reason)" }
 }
 
 extension JSONValue {

@@ -4,29 +4,47 @@ public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
 
-/// A swift-openapi-generator `Client`'s transport over a Decoy ``Transport``: over a
-/// ``StubRegistry``, the generated client runs against stubs in-process, with the journal,
-/// delays, throttles and faults of ``StubTransport``.
+/// A generated client runs against stubs in-process: its requests go through the engine with the
+/// journal, delays, throttles and faults of every other client of ``StubTransport``.
 ///
 /// ```swift
-/// let client = Client(serverURL: URL(string: "https://api.example.com")!, transport: OpenAPITransport(registry))
+/// let client = Client(serverURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry))
 /// ```
-public struct OpenAPITransport: ClientTransport {
-    /// What sends each request.
-    public let transport: any Transport
-
-    /// Creates a transport answering from `registry` in-process.
-    public init(_ registry: StubRegistry) {
-        self.init(transport: StubTransport(registry))
+extension StubTransport: ClientTransport {
+    /// Sends `request` under `baseURL`; a fault comes out as the `URLError` ``send(_:body:)`` throws.
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        try await OpenAPITransport(transport: self).send(
+            request, body: body, baseURL: baseURL, operationID: operationID)
     }
+}
 
-    /// Creates a transport sending through `transport`, such as `URLSessionTransport` to a `MockServer`.
-    public init(transport: some Transport) {
+/// A generated client talks HTTP to a ``MockServer`` (or any server) through the same transport
+/// as ``APIClient``, and sees the same `URLError` codes for faults.
+extension URLSessionTransport: ClientTransport {
+    /// Sends `request` under `baseURL` through the session.
+    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        try await OpenAPITransport(transport: self).send(
+            request, body: body, baseURL: baseURL, operationID: operationID)
+    }
+}
+
+/// A swift-openapi-generator `Client`'s transport over a Decoy ``Transport``: what ``StubTransport``
+/// and ``URLSessionTransport`` are to a generated client.
+package struct OpenAPITransport: ClientTransport {
+    /// What sends each request.
+    package let transport: any Transport
+
+    /// Creates a transport sending through `transport`.
+    package init(transport: some Transport) {
         self.transport = transport
     }
 
-    /// Sends `request` under `baseURL`; a fault comes out as the `URLError` ``StubTransport`` throws.
-    public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+    /// Sends `request` under `baseURL` through ``transport``.
+    package func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
         HTTPResponse, HTTPBody?
     ) {
         var request = request

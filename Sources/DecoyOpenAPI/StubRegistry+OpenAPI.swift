@@ -10,7 +10,8 @@ extension StubRegistry {
     /// try registry.register(StubResponse(json: #"{"id": 1, "name": "Ada"}"#), forOperation: "getUser", in: spec)
     /// ```
     @discardableResult
-    public func register(_ stub: some Stub, forOperation operationID: String, in spec: OpenAPISpec) throws -> StubHandle
+    public func register(_ stub: some Stub, forOperation operationID: String, in spec: OpenAPISpec) throws
+        -> StubMapping
     {
         try register(stub, for: spec.operation(operationID).route)
     }
@@ -23,7 +24,7 @@ extension StubRegistry {
     /// As OpenAPI matches a request, a concrete path wins over a templated one, and a path with
     /// fewer template parameters over one with more: `/pets/mine` over `/pets/{id}`.
     @discardableResult
-    public func registerExamples(of spec: OpenAPISpec) throws -> [StubHandle] {
+    public func registerExamples(of spec: OpenAPISpec) throws -> [StubMapping] {
         let validator = SchemaValidator(document: spec.document)
         func priority(_ path: String) -> Int { OpenAPIExampleStub.priority + PathTemplate(path).parameterCount }
         let served = try spec.operations.map { operation in
@@ -31,7 +32,7 @@ extension StubRegistry {
                 OpenAPIExampleStub(operation, validator: validator),
                 for: operation.route.priority(priority(operation.path)))
         }
-        let refused = try spec.refused.compactMap { refusal in
+        let refused = try spec.refusals.compactMap { refusal in
             try refusal.operation.map { method, path in
                 try register(
                     StubResponse(

@@ -8,8 +8,8 @@ extension RemoteDecoy {
     /// (WireMock's `POST /__admin/requests/count`), so that the answer is one number however many
     /// requests the journal holds.
     ///
-    /// - Throws: ``StubEncodingError`` for a route a request pattern cannot describe, such as one
-    ///   with a closure matcher, before anything is sent; ``RemoteDecoyError`` when the server refuses it.
+    /// - Throws: ``DecoyError`` for a route a request pattern cannot describe, such as one
+    ///   with a closure matcher, before anything is sent; ``DecoyError`` when the server refuses it.
     public func count(of route: Route) async throws -> Int {
         struct Count: Decodable { let count: Int }
         let data = try await send(.post, "requests/count", json: try StubEncoder.request(route))

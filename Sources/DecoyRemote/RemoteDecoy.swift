@@ -12,7 +12,7 @@ import HTTPTypesFoundation
 /// driven over its admin API: what a UI test uses, where the app under test runs apart from the test.
 ///
 /// Stubs are the same values as in code, sent as stub-file JSON; a stub that cannot cross a
-/// process, such as a closure, is refused with a ``StubEncodingError`` naming it before anything
+/// process, such as a closure, is refused with a ``DecoyError`` naming it before anything
 /// is sent. It needs Foundation's `URLSession` and nothing else, so it runs inside an iOS UI test.
 ///
 /// ```swift
@@ -44,32 +44,35 @@ public struct RemoteDecoy: Sendable {
 
     /// Registers `stub` for `route` on the server, as ``StubRegistry/register(_:for:)-(_,Route)`` does in-process.
     ///
-    /// - Throws: ``StubEncodingError`` naming the stub when it cannot cross a process, such as a
-    ///   ``ClosureStub``, before anything is sent; ``RemoteDecoyError`` when the server refuses it.
+    /// - Throws: ``DecoyError`` naming the stub when it cannot cross a process, such as a
+    ///   ``ClosureStub``, before anything is sent; ``DecoyError`` when the server refuses it.
     @discardableResult
-    public func register(_ stub: some Stub, for route: Route) async throws -> RemoteStub {
+    public func register(_ stub: some Stub, for route: Route) async throws -> StubMapping {
         let id = UUID().uuidString.lowercased()
         var mapping = try StubEncoder.mapping(stub, for: route)
         mapping["id"] = .string(id)
-        _ = try await send(.post, "mappings", json: .object(mapping))
-        return RemoteStub(id: id, route: route)
+        let document = JSONValue.object(mapping)
+        _ = try await send(.post, "mappings", json: document)
+        // The server's registration is numbered in its own registry, not here.
+        return StubMapping(
+            id: id, handle: StubHandle(id: id, route: route, number: 0), origin: .adminAPI, json: { document.json })
     }
 
     /// Registers `stub` for the method, path and query of `resource`.
     @discardableResult
-    public func register<Value>(_ stub: some Stub, for resource: Resource<Value>) async throws -> RemoteStub {
+    public func register<Value>(_ stub: some Stub, for resource: Resource<Value>) async throws -> StubMapping {
         try await register(stub, for: Route(resource))
     }
 
     /// Removes a stub registered with ``register(_:for:)-(_,Route)``.
     ///
-    /// - Throws: ``RemoteDecoyError`` with status 404 when the server has no such stub.
-    public func remove(_ stub: RemoteStub) async throws {
-        _ = try await send(.delete, "mappings/\(Self.segment(stub.id))")
+    /// - Throws: ``DecoyError`` with status 404 when the server has no such stub.
+    public func remove(_ mapping: StubMapping) async throws {
+        _ = try await send(.delete, "mappings/\(Self.segment(mapping.id))")
     }
 
     /// Back to the start: the stubs the server was started with (its stubs folder, without what
-    /// tests added or removed), an empty journal, every scenario in ``Scenario/started``, and the
+    /// tests added or removed), an empty journal, every scenario in ``Route/scenarioStarted``, and the
     /// global delay it was started with (`decoy serve --delay`, none by default). WireMock's
     /// `POST /__admin/reset` keeps the global delay; this adds Decoy's `POST /__admin/settings/reset`.
     public func reset() async throws {
@@ -82,14 +85,14 @@ public struct RemoteDecoy: Sendable {
         _ = try await send(.delete, "requests")
     }
 
-    /// Moves every scenario back to ``Scenario/started``.
+    /// Moves every scenario back to ``Route/scenarioStarted``.
     public func resetScenarios() async throws {
         _ = try await send(.post, "scenarios/reset")
     }
 
     /// Moves the scenario `name` to `state`.
     ///
-    /// - Throws: ``RemoteDecoyError`` with status 404 when no stub on the server takes part in the scenario.
+    /// - Throws: ``DecoyError`` with status 404 when no stub on the server takes part in the scenario.
     public func setScenarioState(_ name: String, to state: String) async throws {
         _ = try await send(.put, "scenarios/\(Self.segment(name))/state", json: .object(["state": .string(state)]))
     }
@@ -97,7 +100,7 @@ public struct RemoteDecoy: Sendable {
     /// Delays every stub whose response sets no delay of its own by `delay`, a whole number of
     /// milliseconds; `.zero` for none.
     ///
-    /// - Throws: ``StubEncodingError`` for a delay in fractions of a millisecond, before anything is sent.
+    /// - Throws: ``DecoyError`` for a delay in fractions of a millisecond, before anything is sent.
     public func setGlobalDelay(_ delay: Duration) async throws {
         let milliseconds = try StubEncoder.milliseconds(delay, "the global delay")
         _ = try await send(.post, "settings", json: .object(["fixedDelay": milliseconds]))
@@ -132,7 +135,7 @@ public struct RemoteDecoy: Sendable {
         if body != nil { request.headerFields[.contentType] = "application/json" }
         let (response, data) = try await transport.send(request, body: body)
         guard response.status.kind == .successful else {
-            throw RemoteDecoyError(
+            throw DecoyError.refusedByServer(
                 request: "\(method) /__admin/\(endpoint)", status: response.status.code,
                 problems: Self.problems(in: data))
         }
@@ -141,7 +144,7 @@ public struct RemoteDecoy: Sendable {
 
     /// The problems of WireMock's error shape, `{"errors": [{"title": …, "source": {"pointer": …}}]}`;
     /// the body as it came when it is not in that shape.
-    private static func problems(in data: Data) -> [RemoteDecoyError.Problem] {
+    private static func problems(in data: Data) -> [String] {
         struct Errors: Decodable {
             struct Entry: Decodable {
                 struct Source: Decodable { let pointer: String? }
@@ -151,9 +154,9 @@ public struct RemoteDecoy: Sendable {
             let errors: [Entry]
         }
         guard let errors = try? JSONDecoder().decode(Errors.self, from: data), !errors.errors.isEmpty else {
-            return [RemoteDecoyError.Problem(title: String(decoding: data, as: UTF8.self), pointer: nil)]
+            return [String(decoding: data, as: UTF8.self)]
         }
-        return errors.errors.map { RemoteDecoyError.Problem(title: $0.title, pointer: $0.source?.pointer) }
+        return errors.errors.map { error in (error.source?.pointer.map { "\($0): " } ?? "") + error.title }
     }
 
     /// `text` as one path segment, its `/` and other reserved characters percent-encoded.
@@ -161,12 +164,4 @@ public struct RemoteDecoy: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~")))
             ?? text
     }
-}
-
-/// A stub registered on a server by ``RemoteDecoy``, for removing it later.
-public struct RemoteStub: Sendable, Hashable {
-    /// The mapping's id on the server, as `GET /__admin/mappings` lists it.
-    public let id: String
-    /// The route the stub was registered for.
-    public let route: Route
 }

@@ -44,7 +44,7 @@ struct ResponseDecoder {
                     FileObject(node: node, members: object.members.filter { $0.key != "bodyFileName" }),
                     templated: true)
             else { return nil }
-            return template(object, at: fileNode) { () throws(TemplateSyntaxError) in
+            return template(object, at: fileNode) { () throws(DecoyError) in
                 try TemplateStub(
                     response,
                     bodyFile: (
@@ -59,7 +59,7 @@ struct ResponseDecoder {
         return template(
             object, at: object.oneOf(["body", "jsonBody", "bodyFileName"])?.value ?? object["events"] ?? node
         ) {
-            () throws(TemplateSyntaxError) in try TemplateStub(response, seed: seed)
+            () throws(DecoyError) in try TemplateStub(response, seed: seed)
         }
     }
 
@@ -88,7 +88,7 @@ struct ResponseDecoder {
     /// The template stub `make` makes, or `nil` after logging where its template is malformed:
     /// at `bodyNode`, or at the header whose value it is.
     private func template(
-        _ object: FileObject, at bodyNode: FileNode, _ make: () throws(TemplateSyntaxError) -> TemplateStub
+        _ object: FileObject, at bodyNode: FileNode, _ make: () throws(DecoyError) -> TemplateStub
     ) -> TemplateStub? {
         do {
             return try make()
@@ -96,9 +96,7 @@ struct ResponseDecoder {
             let place = error.reason.hasPrefix("in header") ? object["headers"] ?? bodyNode : bodyNode
             // A jsonBody is templated as the JSON text it is sent as, so the place is in that text.
             let text = place.field.hasSuffix("jsonBody") ? " of its JSON text" : ""
-            place.error(
-                "malformed template at line \(error.line), column \(error.column)\(text): \(error.reason)"
-                    + (error.helper.map { " (helper \($0))" } ?? ""))
+            place.error(error.malformedTemplate(in: text))
             return nil
         }
     }

@@ -9,7 +9,7 @@ enum StubDocument {
     /// The stub in `data`; its `bodyFileName` is looked up in `folder`, and refused without one.
     static func stub(
         _ data: Data, source: String, folder: URL?, options: StubFileOptions = StubFileOptions(), id: String? = nil
-    ) -> Result<StubDefinition, StubFileError> {
+    ) -> Result<StubDefinition, DecoyError> {
         let log = DiagnosticLog(file: source)
         var decoder = decoder(source: source, folder: folder, options: options)
         decoder.assignedID = id
@@ -26,7 +26,7 @@ enum StubDocument {
 
     /// The stubs of WireMock's import document in `data`, `{"mappings": [...], "importOptions": {...}}`.
     static func stubImport(_ data: Data, source: String, folder: URL?, options: StubFileOptions) -> Result<
-        StubImport, StubFileError
+        StubImport, DecoyError
     > {
         let log = DiagnosticLog(file: source)
         let decoder = decoder(source: source, folder: folder, options: options)
@@ -48,7 +48,7 @@ enum StubDocument {
 
     /// The global fixed delay in WireMock's settings, `{"fixedDelay": 300}`: the delay of every stub
     /// whose response sets none, `.none` for 0. Other settings are refused by name.
-    static func globalDelay(_ data: Data, source: String) -> Result<Delay, StubFileError> {
+    static func globalDelay(_ data: Data, source: String) -> Result<Delay, DecoyError> {
         let log = DiagnosticLog(file: source)
         let delay = object(data, log: log).flatMap { node -> Delay? in
             // Any name, so that each other setting gets its own message below.
@@ -65,14 +65,14 @@ enum StubDocument {
     }
 
     /// The value matcher in `data`, such as `{"matchesJsonPath": {"expression": "$.team", "equalTo": "web"}}`.
-    static func valueMatcher(_ data: Data, source: String) -> Result<ValueMatcher, StubFileError> {
+    static func valueMatcher(_ data: Data, source: String) -> Result<ValueMatcher, DecoyError> {
         let log = DiagnosticLog(file: source)
         let matcher = object(data, log: log).flatMap(MatcherDecoder.decode)
         return finish(matcher, log)
     }
 
     /// The request pattern in `data`: the fields of a stub's `request`.
-    static func requestPattern(_ data: Data, source: String) -> Result<RequestPattern, StubFileError> {
+    static func requestPattern(_ data: Data, source: String) -> Result<RequestPattern, DecoyError> {
         let log = DiagnosticLog(file: source)
         let route = object(data, log: log).flatMap(RequestDecoder.decode).flatMap { $0.compiled() }
         return finish(route, log)
@@ -85,9 +85,9 @@ enum StubDocument {
         return node
     }
 
-    private static func finish<Value>(_ value: Value?, _ log: DiagnosticLog) -> Result<Value, StubFileError> {
+    private static func finish<Value>(_ value: Value?, _ log: DiagnosticLog) -> Result<Value, DecoyError> {
         guard let value, log.errors.isEmpty else {
-            return .failure(StubFileError(errors: log.errors))
+            return .failure(DecoyError.invalidStubFiles(log.errors))
         }
         return .success(value)
     }
@@ -127,7 +127,7 @@ struct StubImport {
 extension RequestPattern {
     /// Reads a request pattern written as a stub file's `request`, in JSON: WireMock's
     /// `method`, `url…`, `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns`.
-    public init(json data: Data, source: String = "request pattern") throws(StubFileError) {
+    public init(json data: Data, source: String = "request pattern") throws(DecoyError) {
         self = try StubDocument.requestPattern(data, source: source).get()
     }
 }

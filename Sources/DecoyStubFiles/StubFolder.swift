@@ -1,43 +1,39 @@
 import Decoy
-public import Foundation
+package import Foundation
 import Yams
 
 /// A folder of stub files: JSON or YAML, one stub or a list per file, in any subfolder but
 /// `__files/`, which holds body files. The format is WireMock's, so a WireMock root
 /// (`mappings/` and `__files/`) is a stubs folder as it is, and only its `mappings/` is read
-/// for stubs. See `docs/stub-files.md`.
-///
-/// ```swift
-/// let report = StubFolder(url: stubsURL).check()
-/// print("\(report.stubs.count) stubs, \(report.refused.count) refused")
-/// ```
-public struct StubFolder: Sendable {
+/// for stubs. See `docs/stub-files.md`. ``Decoy/StubRegistry/load(folder:strict:)`` and
+/// ``Decoy/StubRegistry/check(folder:)`` read one.
+package struct StubFolder: Sendable {
     /// The file extensions read as stub files.
     static let fileExtensions: Set<String> = ["json", "yaml", "yml"]
 
     /// The folder.
-    public let url: URL
+    package let url: URL
     /// Whether every response is a template, with or without `"transformers": ["response-template"]`:
     /// WireMock's global response templating.
-    public var templatesEveryResponse: Bool {
+    package var templatesEveryResponse: Bool {
         get { options.templatesEveryResponse }
         set { options.templatesEveryResponse = newValue }
     }
     /// Whether a `jsonBody` or a body file sets `Content-Type` when the stub sets none; WireMock
     /// sends none. See ``Decoy/StubRegistry/contentTypeFromBody``.
-    public var contentTypeFromBody: Bool {
+    package var contentTypeFromBody: Bool {
         get { options.contentTypeFromBody }
         set { options.contentTypeFromBody = newValue }
     }
     /// The hosts webhooks may go to beside loopback; a webhook to another is an error.
-    public var webhookAllowedHosts: Set<String> {
+    package var webhookAllowedHosts: Set<String> {
         get { options.webhookAllowedHosts }
         set { options.webhookAllowedHosts = newValue }
     }
     var options: StubFileOptions
 
     /// Creates a stubs folder at `url`; nothing is read until it is checked or loaded.
-    public init(
+    package init(
         url: URL, templatesEveryResponse: Bool = false, contentTypeFromBody: Bool = false,
         webhookAllowedHosts: Set<String> = []
     ) {
@@ -48,7 +44,7 @@ public struct StubFolder: Sendable {
     }
 
     /// Reads and checks every stub file, as `decoy check` does, without registering anything.
-    public func check() -> StubFolderReport {
+    package func check() -> StubFolderReport {
         compile().report
     }
 

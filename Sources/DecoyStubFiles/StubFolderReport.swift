@@ -4,16 +4,14 @@ public import Decoy
 /// and what was read but not acted on.
 ///
 /// ```swift
-/// let report = StubFolder(url: stubsURL).check()
-/// for stub in report.stubs { print(stub) }
-/// for stub in report.refused { print(stub) }
-/// for warning in report.warnings { print(warning) }
+/// let report = registry.check(folder: stubsURL)
+/// print(report)
 /// ```
-public struct StubFolderReport: Sendable {
+public struct StubFolderReport: Sendable, CustomStringConvertible {
     /// Every stub that loads, in file order.
-    public let stubs: [LoadedStub]
+    package let stubs: [LoadedStub]
     /// Every stub refused, in file order: a file that cannot be read at all is one refused stub.
-    public let refused: [RefusedStub]
+    package let refused: [RefusedStub]
     /// Every error, by file, then by place in the file; a strict load takes nothing when there is one.
     public var errors: [StubFileDiagnostic] { refused.flatMap(\.errors) }
     /// What was read leniently (as WireMock reads it) or read and not acted on, each with its field.
@@ -21,4 +19,10 @@ public struct StubFolderReport: Sendable {
 
     /// Whether the folder has no errors, so that a strict load takes it.
     public var isValid: Bool { refused.isEmpty }
+
+    /// A line per stub that loads (`users.yaml:21: GET /users/{id} "Get a user"`), one per refused
+    /// stub (`orders.json:3: refused: response.status: expected …`), then one per warning.
+    public var description: String {
+        (stubs.map(\.description) + refused.map(\.description) + warnings.map(\.description)).joined(separator: "\n")
+    }
 }

@@ -12,13 +12,12 @@ extension StubRegistry {
     ///
     /// ```swift
     /// let report = try registry.load(folder: stubsURL)
-    /// for stub in report.stubs { print(stub) }
-    /// for stub in report.refused { print(stub) }
+    /// print(report)
     /// ```
     ///
     /// - Throws: when the folder cannot be read at all, or, with `strict`, has any error.
     @discardableResult
-    public func load(folder: URL, strict: Bool = false) throws(StubFileError) -> StubFolderReport {
+    public func load(folder: URL, strict: Bool = false) throws(DecoyError) -> StubFolderReport {
         try register(folder: folder, replacing: false, strict: strict)
     }
 
@@ -29,7 +28,7 @@ extension StubRegistry {
     ///
     /// - Throws: when the folder cannot be read at all, or, with `strict`, has any error.
     @discardableResult
-    public func reload(folder: URL, strict: Bool = false) throws(StubFileError) -> StubFolderReport {
+    public func reload(folder: URL, strict: Bool = false) throws(DecoyError) -> StubFolderReport {
         try register(folder: folder, replacing: true, strict: strict)
     }
 
@@ -40,10 +39,10 @@ extension StubRegistry {
     /// - Returns: the files written.
     /// - Throws: when no folder was loaded, a file cannot be written, or the folder no longer loads.
     @discardableResult
-    public func saveMappings() throws(StubFileError) -> [URL] {
+    public func saveMappings() throws(DecoyError) -> [URL] {
         let (folder, added) = contents.withLock { ($0.folder, $0.mappings.filter { $0.origin == .adminAPI }) }
         guard let folder else {
-            throw StubFileError(errors: [
+            throw DecoyError.invalidStubFiles([
                 StubFileDiagnostic(file: "stubs folder", message: "no stubs folder was loaded to save the stubs into")
             ])
         }
@@ -55,7 +54,7 @@ extension StubRegistry {
                 try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
                 try Data(mapping.json.utf8).write(to: file, options: .atomic)
             } catch {
-                throw StubFileError(errors: [
+                throw DecoyError.invalidStubFiles([
                     StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")
                 ])
             }
@@ -65,12 +64,25 @@ extension StubRegistry {
         return written
     }
 
-    private func register(folder url: URL, replacing: Bool, strict: Bool) throws(StubFileError) -> StubFolderReport {
+    /// Reads and checks every stub file in `folder` as ``load(folder:strict:)`` would, with this
+    /// registry's templating, `Content-Type` and webhook settings, and registers nothing: what
+    /// `decoy check` runs. The folder is valid when the report has no errors.
+    public func check(folder: URL) -> StubFolderReport {
+        stubFolder(folder).check()
+    }
+
+    /// The folder at `url`, read as this registry reads stub-file documents.
+    private func stubFolder(_ url: URL) -> StubFolder {
         var folder = StubFolder(url: url)
         folder.options = documentContext.options
-        if let missing = folder.missing { throw StubFileError(errors: [missing]) }
+        return folder
+    }
+
+    private func register(folder url: URL, replacing: Bool, strict: Bool) throws(DecoyError) -> StubFolderReport {
+        let folder = stubFolder(url)
+        if let missing = folder.missing { throw DecoyError.invalidStubFiles([missing]) }
         let (compiled, report) = folder.compile()
-        guard report.isValid || !strict else { throw StubFileError(errors: report.errors) }
+        guard report.isValid || !strict else { throw DecoyError.invalidStubFiles(report.errors) }
         let broken = Set(report.refused.map(\.file))
         let refused = report.refused.compactMap { stub -> RefusedRoute? in
             guard let route = stub.route, let pattern = try? RequestPattern(route) else { return nil }
@@ -84,15 +96,17 @@ extension StubRegistry {
             contents.folder = folder.url
             contents.refused = refused
             contents.folderReport = FolderReportJSON(report, folder: folder.url)
-            return compiled.map { definition -> StubHandle? in
+            return compiled.map { definition -> StubMapping? in
                 guard !kept.contains(definition.loaded.file) else { return nil }
                 return contents.insert(
                     definition.pattern, stub: scenarioAware(definition.stub, for: definition.pattern.route),
                     id: definition.id, origin: .file(definition.loaded), json: definition.json
-                ).handle
+                )
             }
         }
-        let stubs = zip(report.stubs, handles).compactMap { stub, handle in handle.map { stub.registered(as: $0) } }
+        let stubs = zip(report.stubs, handles).compactMap { stub, handle in
+            handle.map { stub.registered(as: $0.handle) }
+        }
         return StubFolderReport(stubs: stubs, refused: report.refused, warnings: report.warnings)
     }
 }

@@ -11,7 +11,7 @@ extension StubRegistry {
     ///
     /// - Throws: every problem in the document, by field; nothing is registered then.
     @discardableResult
-    public func addMapping(_ json: Data) throws(StubFileError) -> StubMapping {
+    public func addMapping(_ json: Data) throws(DecoyError) -> StubMapping {
         let definition = try decode(json)
         // Without an id to replace, there is always a mapping.
         return insert(definition, replacing: false)!
@@ -21,7 +21,7 @@ extension StubRegistry {
     ///
     /// - Returns: the new mapping, or `nil` when no registration has `id`; then nothing changes.
     /// - Throws: every problem in the document, by field; nothing changes then.
-    public func replaceMapping(id: String, with json: Data) throws(StubFileError) -> StubMapping? {
+    public func replaceMapping(id: String, with json: Data) throws(DecoyError) -> StubMapping? {
         insert(try decode(json, id: id), replacing: true)
     }
 
@@ -30,10 +30,10 @@ extension StubRegistry {
     ///
     /// - Returns: the new mapping, or `nil` when no registration has that id; then nothing changes.
     /// - Throws: every problem in the document, by field, or its lack of an `id`; nothing changes then.
-    public func editMapping(_ json: Data) throws(StubFileError) -> StubMapping? {
+    public func editMapping(_ json: Data) throws(DecoyError) -> StubMapping? {
         let definition = try decode(json)
         guard definition.loaded.id != nil else {
-            throw StubFileError(errors: [
+            throw DecoyError.invalidStubFiles([
                 StubFileDiagnostic(
                     file: Self.requestBody, field: "id", message: "an edited stub needs the id of the stub it replaces")
             ])
@@ -47,7 +47,7 @@ extension StubRegistry {
     /// - Returns: the mappings registered, in the order given.
     /// - Throws: every problem in every stub, by field; nothing changes then.
     @discardableResult
-    public func importMappings(_ json: Data) throws(StubFileError) -> [StubMapping] {
+    public func importMappings(_ json: Data) throws(DecoyError) -> [StubMapping] {
         let (folder, options) = documentContext
         let stubImport = try StubDocument.stubImport(
             json, source: Self.requestBody, folder: folder, options: options
@@ -75,7 +75,7 @@ extension StubRegistry {
 
     /// The stub in `json`, registered as `id` when given, its `bodyFileName` looked up in the
     /// stubs folder loaded last.
-    private func decode(_ json: Data, id: String? = nil) throws(StubFileError) -> StubDefinition {
+    private func decode(_ json: Data, id: String? = nil) throws(DecoyError) -> StubDefinition {
         let (folder, options) = documentContext
         return try StubDocument.stub(json, source: Self.requestBody, folder: folder, options: options, id: id).get()
     }
@@ -100,7 +100,7 @@ extension StubRegistry {
     /// - Returns: the removed mappings.
     /// - Throws: every problem in the document, by field; nothing changes then.
     @discardableResult
-    public func removeMappings(like json: Data) throws(StubFileError) -> [StubMapping] {
+    public func removeMappings(like json: Data) throws(DecoyError) -> [StubMapping] {
         let definition = try decode(json)
         // The same route whatever its webhooks, which say what follows an answer, not what is answered.
         func answering(_ route: Route) -> Route {
@@ -122,7 +122,7 @@ extension StubRegistry {
     /// "equalTo": "checkout"}}`.
     ///
     /// - Throws: what is wrong with the matcher.
-    public func mappings(withMetadata json: Data) throws(StubFileError) -> [StubMapping] {
+    public func mappings(withMetadata json: Data) throws(DecoyError) -> [StubMapping] {
         let matcher = try Self.metadataMatcher(json)
         return mappings.filter { matcher($0) }
     }
@@ -132,19 +132,19 @@ extension StubRegistry {
     ///
     /// - Returns: the removed mappings.
     @discardableResult
-    public func removeMappings(withMetadata json: Data) throws(StubFileError) -> [StubMapping] {
+    public func removeMappings(withMetadata json: Data) throws(DecoyError) -> [StubMapping] {
         let matcher = try Self.metadataMatcher(json)
         return contents.withLock { contents in
             contents.mappings.filter { matcher($0) }.compactMap { contents.remove(id: $0.id) }
         }
     }
 
-    private static func metadataMatcher(_ json: Data) throws(StubFileError) -> @Sendable (StubMapping) -> Bool {
+    private static func metadataMatcher(_ json: Data) throws(DecoyError) -> @Sendable (StubMapping) -> Bool {
         let matcher = try StubDocument.valueMatcher(json, source: requestBody).get()
         do {
             return try matcher.metadataTest()
         } catch {
-            throw StubFileError(errors: [StubFileDiagnostic(file: requestBody, message: error.reason)])
+            throw DecoyError.invalidStubFiles([StubFileDiagnostic(file: requestBody, message: error.reason)])
         }
     }
 
@@ -152,7 +152,7 @@ extension StubRegistry {
     /// milliseconds, 0 for none.
     ///
     /// - Throws: what is wrong with the settings, or a setting Decoy does not have; nothing changes then.
-    public func applySettings(_ json: Data) throws(StubFileError) {
+    public func applySettings(_ json: Data) throws(DecoyError) {
         defaultDelay = try StubDocument.globalDelay(json, source: Self.requestBody).get()
     }
 }

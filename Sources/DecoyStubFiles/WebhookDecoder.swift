@@ -93,9 +93,7 @@ struct WebhookDecoder {
             _ = try Webhook.template(text, part: part)
             return text
         } catch {
-            node.error(
-                "malformed template at line \(error.line), column \(error.column): \(error.reason)"
-                    + (error.helper.map { " (helper \($0))" } ?? ""))
+            node.error(error.malformedTemplate())
             return nil
         }
     }
@@ -146,5 +144,15 @@ struct WebhookDecoder {
         default:
             return type.expected("fixed, uniform or lognormal")
         }
+    }
+}
+
+extension DecoyError {
+    /// A template's refusal as a stub file's error words it: `malformed template at line L, column C`,
+    /// `text` after that (where in the field the template is), the reason, and the helper.
+    func malformedTemplate(in text: String = "") -> String {
+        guard case .invalidTemplate(let line, let column, let helper, let reason) = self else { return description }
+        return "malformed template at line \(line), column \(column)\(text): \(reason)"
+            + (helper.map { " (helper \($0))" } ?? "")
     }
 }

@@ -55,7 +55,7 @@ struct PipelineTests {
         let mocks = StubRegistry()
         try mocks.register(StubResponse(json: #"{"beta": true}"#), for: .get("/config/flags"))
         let client = APIClient(
-            baseURL: Self.base, configuration: .init(interceptors: [StubInterceptor(mocks)]),
+            baseURL: Self.base, configuration: .init(interceptors: [mocks.interceptor]),
             transport: StubTransport(live.registry))
         #expect(try await client.send(Resource<[String: Bool]>.get("/config/flags")) == ["beta": true])
         #expect(try await client.send(Resource<String>.get("/users")) == "live")

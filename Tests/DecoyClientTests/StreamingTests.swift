@@ -20,7 +20,7 @@ struct StreamingTests {
         let client = APIClient(
             baseURL: Self.base,
             configuration: .init(interceptors: [
-                StubInterceptor(mocks),
+                mocks.interceptor,
                 RequestAdapter { request, _ in request.headerFields[.authorization] = "Bearer t" },
             ]), transport: StubTransport(registry))
         let (_, me) = try await client.bytes(for: Resource<Void>.get("/me"))

@@ -14,7 +14,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The two ways a generated client reaches a registry: in-process through `OpenAPITransport`,
+/// The two ways a generated client reaches a registry: in-process through `StubTransport`,
 /// and over a real `MockServer` through `URLSessionTransport`.
 enum OpenAPIServing: String, CaseIterable, CustomTestStringConvertible {
     case inProcess
@@ -30,7 +30,7 @@ enum OpenAPIServing: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .inProcess:
             let client = Client(
-                serverURL: URL(string: "https://api.example.com/v1")!, transport: OpenAPITransport(registry),
+                serverURL: URL(string: "https://api.example.com/v1")!, transport: StubTransport(registry),
                 middlewares: middlewares)
             return try await body(client)
         case .server:
@@ -38,7 +38,7 @@ enum OpenAPIServing: String, CaseIterable, CustomTestStringConvertible {
                 let session = URLSession(configuration: .ephemeral)
                 let client = Client(
                     serverURL: server.baseURL.appending(path: "v1"),
-                    transport: OpenAPITransport(transport: URLSessionTransport(session: session)),
+                    transport: URLSessionTransport(session: session),
                     middlewares: middlewares)
                 return try await body(client)
             }

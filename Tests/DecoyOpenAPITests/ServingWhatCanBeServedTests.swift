@@ -53,7 +53,7 @@ struct ServingWhatCanBeServedTests {
         let refused = try await Self.answer(spec, "/broken")
         #expect(refused.status == 501)
         #expect(refused.body.contains("#/paths/~1broken/get/responses/200/$ref"))
-        #expect(throws: OpenAPISpecError.self) { try spec.operation("broken") }
+        #expect(throws: DecoyError.self) { try spec.operation("broken") }
     }
 
     @Test func strictRefusesTheWholeDocumentAtItsFirstRefusal() {

@@ -34,8 +34,8 @@ final class RemoteDecoyXCTests: XCTestCase {
         do {
             try await decoy.register(ClosureStub { _ in StubResponse() }, for: .get("/live"))
             XCTFail("a closure was sent")
-        } catch let error as StubEncodingError {
-            XCTAssertEqual(error.stub, "ClosureStub")
+        } catch let error as DecoyError {
+            XCTAssertTrue(error.description.hasPrefix("ClosureStub cannot be sent to a server:"), error.description)
         }
     }
 }

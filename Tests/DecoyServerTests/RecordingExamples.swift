@@ -10,7 +10,7 @@ import HTTPTypes
 struct RecordingExamples {
     @Test func repeatsWithDifferentAnswersBecomeAScenario() throws {
         let exchanges = ["pending", "pending", "done"].map { text in
-            StubRecording.Exchange(request: StubRequest(method: .get, target: "/poll"), response: StubResponse(body: Data(text.utf8)))
+            StubRecording.Proxied(request: StubRequest(method: .get, target: "/poll"), response: StubResponse(body: Data(text.utf8)))
         }
         let mappings = StubRecording().mappings(from: exchanges)
         #expect(mappings.map { $0.document["name"] } == Array(repeating: .string("get-poll"), count: 3))

@@ -7,7 +7,7 @@ public import HTTPTypes
 /// ``StubTransport``, ``StubURLProtocol`` and the mock server only translate requests into this
 /// engine and its deliveries out into their medium, so the same stubs give the same answers in all
 /// of them.
-public struct StubEngine: Sendable {
+package struct StubEngine: Sendable {
     /// Finds the stub for each request.
     public let provider: any StubProvider
     /// Records every request.
@@ -15,7 +15,7 @@ public struct StubEngine: Sendable {
     /// Measures delays; tests may pass a test clock.
     public let clock: any Clock<Duration>
     /// Draws random delays.
-    public let random: RandomSource
+    package let random: RandomSource
     /// The delay of every stub answer whose response has ``Delay/none``, like WireMock's global delay.
     public var defaultDelay: Delay { defaultDelaySetting.value }
     let defaultDelaySetting: DelaySetting

@@ -20,7 +20,7 @@ import DecoyClient
 /// The interception is global to the process, so **tests that use it cannot run in parallel
 /// with each other**: mark their suite `.serialized` (Swift Testing runs tests in parallel by
 /// default). A second interception while one is active is refused with
-/// ``SharedSessionInterceptionError``, rather than answering one test from another's stubs.
+/// ``DecoyError``, rather than answering one test from another's stubs.
 ///
 /// Sessions the code makes itself are not reached: their configuration's protocol classes are
 /// consulted before any registered one, on Darwin as in swift-corelibs-foundation. Give such code
@@ -36,17 +36,6 @@ public func withSharedSessionIntercepted<Result>(
     return try await body()
 }
 
-/// Thrown when a shared-session interception starts while another is active.
-public struct SharedSessionInterceptionError: Error, CustomStringConvertible {
-    /// Says what happened and what to do.
-    public var description: String {
-        """
-        URLSession.shared is already intercepted by another test: tests that intercept it cannot run in parallel; \
-        mark their suite .serialized
-        """
-    }
-}
-
 /// The engine answering the shared session, and how it was plugged in.
 enum SharedSessionInterception {
     private static let active = Mutex<StubEngine?>(nil)
@@ -57,7 +46,7 @@ enum SharedSessionInterception {
 
     static func start(_ engine: StubEngine) throws {
         try active.withLock { active in
-            guard active == nil else { throw SharedSessionInterceptionError() }
+            guard active == nil else { throw DecoyError.sharedSessionIntercepted }
             active = engine
             _ = URLProtocol.registerClass(InterceptingURLProtocol.self)
             #if canImport(FoundationNetworking)

@@ -1,24 +1,32 @@
 public import DecoyClient
-public import Foundation
-public import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
-/// An ``Interceptor`` that answers the requests a registry has stubs for and passes every other
-/// request on, so that an app can mock one endpoint (say, from a file) while the rest stay live.
-///
-/// ```swift
-/// try mocks.register(StubResponse(contentsOf: featureFlagsFile), for: .get("/config/flags"))
-/// let client = APIClient(baseURL: apiURL, configuration: .init(interceptors: [StubInterceptor(mocks)]))
-/// ```
-public struct StubInterceptor: Interceptor {
+extension StubRegistry {
+    /// An ``Interceptor`` that answers the requests this registry has stubs for and passes every
+    /// other request on, so that an app can mock one endpoint (say, from a file) while the rest
+    /// stay live.
+    ///
+    /// ```swift
+    /// try mocks.register(StubResponse(contentsOf: featureFlagsFile), for: .get("/config/flags"))
+    /// let client = APIClient(baseURL: apiURL, configuration: .init(interceptors: [mocks.interceptor]))
+    /// ```
+    public var interceptor: some Interceptor {
+        StubInterceptor(self)
+    }
+}
+
+/// What ``StubRegistry/interceptor`` is.
+package struct StubInterceptor: Interceptor {
     private let engine: StubEngine
 
     /// Creates an interceptor answering from `registry`.
-    public init(_ registry: StubRegistry) {
+    package init(_ registry: StubRegistry) {
         engine = registry.engine
     }
 
     /// Answers from a stub when one matches; otherwise calls `next`.
-    public func intercept(_ request: HTTPRequest, body: Data?, next: Next) async throws -> (HTTPResponse, Data) {
+    package func intercept(_ request: HTTPRequest, body: Data?, next: Next) async throws -> (HTTPResponse, Data) {
         let stubRequest = StubRequest(request, body: body)
         // Looked up once: the match found here is the one the engine answers with.
         guard case .matched(let match) = engine.provider.lookup(stubRequest) else {

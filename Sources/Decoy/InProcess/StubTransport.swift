@@ -9,15 +9,20 @@ public import HTTPTypes
 /// ```
 public struct StubTransport: Transport {
     /// The engine that answers.
-    public let engine: StubEngine
+    package let engine: StubEngine
 
     /// Creates a transport answering from `registry`.
     public init(_ registry: StubRegistry) {
         self.init(engine: registry.engine)
     }
 
-    /// Creates a transport answering from `engine`, for custom providers.
-    public init(engine: StubEngine) {
+    /// Creates a transport answering from `provider`, a custom one, with a journal of its own.
+    public init(provider: some StubProvider) {
+        self.init(engine: StubEngine(provider: provider))
+    }
+
+    /// Creates a transport answering from `engine`.
+    package init(engine: StubEngine) {
         self.engine = engine
     }
 

@@ -13,7 +13,7 @@ import HTTPTypesFoundation
 ///
 /// Get a session it answers with ``Foundation/URLSession/stubbed(by:configuration:)``. Each such
 /// session is bound to its own engine, so parallel tests never see each other's stubs.
-public class StubURLProtocol: URLProtocol {
+package class StubURLProtocol: URLProtocol {
     private let running = Mutex<Task<Void, Never>?>(nil)
 
     /// Takes every request of the sessions it is installed in.
@@ -255,7 +255,7 @@ extension URLSession {
 
     /// A session whose requests are answered by `engine`, in-process; `delegate` gets each task's
     /// response, body as it is loaded and end.
-    public static func stubbed(
+    package static func stubbed(
         by engine: StubEngine, configuration: URLSessionConfiguration = .ephemeral,
         delegate: (any URLSessionDataDelegate & Sendable)? = nil
     ) -> URLSession {

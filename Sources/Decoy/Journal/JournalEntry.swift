@@ -16,8 +16,8 @@ public struct JournalEntry: Sendable {
     public let response: StubResponse
     /// How long the engine held the answer, the response's delay or the default one.
     public let delay: Duration
-    /// How many events of an event stream went out, and when; `nil` for any other response.
-    public let sentEvents: SentEvents?
+    /// The events of an event stream as they go out; `nil` for any other response.
+    package let sentEvents: SentEvents?
 
     /// Creates an entry, as a journal records it or as it is read back from a server's admin API.
     package init(
@@ -39,6 +39,14 @@ public struct JournalEntry: Sendable {
     /// The fault produced, if any.
     public var fault: Fault? { response.fault }
 
+    /// How many events of an event stream went out so far, while the stream goes on; `nil` for
+    /// any other response.
+    public var sentEventCount: Int? { sentEvents?.count }
+
+    /// When each event of an event stream went out, counted from the head on the engine's clock (a
+    /// test clock's time in tests), the first 10,000 of them; `nil` for any other response.
+    public var sentEventOffsets: [Duration]? { sentEvents?.offsets }
+
     /// Whether a stub answered the request.
     public var isMatched: Bool { route != nil }
 }
@@ -53,7 +61,7 @@ extension JournalEntry: CustomStringConvertible {
 
 /// The events of one served event stream as they go out, kept by its journal entry: a test reads
 /// how many reached the serving and when, while the stream goes on.
-public final class SentEvents: Sendable {
+package final class SentEvents: Sendable {
     private struct State {
         var count = 0
         var offsets: [Duration] = []
@@ -61,16 +69,16 @@ public final class SentEvents: Sendable {
 
     private let state = Mutex(State())
     /// The most offsets kept; the count goes on past them, for a stream repeated forever.
-    public static let offsetLimit = 10_000
+    package static let offsetLimit = 10_000
 
     package init() {}
 
     /// How many events went out.
-    public var count: Int { state.withLock { $0.count } }
+    package var count: Int { state.withLock { $0.count } }
 
     /// When each event went out, counted from the head on the engine's clock (a test clock's
     /// time in tests), the first ``offsetLimit`` of them.
-    public var offsets: [Duration] { state.withLock { $0.offsets } }
+    package var offsets: [Duration] { state.withLock { $0.offsets } }
 
     /// `count` events went out together, `offset` after the head.
     func note(_ count: Int, at offset: Duration) {

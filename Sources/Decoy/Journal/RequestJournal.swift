@@ -62,7 +62,7 @@ public final class RequestJournal: Sendable {
     public var totalCount: Int { state.withLock { $0.total } }
 
     /// The entries kept that match `route`, oldest first.
-    public func entries(matching route: Route) throws(RouteError) -> [JournalEntry] {
+    public func entries(matching route: Route) throws(DecoyError) -> [JournalEntry] {
         entries(matching: try RequestPattern(route))
     }
 
@@ -80,7 +80,8 @@ public final class RequestJournal: Sendable {
         let pattern = try RequestPattern(route)
         let matching = all.count { pattern.matches($0.request) }
         guard count.accepts(matching) else {
-            throw VerificationError(route: route, expected: count, actual: matching, received: all)
+            throw DecoyError.verificationFailed(
+                route: route, expected: count, actual: matching, received: all.map { "\($0.sequence). \($0)" })
         }
     }
 

@@ -4,9 +4,9 @@ import HTTPTypes
 
 extension StubEncoder {
     /// A proxy's `response`: `proxyBaseUrl` and WireMock's other proxy fields.
-    static func proxyResponse(_ proxy: ProxyStub) throws(StubEncodingError) -> JSONValue {
+    static func proxyResponse(_ proxy: ProxyStub) throws(DecoyError) -> JSONValue {
         guard proxy.transport is URLSessionTransport else {
-            throw StubEncodingError(
+            throw DecoyError.cannotBeSent(
                 stub: "ProxyStub",
                 reason:
                     """

@@ -6,7 +6,7 @@ import HTTPTypes
 /// server in another process. What has no stub-file form is refused, never approximated.
 package enum StubEncoder {
     /// The mapping for `stub` on `route`: the request, its priority and scenario, and the stub's fields.
-    package static func mapping(_ stub: any Stub, for route: Route) throws(StubEncodingError) -> [String: JSONValue] {
+    package static func mapping(_ stub: any Stub, for route: Route) throws(DecoyError) -> [String: JSONValue] {
         var members = try self.stub(stub)
         members["request"] = try request(route)
         if route.priority != Route.defaultPriority { members["priority"] = .number(Double(route.priority)) }
@@ -20,9 +20,9 @@ package enum StubEncoder {
     }
 
     /// The fields a stub adds to its mapping: `response`, `responses` with `mode`, `when`, `failureRate`.
-    package static func stub(_ stub: any Stub) throws(StubEncodingError) -> [String: JSONValue] {
+    package static func stub(_ stub: any Stub) throws(DecoyError) -> [String: JSONValue] {
         guard let failing = stub as? FailingStub else { return try answering(stub) }
-        var members = try part("FailingStub › otherwise") { () throws(StubEncodingError) in
+        var members = try part("FailingStub › otherwise") { () throws(DecoyError) in
             try answering(failing.otherwise)
         }
         members["failureRate"] = .number(failing.rate)
@@ -32,21 +32,21 @@ package enum StubEncoder {
     }
 
     /// A stub other than a failing one: a response, a list of responses, or a condition.
-    private static func answering(_ stub: any Stub) throws(StubEncodingError) -> [String: JSONValue] {
+    private static func answering(_ stub: any Stub) throws(DecoyError) -> [String: JSONValue] {
         switch stub {
         case let response as StubResponse:
             return [
-                "response": try part("StubResponse") { () throws(StubEncodingError) in try self.response(response) }
+                "response": try part("StubResponse") { () throws(DecoyError) in try self.response(response) }
             ]
         case let stream as EventStreamStub:
             return [
-                "response": try part("EventStreamStub") { () throws(StubEncodingError) in
+                "response": try part("EventStreamStub") { () throws(DecoyError) in
                     try self.response(stream.response)
                 }
             ]
         case let template as TemplateStub:
             var members = [
-                "response": try part("TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
+                "response": try part("TemplateStub") { () throws(DecoyError) in try self.template(template) }
             ]
             if let seed = template.seed { members["seed"] = try number(seed, of: "TemplateStub") }
             return members
@@ -62,7 +62,7 @@ package enum StubEncoder {
             return try list(sequence.first + [sequence.then], mode: "sequence", of: "SequenceStub")
         case let conditional as ConditionalStub:
             guard let matchers = conditional.matchers else {
-                throw StubEncodingError(
+                throw DecoyError.cannotBeSent(
                     stub: "ConditionalStub",
                     reason:
                         """
@@ -84,11 +84,11 @@ package enum StubEncoder {
     }
 
     /// Why `stub` cannot be written where it is; `otherwise` for a kind that can be, elsewhere.
-    private static func refusal(of stub: any Stub, _ otherwise: String) -> StubEncodingError {
+    private static func refusal(of stub: any Stub, _ otherwise: String) -> DecoyError {
         let name = String(describing: type(of: stub))
         switch stub {
         case is ClosureStub:
-            return StubEncodingError(
+            return DecoyError.cannotBeSent(
                 stub: name,
                 reason:
                     """
@@ -99,9 +99,9 @@ package enum StubEncoder {
         case is StubResponse, is EventStreamStub, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub,
             is ConditionalStub,
             is FailingStub, is ProxyStub:
-            return StubEncodingError(stub: name, reason: otherwise)
+            return DecoyError.cannotBeSent(stub: name, reason: otherwise)
         default:
-            return StubEncodingError(
+            return DecoyError.cannotBeSent(
                 stub: name,
                 reason:
                     """
@@ -113,24 +113,24 @@ package enum StubEncoder {
     }
 
     /// `stub` as one response of a list, a condition or a failure: a stub file has only responses there.
-    private static func responseOnly(_ stub: any Stub, at place: String) throws(StubEncodingError) -> JSONValue {
+    private static func responseOnly(_ stub: any Stub, at place: String) throws(DecoyError) -> JSONValue {
         if let template = stub as? TemplateStub {
             guard template.seed == nil else {
-                throw StubEncodingError(
+                throw DecoyError.cannotBeSent(
                     stub: "its seed", reason: "a stub file seeds a template only as a stub's one response"
                 ).inside(place + " › TemplateStub")
             }
-            return try part(place + " › TemplateStub") { () throws(StubEncodingError) in try self.template(template) }
+            return try part(place + " › TemplateStub") { () throws(DecoyError) in try self.template(template) }
         }
         guard let response = (stub as? EventStreamStub)?.response ?? stub as? StubResponse else {
             throw refusal(
                 of: stub, "a stub file has only a StubResponse or a TemplateStub here, not a stub of another kind"
             ).inside(place)
         }
-        return try part(place) { () throws(StubEncodingError) in try self.response(response) }
+        return try part(place) { () throws(DecoyError) in try self.response(response) }
     }
 
-    private static func list(_ stubs: [any Stub], mode: String, of kind: String) throws(StubEncodingError) -> [String:
+    private static func list(_ stubs: [any Stub], mode: String, of kind: String) throws(DecoyError) -> [String:
         JSONValue]
     {
         var responses: [JSONValue] = []
@@ -142,9 +142,9 @@ package enum StubEncoder {
 
     /// The file's `seed` for `failing`. Around a random mode, a stub file has one seed for both,
     /// the list's, and the failures draw from it mixed; an unseeded side takes what the other implies.
-    private static func failureSeed(_ failing: FailingStub) throws(StubEncodingError) -> UInt64? {
+    private static func failureSeed(_ failing: FailingStub) throws(DecoyError) -> UInt64? {
         if let template = failing.otherwise as? TemplateStub, let seed = template.seed, seed != failing.random.seed {
-            throw StubEncodingError(
+            throw DecoyError.cannotBeSent(
                 stub: "FailingStub",
                 reason: "around a seeded TemplateStub, a stub file has one seed for both; give them the same seed")
         }
@@ -153,7 +153,7 @@ package enum StubEncoder {
         case (let seed, nil): return seed
         case (let seed?, let failures?) where failures == seed ^ StubFileFormat.failureSeedMix: return seed
         default:
-            throw StubEncodingError(
+            throw DecoyError.cannotBeSent(
                 stub: "FailingStub",
                 reason:
                     """
@@ -165,8 +165,8 @@ package enum StubEncoder {
     }
 
     /// Runs `body`, naming `place` in what it throws.
-    private static func part<Value>(_ place: String, _ body: () throws(StubEncodingError) -> Value)
-        throws(StubEncodingError) -> Value
+    private static func part<Value>(_ place: String, _ body: () throws(DecoyError) -> Value)
+        throws(DecoyError) -> Value
     {
         do {
             return try body()
@@ -176,9 +176,9 @@ package enum StubEncoder {
     }
 
     /// A seed as a JSON number, which carries integers exactly up to 2^53.
-    private static func number(_ seed: UInt64, of kind: String) throws(StubEncodingError) -> JSONValue {
+    private static func number(_ seed: UInt64, of kind: String) throws(DecoyError) -> JSONValue {
         guard seed <= 1 << 53 else {
-            throw StubEncodingError(
+            throw DecoyError.cannotBeSent(
                 stub: kind,
                 reason: "its seed \(seed) is above 2^53, which a JSON number does not carry exactly; use a smaller seed"
             )
@@ -189,9 +189,9 @@ package enum StubEncoder {
     // MARK: Responses
 
     /// A response's fields; the body as text when it is UTF-8, as base64 otherwise.
-    package static func response(_ response: StubResponse) throws(StubEncodingError) -> JSONValue {
+    package static func response(_ response: StubResponse) throws(DecoyError) -> JSONValue {
         guard (100...599).contains(response.status.code) else {
-            throw StubEncodingError(
+            throw DecoyError.cannotBeSent(
                 stub: "its status \(response.status.code)", reason: "a stub file's status is from 100 to 599")
         }
         var members: [String: JSONValue] = ["status": .number(Double(response.status.code))]
@@ -209,7 +209,7 @@ package enum StubEncoder {
                 members["base64Body"] = .string(response.body.base64EncodedString())
             }
         }
-        if let problem = response.delay.problem { throw StubEncodingError(stub: "its delay", reason: problem) }
+        if let problem = response.delay.problem { throw DecoyError.cannotBeSent(stub: "its delay", reason: problem) }
         if case .fixed(let duration) = response.delay {
             members["fixedDelayMilliseconds"] = try milliseconds(duration, "its delay")
         } else if let distribution = try distribution(response.delay, "its delay") {
@@ -220,20 +220,20 @@ package enum StubEncoder {
             break
         case .chunks(let count, let duration):
             guard count > 0 else {
-                throw StubEncodingError(stub: "its throttle", reason: "a stub file's numberOfChunks is above 0")
+                throw DecoyError.cannotBeSent(stub: "its throttle", reason: "a stub file's numberOfChunks is above 0")
             }
             members["chunkedDribbleDelay"] = .object([
                 "numberOfChunks": .number(Double(count)), "totalDuration": try milliseconds(duration, "its throttle"),
             ])
         case .bytesPerSecond(let rate):
             guard rate > 0 else {
-                throw StubEncodingError(stub: "its throttle", reason: "a stub file's bytesPerSecond is above 0")
+                throw DecoyError.cannotBeSent(stub: "its throttle", reason: "a stub file's bytesPerSecond is above 0")
             }
             members["bytesPerSecond"] = .number(Double(rate))
         }
         if let fault = response.fault {
             guard let name = StubFileFormat.faults.first(where: { $0.value == fault })?.key else {
-                throw StubEncodingError(
+                throw DecoyError.cannotBeSent(
                     stub: "its fault", reason: "\(fault) has no stub-file name; it exists only in-process")
             }
             members["fault"] = .string(name)
@@ -243,7 +243,7 @@ package enum StubEncoder {
 
     /// An event stream's `events`, `eventsThen` and `eventsRepeat`, as stub files read them.
     private static func events(_ stream: EventStream, into members: inout [String: JSONValue])
-        throws(StubEncodingError)
+        throws(DecoyError)
     {
         var events: [JSONValue] = []
         for event in stream.events {
@@ -267,7 +267,7 @@ package enum StubEncoder {
         case .stayOpen: members["eventsThen"] = .string("stayOpen")
         case .fault(let fault):
             guard let name = StubFileFormat.faults.first(where: { $0.value == fault })?.key else {
-                throw StubEncodingError(
+                throw DecoyError.cannotBeSent(
                     stub: "its event stream's fault",
                     reason: "\(fault) has no stub-file name; it exists only in-process")
             }
@@ -281,9 +281,9 @@ package enum StubEncoder {
     }
 
     /// A template's response with WireMock's `transformers`; what a stub file cannot say is refused.
-    private static func template(_ template: TemplateStub) throws(StubEncodingError) -> JSONValue {
+    private static func template(_ template: TemplateStub) throws(DecoyError) -> JSONValue {
         if template.clock != nil {
-            throw StubEncodingError(
+            throw DecoyError.cannotBeSent(
                 stub: "its clock", reason: "the clock {{now}} reads runs only in the process that made it")
         }
         guard case .object(var members) = try response(template.response) else {
@@ -296,7 +296,7 @@ package enum StubEncoder {
     /// Each name once, in the order of its first field: a string, or a list for a repeated field.
     /// A uniform or lognormal `delay`'s members, as a `delayDistribution` is written; `nil` for
     /// none or a fixed one, which each place writes its own way. `part` names it in errors.
-    static func distribution(_ delay: Delay, _ part: String) throws(StubEncodingError) -> [String: JSONValue]? {
+    static func distribution(_ delay: Delay, _ part: String) throws(DecoyError) -> [String: JSONValue]? {
         switch delay {
         case .none, .fixed:
             return nil
@@ -318,11 +318,11 @@ package enum StubEncoder {
 
     /// `duration` as a whole number of milliseconds, which is all stub files and the admin API take;
     /// `part` names it in the error.
-    package static func milliseconds(_ duration: Duration, _ part: String) throws(StubEncodingError) -> JSONValue {
+    package static func milliseconds(_ duration: Duration, _ part: String) throws(DecoyError) -> JSONValue {
         let (seconds, attoseconds) = duration.components
         let perMillisecond: Int64 = 1_000_000_000_000_000
         guard duration >= .zero, attoseconds % perMillisecond == 0, seconds <= 1 << 43 else {
-            throw StubEncodingError(
+            throw DecoyError.cannotBeSent(
                 stub: part,
                 reason:
                     "\(duration) is not a whole number of milliseconds, which is all stub files and the admin API take")
@@ -333,7 +333,7 @@ package enum StubEncoder {
     // MARK: Routes and matchers
 
     /// A route as a stub's `request`: the method, the path by its syntax, and the matchers.
-    package static func request(_ route: Route) throws(StubEncodingError) -> JSONValue {
+    package static func request(_ route: Route) throws(DecoyError) -> JSONValue {
         var members: [String: JSONValue] = ["method": .string(route.method?.rawValue ?? "ANY")]
         let targets = route.matchers.compactMap { matcher -> ValueMatcher? in
             if case .target(let value) = matcher { value } else { nil }
@@ -352,7 +352,7 @@ package enum StubEncoder {
         case .matches(let pattern) where targets.count == 1 && route.path == "/**" && route.pathSyntax == .template:
             members["urlPattern"] = .string(pattern)
         default:
-            throw StubEncodingError(
+            throw DecoyError.cannotBeSent(
                 stub: "the route \(route)",
                 reason:
                     """
@@ -379,12 +379,12 @@ package enum StubEncoder {
     /// stub file has one matcher per name.
     private static func addMatchers(
         _ matchers: [RequestMatcher], to members: inout [String: JSONValue], of owner: String
-    ) throws(StubEncodingError) {
+    ) throws(DecoyError) {
         var groups: [String: [String: JSONValue]] = [:]
         var bodies: [JSONValue] = []
-        func put(_ field: String, _ name: String, _ value: ValueMatcher) throws(StubEncodingError) {
+        func put(_ field: String, _ name: String, _ value: ValueMatcher) throws(DecoyError) {
             guard groups[field]?[name] == nil else {
-                throw StubEncodingError(
+                throw DecoyError.cannotBeSent(
                     stub: owner, reason: "a stub file has one matcher per name in \(field); \"\(name)\" has two")
             }
             groups[field, default: [:]][name] = try matcher(value)
@@ -397,7 +397,7 @@ package enum StubEncoder {
             case .formParameter(let name, let value): try put("formParameters", name, value)
             case .body(let value): bodies.append(try self.matcher(value))
             case .target:
-                throw StubEncodingError(
+                throw DecoyError.cannotBeSent(
                     stub: owner,
                     reason:
                         """
@@ -412,11 +412,11 @@ package enum StubEncoder {
     }
 
     /// A value matcher as WireMock's matcher object, such as `{"equalTo": "2"}`.
-    package static func matcher(_ matcher: ValueMatcher) throws(StubEncodingError) -> JSONValue {
+    package static func matcher(_ matcher: ValueMatcher) throws(DecoyError) -> JSONValue {
         .object(try members(of: matcher))
     }
 
-    private static func members(of matcher: ValueMatcher) throws(StubEncodingError) -> [String: JSONValue] {
+    private static func members(of matcher: ValueMatcher) throws(DecoyError) -> [String: JSONValue] {
         switch matcher {
         case .equalTo(let text, let caseInsensitive):
             return caseInsensitive
@@ -437,16 +437,16 @@ package enum StubEncoder {
         case .and(let matchers), .or(let matchers):
             let name = if case .and = matcher { "and" } else { "or" }
             guard !matchers.isEmpty else {
-                throw StubEncodingError(
+                throw DecoyError.cannotBeSent(
                     stub: "the matcher \(name)", reason: "a stub file's \(name) takes at least one matcher")
             }
-            return [name: .array(try matchers.map { matcher throws(StubEncodingError) in try self.matcher(matcher) })]
+            return [name: .array(try matchers.map { matcher throws(DecoyError) in try self.matcher(matcher) })]
         case .not(let inner): return ["not": try self.matcher(inner)]
         }
     }
 
     /// A JSON path or XPath: the path alone for any selection, otherwise with its matcher beside `expression`.
-    private static func pathMatcher(_ name: String, _ path: String, _ selected: ValueMatcher) throws(StubEncodingError)
+    private static func pathMatcher(_ name: String, _ path: String, _ selected: ValueMatcher) throws(DecoyError)
         -> [String: JSONValue]
     {
         guard selected != .present else { return [name: .string(path)] }

@@ -1,10 +1,11 @@
 import DecoyClient
 
-/// One registration of a registry, as the admin API lists it: an id, the route, where it came
-/// from, and its stub-file document.
-public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
-    /// Where a registration came from.
-    public enum Origin: Sendable, Hashable {
+/// One stub registered for a route, by code, a stub file or the admin API, as WireMock names it:
+/// its id, its route and its stub-file JSON. What ``StubRegistry/register(_:for:)-(_,Route)``
+/// returns, and ``StubRegistry/remove(_:)`` takes back.
+public struct StubMapping: Sendable, Hashable, Identifiable, CustomStringConvertible {
+    /// Where a mapping came from.
+    package enum Origin: Sendable, Hashable {
         /// Registered in code, with ``StubRegistry/register(_:for:)-(_,Route)``.
         case code
         /// Loaded from a stub file.
@@ -15,10 +16,10 @@ public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
 
     /// The id: the stub file's `id` or `uuid` when it has one, otherwise a new UUID.
     public let id: String
-    /// The registration, for removing it in code.
-    public let handle: StubHandle
+    /// The registration this mapping is, told apart from a later one with the same id.
+    package let handle: StubHandle
     /// Where it came from.
-    public let origin: Origin
+    package let origin: Origin
     /// The mapping as WireMock's admin API gives it: the stub-file document with its `id`, for a
     /// stub registered in code too, or only its route when a stub file cannot hold the stub.
     public var json: String { text.value }
@@ -26,7 +27,7 @@ public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
 
     /// `json` is made on first use: for a stub registered in code it encodes the whole body,
     /// which registering should not pay for, nor under the registry's lock.
-    init(id: String, handle: StubHandle, origin: Origin, json: @escaping @Sendable () -> String) {
+    package init(id: String, handle: StubHandle, origin: Origin, json: @escaping @Sendable () -> String) {
         self.id = id
         self.handle = handle
         self.origin = origin
@@ -49,6 +50,16 @@ public struct StubMapping: Sendable, Identifiable, CustomStringConvertible {
 
     /// `id: route`.
     public var description: String { "\(id): \(route)" }
+
+    /// Mappings are equal when they are the same registration.
+    public static func == (lhs: StubMapping, rhs: StubMapping) -> Bool {
+        lhs.handle == rhs.handle
+    }
+
+    /// Hashes the registration, as ``==(_:_:)`` compares it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(handle)
+    }
 }
 
 /// A mapping's JSON text, made once, on first use, by whichever thread asks first.

@@ -2,13 +2,33 @@
 ///
 /// ``StubRegistry`` is the provider most tests use; conform your own type to serve stubs from
 /// somewhere else. A provider only matches: journaling, delays and faults are the engine's.
+///
+/// ```swift
+/// struct Maintenance: StubProvider {
+///     func stub(for request: StubRequest) -> (any Stub)? {
+///         StubResponse(status: .serviceUnavailable, text: "down for maintenance")
+///     }
+/// }
+/// let server = MockServer(provider: Maintenance())
+/// ```
 public protocol StubProvider: Sendable {
-    /// The stub for `request`, or why none fits. Called for every request, on any thread: keep it quick.
-    func lookup(_ request: StubRequest) -> StubLookup
+    /// The stub for `request`, or `nil` when none fits, which is answered `404`. Called for every
+    /// request, on any thread: keep it quick.
+    func stub(for request: StubRequest) -> (any Stub)?
+}
+
+extension StubProvider {
+    /// The stub for `request` with the route it was registered for, or the closest routes and
+    /// why each missed: a registry's own lookup; a custom provider's stub has no route, and its
+    /// `404` names no closest routes.
+    package func lookup(_ request: StubRequest) -> StubLookup {
+        if let registry = self as? StubRegistry { return registry.lookup(request) }
+        return stub(for: request).map { .matched(StubMatch(stub: $0, route: nil)) } ?? .unmatched([])
+    }
 }
 
 /// The outcome of matching a request.
-public enum StubLookup: Sendable {
+package enum StubLookup: Sendable {
     /// A stub answers the request.
     case matched(StubMatch)
     /// Nothing answers it; the closest routes and why each missed, best first.
@@ -16,23 +36,23 @@ public enum StubLookup: Sendable {
 }
 
 /// A stub chosen for a request, with the route it was registered for.
-public struct StubMatch: Sendable {
+package struct StubMatch: Sendable {
     /// The stub that answers.
-    public let stub: any Stub
+    package let stub: any Stub
     /// The route the stub was registered for; `nil` for providers without routes.
-    public let route: Route?
+    package let route: Route?
 
     /// Creates a match.
-    public init(stub: any Stub, route: Route?) {
+    package init(stub: any Stub, route: Route?) {
         self.stub = stub
         self.route = route
     }
 }
 
 /// A route that almost matched a request, and every way it did not.
-public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
+package struct NearMiss: Sendable, Hashable, CustomStringConvertible {
     /// The route that missed.
-    public let route: Route
+    package let route: Route
     /// Why it missed, kept as found: the unmatched 404 words it straight into its body, and most
     /// unmatched requests are never asked for their near misses in any other words.
     private let why: Why
@@ -43,7 +63,7 @@ public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why it missed, in words: every difference, separated by `; `.
-    public var reason: String {
+    package var reason: String {
         if case .words(let words) = why { return words }
         var text: [UInt8] = []
         appendReason(to: &text)
@@ -51,7 +71,7 @@ public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Creates a near miss.
-    public init(route: Route, reason: String) {
+    package init(route: Route, reason: String) {
         self.route = route
         why = .words(reason)
     }
@@ -85,16 +105,16 @@ public struct NearMiss: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Near misses are equal when their routes and reasons are, however each was made.
-    public static func == (lhs: NearMiss, rhs: NearMiss) -> Bool {
+    package static func == (lhs: NearMiss, rhs: NearMiss) -> Bool {
         lhs.route == rhs.route && lhs.reason == rhs.reason
     }
 
     /// Hashes the route and the reason, as ``==(_:_:)`` compares them.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(route)
         hasher.combine(reason)
     }
 
     /// `route: reason`.
-    public var description: String { "\(route): \(reason)" }
+    package var description: String { "\(route): \(reason)" }
 }

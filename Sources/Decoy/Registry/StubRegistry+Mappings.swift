@@ -32,7 +32,7 @@ extension StubRegistry {
         contents.withLock { $0.restoreBaseline() }
     }
 
-    /// Back to the start: ``resetMappings()``, an empty journal, and every scenario in ``Scenario/started``.
+    /// Back to the start: ``resetMappings()``, an empty journal, and every scenario in ``Route/scenarioStarted``.
     public func reset() {
         resetMappings()
         journal.reset()
@@ -41,7 +41,7 @@ extension StubRegistry {
 
     /// The scenarios the registered routes take part in, with each one's current state and the
     /// states its routes name, sorted by name.
-    public var scenarioSummaries: [ScenarioSummary] {
+    package var scenarioSummaries: [ScenarioSummary] {
         let routes = routes
         var states: [String: Set<String>] = [:]
         for scenario in routes.compactMap(\.scenario) {
@@ -55,11 +55,11 @@ extension StubRegistry {
 }
 
 /// A scenario of a registry, as the admin API lists it.
-public struct ScenarioSummary: Sendable, Hashable {
+package struct ScenarioSummary: Sendable, Hashable {
     /// The scenario's name.
-    public let name: String
+    package let name: String
     /// The state it is in now.
-    public let state: String
-    /// Every state its routes require or move to, ``Scenario/started`` included.
-    public let possibleStates: [String]
+    package let state: String
+    /// Every state its routes require or move to, ``Route/scenarioStarted`` included.
+    package let possibleStates: [String]
 }

@@ -17,7 +17,7 @@ public final class StubRegistry: StubProvider {
     /// Measures delays.
     public let clock: any Clock<Duration>
     /// Draws random delays.
-    public let random: RandomSource
+    package let random: RandomSource
     /// The delay of every stub whose response sets none; a change reaches its engines at once,
     /// as WireMock's global fixed delay does.
     public var defaultDelay: Delay {
@@ -66,7 +66,7 @@ public final class StubRegistry: StubProvider {
     }
 
     /// The engine that serves this registry's stubs and records into its journal.
-    public var engine: StubEngine {
+    package var engine: StubEngine {
         StubEngine(
             provider: self, journal: journal, clock: clock, random: random, defaultDelay: defaultDelaySetting,
             webhookSender: WebhookSender(settings: webhookSettings))
@@ -74,14 +74,14 @@ public final class StubRegistry: StubProvider {
 
     /// Registers `stub` for `route`; among routes that match, the lowest priority number wins, then the newest.
     @discardableResult
-    public func register(_ stub: some Stub, for route: Route) throws(RouteError) -> StubHandle {
+    public func register(_ stub: some Stub, for route: Route) throws(DecoyError) -> StubMapping {
         let pattern = try RequestPattern(route)
         let id = UUID().uuidString.lowercased()
         return contents.withLock { contents in
             contents.insert(
                 pattern, stub: scenarioAware(stub, for: route), id: id, origin: .code,
                 json: StubMappingJSON.forCode(route, stub: stub, id: id))
-        }.handle
+        }
     }
 
     /// `stub`, made to move its route's scenario on when it answers.
@@ -92,14 +92,15 @@ public final class StubRegistry: StubProvider {
 
     /// Registers `stub` for the method, path and query of `resource`.
     @discardableResult
-    public func register<Value>(_ stub: some Stub, for resource: Resource<Value>) throws(RouteError) -> StubHandle {
+    public func register<Value>(_ stub: some Stub, for resource: Resource<Value>) throws(DecoyError) -> StubMapping {
         try register(stub, for: Route(resource))
     }
 
-    /// Removes the registration `handle` names, for good: unlike ``removeMapping(id:)``, which the
-    /// admin API's resets undo, ``resetMappings()`` does not bring it back. Removing twice does nothing.
-    public func remove(_ handle: StubHandle) {
-        _ = contents.withLock { $0.remove(handle.number, restorable: false) }
+    /// Removes `mapping`, for good: unlike ``removeMapping(id:)``, which the admin API's resets
+    /// undo, ``resetMappings()`` does not bring it back. Removing twice does nothing, and neither
+    /// does removing a mapping another has replaced under its id.
+    public func remove(_ mapping: StubMapping) {
+        _ = contents.withLock { $0.remove(mapping.handle.number, restorable: false) }
     }
 
     /// Removes every registration; the journal stays.
@@ -118,7 +119,7 @@ public final class StubRegistry: StubProvider {
     ///
     /// The lock is held only to take the table's snapshot, so a slow matcher holds up no other
     /// request.
-    public func lookup(_ request: StubRequest) -> StubLookup {
+    package func lookup(_ request: StubRequest) -> StubLookup {
         routeLookup(request).stubLookup
     }
 
@@ -129,7 +130,13 @@ public final class StubRegistry: StubProvider {
         return .matched(StubMatch(stub: file, route: nil))
     }
 
-    /// The current state of the scenario `name`; ``Scenario/started`` until a route moves it.
+    /// The stub that answers `request`, as ``lookup(_:)`` finds it; `nil` when none matches.
+    public func stub(for request: StubRequest) -> (any Stub)? {
+        guard case .matched(let match) = lookup(request) else { return nil }
+        return match.stub
+    }
+
+    /// The current state of the scenario `name`; ``Route/scenarioStarted`` until a route moves it.
     public func scenarioState(_ name: String) -> String {
         scenarios.state(of: name)
     }
@@ -139,7 +146,7 @@ public final class StubRegistry: StubProvider {
         scenarios.set(name, to: state)
     }
 
-    /// Puts every scenario back in ``Scenario/started``.
+    /// Puts every scenario back in ``Route/scenarioStarted``.
     public func resetScenarios() {
         scenarios.reset()
     }

@@ -17,7 +17,7 @@ indirect enum CompiledValueMatcher: Sendable {
     case not(CompiledValueMatcher)
 
     /// Compiles `matcher`; `fail` turns what is wrong with it into the error to throw.
-    init(_ matcher: ValueMatcher, fail: (String) -> RouteError) throws(RouteError) {
+    init(_ matcher: ValueMatcher, fail: (String) -> DecoyError) throws(DecoyError) {
         switch matcher {
         case .equalTo(let text, let caseInsensitive):
             self = .equalTo(caseInsensitive ? text.lowercased() : text, caseInsensitive: caseInsensitive)
@@ -74,7 +74,7 @@ indirect enum CompiledValueMatcher: Sendable {
         }
     }
 
-    private static func compile(_ matchers: [ValueMatcher], fail: (String) -> RouteError) throws(RouteError)
+    private static func compile(_ matchers: [ValueMatcher], fail: (String) -> DecoyError) throws(DecoyError)
         -> [CompiledValueMatcher]
     {
         var compiled: [CompiledValueMatcher] = []
@@ -95,13 +95,13 @@ indirect enum CompiledValueMatcher: Sendable {
 
 extension ValueMatcher {
     /// Throws what keeps the matcher from compiling, for a stub file to report where it is written.
-    package func validate() throws(RouteError) {
-        _ = try CompiledValueMatcher(self) { RouteError(path: "", reason: $0) }
+    package func validate() throws(DecoyError) {
+        _ = try CompiledValueMatcher(self) { DecoyError.invalidRoute(path: "", reason: $0) }
     }
 
     /// The matcher as a test of a mapping's `metadata`, as WireMock's `findStubsByMetadata` applies it.
-    package func metadataTest() throws(RouteError) -> @Sendable (StubMapping) -> Bool {
-        let matcher = try CompiledValueMatcher(self) { RouteError(path: "metadata", reason: $0) }
+    package func metadataTest() throws(DecoyError) -> @Sendable (StubMapping) -> Bool {
+        let matcher = try CompiledValueMatcher(self) { DecoyError.invalidRoute(path: "metadata", reason: $0) }
         return { matcher.accepts($0.metadata) }
     }
 }

@@ -8,15 +8,15 @@ enum PathPattern: Sendable {
     /// as plain text (``plainSegments(startingExpression:)``).
     case expression(CompiledExpression, plainStart: [String])
 
-    init(parsing route: Route) throws(RouteError) {
+    init(parsing route: Route) throws(DecoyError) {
         switch route.pathSyntax {
         case .regularExpression:
             self = .expression(
-                try CompiledExpression(route.path, orThrow: { RouteError(path: route.path, reason: $0) }),
+                try CompiledExpression(route.path, orThrow: { DecoyError.invalidRoute(path: route.path, reason: $0) }),
                 plainStart: Self.plainSegments(startingExpression: route.path))
         case .template, .exact:
             guard route.path.hasPrefix("/") else {
-                throw RouteError(path: route.path, reason: "a path must start with \"/\"")
+                throw DecoyError.invalidRoute(path: route.path, reason: "a path must start with \"/\"")
             }
             let parts = Self.segments(of: route.path)
             self = .segments(
@@ -127,8 +127,8 @@ enum PathPattern: Sendable {
         return segments
     }
 
-    private static func parseTemplate(_ parts: [Substring], of path: String) throws(RouteError) -> [PathSegment] {
-        func fail(_ reason: String) -> RouteError { RouteError(path: path, reason: reason) }
+    private static func parseTemplate(_ parts: [Substring], of path: String) throws(DecoyError) -> [PathSegment] {
+        func fail(_ reason: String) -> DecoyError { DecoyError.invalidRoute(path: path, reason: reason) }
         var parsed: [PathSegment] = []
         for (index, part) in parts.enumerated() {
             let opens = part.filter { $0 == "{" }.count
@@ -208,7 +208,7 @@ struct CompiledExpression: Sendable, CustomStringConvertible {
 
 extension Route {
     /// Throws what is wrong with the route's path, for a stub file to report where it is written.
-    package func validatePath() throws(RouteError) {
+    package func validatePath() throws(DecoyError) {
         _ = try PathPattern(parsing: self)
     }
 }

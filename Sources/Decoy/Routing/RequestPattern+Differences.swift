@@ -59,10 +59,10 @@ struct CompiledMatcher: Sendable {
     let source: RequestMatcher
     private let matcher: CompiledValueMatcher
 
-    init(_ source: RequestMatcher, route: Route) throws(RouteError) {
+    init(_ source: RequestMatcher, route: Route) throws(DecoyError) {
         self.source = source
         matcher = try CompiledValueMatcher(source.valueMatcher) {
-            RouteError(path: route.path, reason: "\(source): \($0)")
+            DecoyError.invalidRoute(path: route.path, reason: "\(source): \($0)")
         }
     }
 

@@ -15,10 +15,10 @@ public struct RequestPattern: Sendable, CustomStringConvertible {
     let matchers: [CompiledMatcher]
 
     /// Compiles `route`; throws when one of its regular expressions or JSON paths is invalid.
-    public init(_ route: Route) throws(RouteError) {
+    public init(_ route: Route) throws(DecoyError) {
         self.route = route
         path = try PathPattern(parsing: route)
-        matchers = try route.matchers.map { matcher throws(RouteError) in try CompiledMatcher(matcher, route: route) }
+        matchers = try route.matchers.map { matcher throws(DecoyError) in try CompiledMatcher(matcher, route: route) }
     }
 
     /// Whether `request` fits the pattern.

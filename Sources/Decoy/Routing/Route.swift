@@ -13,8 +13,8 @@ public import HTTPTypes
 /// Route.get(matching: #"/reports/\d{4}"#)
 /// ```
 public struct Route: Sendable, Hashable {
-    /// How the path is written.
-    public enum PathSyntax: Sendable, Hashable {
+    /// How the path is written: which initialiser made the route.
+    package enum PathSyntax: Sendable, Hashable {
         /// Segments with `{name}`, `*` and a trailing `**`.
         case template
         /// A regular expression that must match the whole path.
@@ -73,7 +73,7 @@ public struct Route: Sendable, Hashable {
         set { update(path: newValue) }
     }
     /// How ``path`` is written.
-    public var pathSyntax: PathSyntax {
+    package var pathSyntax: PathSyntax {
         get { storage.pathSyntax }
         set { update(pathSyntax: newValue) }
     }
@@ -88,12 +88,12 @@ public struct Route: Sendable, Hashable {
         set { update(priority: newValue) }
     }
     /// The scenario state the route requires, and the state it moves the scenario to when it answers.
-    public var scenario: Scenario? {
+    package var scenario: Scenario? {
         get { storage.scenario }
         set { update(scenario: .some(newValue)) }
     }
     /// The requests sent after the route's stub answers, as WireMock's `webhook` post-serve action sends them.
-    public var webhooks: [Webhook] {
+    package var webhooks: [Webhook] {
         get { storage.webhooks }
         set { update(webhooks: newValue) }
     }
@@ -101,14 +101,41 @@ public struct Route: Sendable, Hashable {
     /// The priority routes get unless given another; WireMock's default.
     public static let defaultPriority = 5
 
-    /// Creates a route.
+    /// A route whose path is a template, WireMock's `urlPathTemplate`: literal segments, `{name}`
+    /// or `*` for any one segment, and `**` as the last segment for any rest of the path.
     public init(
-        method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax = .template, matchers: [RequestMatcher] = [],
-        priority: Int = Route.defaultPriority, scenario: Scenario? = nil
+        method: HTTPRequest.Method?, path: String, matchers: [RequestMatcher] = [],
+        priority: Int = Route.defaultPriority
+    ) {
+        self.init(method: method, path: path, pathSyntax: .template, matchers: matchers, priority: priority)
+    }
+
+    /// A route whose path is exactly `exactPath`, `{`, `}` and `*` included: WireMock's `urlPath`.
+    public init(
+        method: HTTPRequest.Method?, exactPath: String, matchers: [RequestMatcher] = [],
+        priority: Int = Route.defaultPriority
+    ) {
+        self.init(method: method, path: exactPath, pathSyntax: .exact, matchers: matchers, priority: priority)
+    }
+
+    /// A route whose whole path matches the regular expression `pathPattern`: WireMock's
+    /// `urlPathPattern`, the last resort.
+    public init(
+        method: HTTPRequest.Method?, pathPattern: String, matchers: [RequestMatcher] = [],
+        priority: Int = Route.defaultPriority
+    ) {
+        self.init(
+            method: method, path: pathPattern, pathSyntax: .regularExpression, matchers: matchers, priority: priority)
+    }
+
+    /// A route whose path is written in `pathSyntax`.
+    package init(
+        method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, matchers: [RequestMatcher] = [],
+        priority: Int = Route.defaultPriority
     ) {
         storage = Storage(
             method: method, path: path, pathSyntax: pathSyntax, matchers: matchers, priority: priority,
-            scenario: scenario, webhooks: [])
+            scenario: nil, webhooks: [])
     }
 
     /// The registration's own route, told apart from equal ones in one pointer: a journal entry
@@ -153,7 +180,7 @@ public struct Route: Sendable, Hashable {
     public static func any(_ path: String) -> Route { Route(method: nil, path: path) }
     /// `GET` requests whose whole path matches the regular expression `pattern`.
     public static func get(matching pattern: String) -> Route {
-        Route(method: .get, path: pattern, pathSyntax: .regularExpression)
+        Route(method: .get, pathPattern: pattern)
     }
 
     /// A copy that also requires the query parameter `name` to satisfy `matcher`.
@@ -171,16 +198,54 @@ public struct Route: Sendable, Hashable {
     /// A copy that also requires the request target, path and query as sent, to satisfy `matcher`.
     public func target(_ matcher: ValueMatcher) -> Route { adding(.target(matcher)) }
 
+    /// The state every scenario starts in, and returns to when the registry resets scenarios;
+    /// WireMock's `Started`.
+    public static let scenarioStarted = "Started"
+
     /// A copy that answers only while the scenario `name` is in `requiredState` (any state when
-    /// `nil`) and, when it answers, moves the scenario to `newState`.
+    /// `nil`; ``scenarioStarted`` at first) and, when it answers, moves the scenario to `newState`.
+    ///
+    /// ```swift
+    /// try registry.register(
+    ///     StubResponse(json: "[]"), for: Route.get("/cart").scenario("checkout", requiredState: Route.scenarioStarted))
+    /// try registry.register(
+    ///     StubResponse(status: .created), for: Route.post("/cart").scenario("checkout", newState: "filled"))
+    /// try registry.register(
+    ///     StubResponse(json: #"[{"sku": "A-1"}]"#), for: Route.get("/cart").scenario("checkout", requiredState: "filled"))
+    /// ```
     public func scenario(_ name: String, requiredState: String? = nil, newState: String? = nil) -> Route {
         var copy = self
         copy.scenario = Scenario(name: name, requiredState: requiredState, newState: newState)
         return copy
     }
 
+    /// A copy that also sends a request each time the route's stub answers, as WireMock's
+    /// `webhook` post-serve action does: `method` to `url`, with `headerFields` and `body`,
+    /// `delay` after the answer, which it never delays.
+    ///
+    /// The URL, the header values and the body are templates in which the request that was
+    /// answered goes by `originalRequest` (`{{originalRequest.path.[1]}}`,
+    /// `{{jsonPath originalRequest.body '$.id'}}`), as in WireMock. It goes only to a host the
+    /// registry allows (see ``StubRegistry/webhookAllowedHosts``).
+    ///
+    /// ```swift
+    /// try registry.register(
+    ///     StubResponse(status: .accepted),
+    ///     for: try Route.post("/orders/{id}").webhook(
+    ///         .post, url: "http://127.0.0.1:9000/callbacks", body: #"{"order": "{{originalRequest.path.[1]}}"}"#))
+    /// ```
+    ///
+    /// - Throws: ``DecoyError/invalidTemplate(line:column:helper:reason:)`` naming the part whose
+    ///   template is malformed.
+    public func webhook(
+        _ method: HTTPRequest.Method, url: String, headerFields: HTTPFields = [:], body: String? = nil,
+        delay: Delay = .none
+    ) throws(DecoyError) -> Route {
+        webhook(try Webhook(method, url: url, headerFields: headerFields, body: body, delay: delay))
+    }
+
     /// A copy that also sends `webhook` each time the route's stub answers.
-    public func webhook(_ webhook: Webhook) -> Route {
+    package func webhook(_ webhook: Webhook) -> Route {
         var copy = self
         copy.webhooks.append(webhook)
         return copy

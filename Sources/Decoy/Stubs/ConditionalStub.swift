@@ -35,9 +35,9 @@ public struct ConditionalStub: Stub {
     /// and with `else` when it does not.
     ///
     /// - Throws: the first matcher that does not compile, such as an invalid regular expression.
-    public init(when matchers: [RequestMatcher], then: any Stub, else otherwise: any Stub) throws(RouteError) {
+    public init(when matchers: [RequestMatcher], then: any Stub, else otherwise: any Stub) throws(DecoyError) {
         // The route only labels compile errors.
-        let compiled = try matchers.map { matcher throws(RouteError) in
+        let compiled = try matchers.map { matcher throws(DecoyError) in
             try CompiledMatcher(matcher, route: Route(method: nil, path: "/"))
         }
         self.condition = { request in compiled.allSatisfy { $0.accepts(request) } }

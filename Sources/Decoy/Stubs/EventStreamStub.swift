@@ -86,7 +86,98 @@ public struct ServerEvent: Sendable, Hashable {
 
 /// An event stream's events, and what follows them: the body of a response that sends them one
 /// at a time, each after its delay on the engine's clock, in every serving alike.
-public struct EventStream: Sendable, Hashable {
+package struct EventStream: Sendable, Hashable {
+    /// What follows the last event.
+    package typealias Ending = EventStreamStub.Ending
+    /// How many times the events are sent.
+    package typealias Repeats = EventStreamStub.Repeats
+
+    /// The events, in order.
+    package let events: [ServerEvent]
+    /// What follows the last event.
+    package let ending: Ending
+    /// How many times the events are sent.
+    package let repeats: Repeats
+    /// One pass's events as they go on the wire.
+    package let wire: [Data]
+
+    /// One pass's events on the wire, as one body: what a response's ``StubResponse/body`` shows.
+    package var onePass: Data { wire.reduce(into: Data()) { $0.append($1) } }
+
+    /// The most events a stream may have: more is a stub gone wrong, or an attack.
+    package static let maximumEventCount = 100_000
+    /// The most bytes one event may take on the wire.
+    package static let maximumEventSize = 1 << 20
+    /// The most bytes one pass of the events may take on the wire.
+    package static let maximumPassSize = 16 << 20
+    /// The most passes a repeated stream may make, short of ``Repeats/forever``.
+    package static let maximumRepeats = 1_000_000
+
+    /// `events`, sent `repeats` times, then `ending`; refused when it would be unbounded, as a
+    /// stream with more than ``maximumEventCount`` events, an event over ``maximumEventSize`` bytes,
+    /// or one repeated forever without a single wait.
+    package init(_ events: [ServerEvent], then ending: Ending = .close, repeats: Repeats = .times(1))
+        throws(DecoyError)
+    {
+        guard !events.isEmpty else {
+            throw DecoyError.invalidEventStream(reason: "an event stream has at least one event")
+        }
+        guard events.count <= Self.maximumEventCount else {
+            throw DecoyError.invalidEventStream(
+                reason:
+                    "an event stream has at most \(Self.maximumEventCount) events, not \(events.count)")
+        }
+        var wire: [Data] = []
+        wire.reserveCapacity(events.count)
+        var passSize = 0
+        for (index, event) in events.enumerated() {
+            if let problem = event.delay.problem {
+                throw DecoyError.invalidEventStream(reason: "event \(index + 1): \(problem)")
+            }
+            // Measured before it is encoded, so that a huge event costs no copy.
+            guard event.size <= Self.maximumEventSize else {
+                throw DecoyError.invalidEventStream(
+                    reason:
+                        "event \(index + 1) takes \(event.size) bytes; an event takes at most \(Self.maximumEventSize)")
+            }
+            let bytes = event.wire
+            passSize += bytes.count
+            guard passSize <= Self.maximumPassSize else {
+                throw DecoyError.invalidEventStream(
+                    reason:
+                        "the events take more than \(Self.maximumPassSize) bytes; an event stream's take at most that")
+            }
+            wire.append(bytes)
+        }
+        switch repeats {
+        case .times(let count) where !(1...Self.maximumRepeats).contains(count):
+            throw DecoyError.invalidEventStream(
+                reason: "an event stream repeats 1 to \(Self.maximumRepeats) times, not \(count)")
+        case .forever where events.allSatisfy({ $0.delay == .none || $0.delay == .fixed(.zero) }):
+            throw DecoyError.invalidEventStream(
+                reason:
+                    "an event stream repeated forever needs a delay before at least one event, or it floods the client")
+        default:
+            break
+        }
+        self.events = events
+        self.ending = ending
+        self.repeats = repeats
+        self.wire = wire
+    }
+}
+
+/// Answers with an event stream (`text/event-stream`): the head at once (after the stub's delay),
+/// then each event after its own delay, on the engine's clock, in every serving alike.
+///
+/// ```swift
+/// let stream = try EventStreamStub(events: [
+///     ServerEvent(event: "delta", data: "Hel", delay: .fixed(.milliseconds(50))),
+///     ServerEvent(event: "delta", data: "lo", delay: .fixed(.milliseconds(50))),
+/// ])
+/// try registry.register(stream, for: .post("/v1/chat/completions"))
+/// ```
+public struct EventStreamStub: Stub {
     /// What follows the last event (of the last pass, when the events repeat).
     public enum Ending: Sendable, Hashable {
         /// The body ends, and the response with it.
@@ -107,93 +198,6 @@ public struct EventStream: Sendable, Hashable {
         case forever
     }
 
-    /// The events, in order.
-    public let events: [ServerEvent]
-    /// What follows the last event.
-    public let ending: Ending
-    /// How many times the events are sent.
-    public let repeats: Repeats
-    /// One pass's events as they go on the wire.
-    package let wire: [Data]
-
-    /// One pass's events on the wire, as one body: what a response's ``StubResponse/body`` shows.
-    package var onePass: Data { wire.reduce(into: Data()) { $0.append($1) } }
-
-    /// The most events a stream may have: more is a stub gone wrong, or an attack.
-    public static let maximumEventCount = 100_000
-    /// The most bytes one event may take on the wire.
-    public static let maximumEventSize = 1 << 20
-    /// The most bytes one pass of the events may take on the wire.
-    public static let maximumPassSize = 16 << 20
-    /// The most passes a repeated stream may make, short of ``Repeats/forever``.
-    public static let maximumRepeats = 1_000_000
-
-    /// `events`, sent `repeats` times, then `ending`; refused when it would be unbounded, as a
-    /// stream with more than ``maximumEventCount`` events, an event over ``maximumEventSize`` bytes,
-    /// or one repeated forever without a single wait.
-    public init(_ events: [ServerEvent], then ending: Ending = .close, repeats: Repeats = .times(1))
-        throws(EventStreamError)
-    {
-        guard !events.isEmpty else { throw EventStreamError("an event stream has at least one event") }
-        guard events.count <= Self.maximumEventCount else {
-            throw EventStreamError(
-                "an event stream has at most \(Self.maximumEventCount) events, not \(events.count)")
-        }
-        var wire: [Data] = []
-        wire.reserveCapacity(events.count)
-        var passSize = 0
-        for (index, event) in events.enumerated() {
-            if let problem = event.delay.problem { throw EventStreamError("event \(index + 1): \(problem)") }
-            // Measured before it is encoded, so that a huge event costs no copy.
-            guard event.size <= Self.maximumEventSize else {
-                throw EventStreamError(
-                    "event \(index + 1) takes \(event.size) bytes; an event takes at most \(Self.maximumEventSize)")
-            }
-            let bytes = event.wire
-            passSize += bytes.count
-            guard passSize <= Self.maximumPassSize else {
-                throw EventStreamError(
-                    "the events take more than \(Self.maximumPassSize) bytes; an event stream's take at most that")
-            }
-            wire.append(bytes)
-        }
-        switch repeats {
-        case .times(let count) where !(1...Self.maximumRepeats).contains(count):
-            throw EventStreamError("an event stream repeats 1 to \(Self.maximumRepeats) times, not \(count)")
-        case .forever where events.allSatisfy({ $0.delay == .none || $0.delay == .fixed(.zero) }):
-            throw EventStreamError(
-                "an event stream repeated forever needs a delay before at least one event, or it floods the client")
-        default:
-            break
-        }
-        self.events = events
-        self.ending = ending
-        self.repeats = repeats
-        self.wire = wire
-    }
-}
-
-/// Why an event stream was refused.
-public struct EventStreamError: Error, Hashable, CustomStringConvertible {
-    /// What is wrong, in a sentence.
-    public let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
-
-/// Answers with an event stream (`text/event-stream`): the head at once (after the stub's delay),
-/// then each event after its own delay, on the engine's clock, in every serving alike.
-///
-/// ```swift
-/// let stream = try EventStreamStub(events: [
-///     ServerEvent(event: "delta", data: "Hel", delay: .fixed(.milliseconds(50))),
-///     ServerEvent(event: "delta", data: "lo", delay: .fixed(.milliseconds(50))),
-/// ])
-/// try registry.register(stream, for: .post("/v1/chat/completions"))
-/// ```
-public struct EventStreamStub: Stub {
     /// The response it answers with, its body the stream.
     public let response: StubResponse
 
@@ -201,8 +205,8 @@ public struct EventStreamStub: Stub {
     /// is `text/event-stream` and `Cache-Control` `no-cache` unless `headerFields` say otherwise.
     public init(
         status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], events: [ServerEvent],
-        then ending: EventStream.Ending = .close, repeats: EventStream.Repeats = .times(1), delay: Delay = .none
-    ) throws(EventStreamError) {
+        then ending: Ending = .close, repeats: Repeats = .times(1), delay: Delay = .none
+    ) throws(DecoyError) {
         self.init(
             status: status, headerFields: headerFields, stream: try EventStream(events, then: ending, repeats: repeats),
             delay: delay)

@@ -90,7 +90,7 @@ public struct StubResponse: Stub {
 
     /// The event stream its body is sent as, event by event (``EventStreamStub``); `nil` for a body
     /// sent as ``throttle`` says. Its ``body`` holds one pass of the events, as the journal shows it.
-    public internal(set) var events: EventStream? {
+    package internal(set) var events: EventStream? {
         get { storage.fields.events }
         set { update { $0.events = newValue } }
     }

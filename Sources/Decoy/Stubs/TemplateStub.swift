@@ -37,9 +37,9 @@ public struct TemplateStub: Stub {
 
     /// Creates a stub that renders `response`'s body, when it is UTF-8 text, and its header values.
     ///
-    /// Throws a ``TemplateSyntaxError`` naming the place of the first malformed template.
+    /// Throws a ``DecoyError`` naming the place of the first malformed template.
     public init(_ response: StubResponse, seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil)
-        throws(TemplateSyntaxError)
+        throws(DecoyError)
     {
         try self.init(response, bodyFile: nil, seed: seed, now: now)
     }
@@ -54,20 +54,18 @@ public struct TemplateStub: Stub {
             typed: Bool
         )?,
         seed: UInt64?, now: (@Sendable () -> Date)?
-    ) throws(TemplateSyntaxError) {
+    ) throws(DecoyError) {
         self.response = response
         // An event stream's body is its events, whose data are rendered one by one.
-        body = try String(validating: response.body, as: UTF8.self).flatMap { text throws(TemplateSyntaxError) in
+        body = try String(validating: response.body, as: UTF8.self).flatMap { text throws(DecoyError) in
             response.events == nil ? try ResponseTemplate(text) : nil
         }
         var eventData: [ResponseTemplate?] = []
         for (index, event) in (response.events?.events ?? []).enumerated() {
             do {
-                eventData.append(try event.data.map { data throws(TemplateSyntaxError) in try ResponseTemplate(data) })
+                eventData.append(try event.data.map { data throws(DecoyError) in try ResponseTemplate(data) })
             } catch {
-                throw TemplateSyntaxError(
-                    line: error.line, column: error.column, helper: error.helper,
-                    reason: "in the data of event \(index + 1): \(error.reason)")
+                throw error.located("in the data of event \(index + 1)")
             }
         }
         self.eventData = eventData
@@ -76,9 +74,7 @@ public struct TemplateStub: Stub {
             do {
                 headerValues.append(try ResponseTemplate(field.value))
             } catch {
-                throw TemplateSyntaxError(
-                    line: error.line, column: error.column, helper: error.helper,
-                    reason: "in header \(field.name): \(error.reason)")
+                throw error.located("in header \(field.name)")
             }
         }
         self.headerValues = headerValues
@@ -142,7 +138,7 @@ extension TemplateStub {
 
 extension StubResponse {
     /// This response as a template: its body and header values rendered per request. See ``TemplateStub``.
-    public func templated(seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(TemplateSyntaxError)
+    public func templated(seed: UInt64? = nil, now: (@Sendable () -> Date)? = nil) throws(DecoyError)
         -> TemplateStub
     {
         try TemplateStub(self, seed: seed, now: now)

@@ -5,13 +5,13 @@ import Foundation
 ///
 /// The same seed gives the same sequence, so tests that use random stubs or random delays
 /// can be replayed exactly.
-public final class RandomSource: Sendable {
+package final class RandomSource: Sendable {
     private let state: Mutex<SplitMix64>
     /// The seed given, `nil` when drawn from the system: what a stub sent to a server repeats.
     let seed: UInt64?
 
     /// Creates a source with `seed`, or with a seed drawn from the system when `nil`.
-    public init(seed: UInt64? = nil) {
+    package init(seed: UInt64? = nil) {
         self.seed = seed
         state = Mutex(SplitMix64(seed: seed ?? UInt64.random(in: .min ... .max)))
     }
@@ -22,7 +22,7 @@ public final class RandomSource: Sendable {
     }
 
     /// A random byte, for servings that send noise.
-    public func byte() -> UInt8 {
+    package func byte() -> UInt8 {
         state.withLock { UInt8.random(in: .min ... .max, using: &$0) }
     }
 

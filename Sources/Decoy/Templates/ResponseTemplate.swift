@@ -8,18 +8,18 @@ import HTTPTypes
 /// values (`{{randomValue length=8}}`, `{{uuid}}`), and chooses with `#if`, `#unless`, `#each`
 /// and `#eq`. `{{value}}` is HTML-escaped, `{{{value}}}` is written as it is, as in WireMock.
 /// See [Response templates](templates.md).
-public struct ResponseTemplate: Sendable, CustomStringConvertible {
+package struct ResponseTemplate: Sendable, CustomStringConvertible {
     /// The template as written.
-    public let description: String
+    package let description: String
     let nodes: [TemplateNode]
 
     /// Parses `text`; the error says where and what is wrong, and names the helper concerned.
-    public init(_ text: String) throws(TemplateSyntaxError) {
+    package init(_ text: String) throws(DecoyError) {
         try self.init(text, requestName: "request")
     }
 
     /// Parses `text`, in which the request goes by `requestName`.
-    package init(_ text: String, requestName: String) throws(TemplateSyntaxError) {
+    package init(_ text: String, requestName: String) throws(DecoyError) {
         description = text
         nodes = try TemplateParser.parse(text, requestName: requestName)
         self.requestName = requestName

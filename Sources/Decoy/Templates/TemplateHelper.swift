@@ -48,7 +48,7 @@ enum TemplateHelper: String, Sendable, CaseIterable {
     func check(
         _ parameters: [TemplateExpression], _ hash: [String: TemplateExpression], at offset: Int,
         _ parser: TemplateParser
-    ) throws(TemplateSyntaxError) {
+    ) throws(DecoyError) {
         let (arguments, names) = signature
         guard arguments.contains(parameters.count) else {
             let count =

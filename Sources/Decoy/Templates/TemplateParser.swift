@@ -48,7 +48,7 @@ struct TemplateParser {
     }
 
     /// The nodes of `text`, whose paths at the top start at `requestName`.
-    static func parse(_ text: String, requestName: String) throws(TemplateSyntaxError) -> [TemplateNode] {
+    static func parse(_ text: String, requestName: String) throws(DecoyError) -> [TemplateNode] {
         var parser = TemplateParser(text, requestName: requestName)
         try parser.split()
         let (nodes, end) = try parser.nodes()
@@ -61,7 +61,7 @@ struct TemplateParser {
 
     // MARK: First pass: text and tags
 
-    private mutating func split() throws(TemplateSyntaxError) {
+    private mutating func split() throws(DecoyError) {
         var text = ""
         var stripNext = false
         var index = 0
@@ -170,7 +170,7 @@ struct TemplateParser {
 
     // MARK: Second pass: the tree
 
-    private mutating func nodes() throws(TemplateSyntaxError) -> ([TemplateNode], End) {
+    private mutating func nodes() throws(DecoyError) -> ([TemplateNode], End) {
         var nodes: [TemplateNode] = []
         while position < pieces.count {
             let piece = pieces[position]
@@ -199,7 +199,7 @@ struct TemplateParser {
     }
 
     /// A block from the content of its opening tag to its closing one; a chained `{{else if …}}` shares the close.
-    private mutating func block(_ content: String, at offset: Int) throws(TemplateSyntaxError) -> TemplateBlock {
+    private mutating func block(_ content: String, at offset: Int) throws(DecoyError) -> TemplateBlock {
         var reader = try TagReader(content, offset: offset, parser: self)
         guard case .word(let name, _) = reader.peek else {
             throw error(at: offset, "a block starts with the name of a helper, as in {{#if …}}")
@@ -294,7 +294,7 @@ struct TemplateParser {
     /// The parts of the request a template may name.
     static let requestParts = ["url", "path", "pathSegments", "method", "query", "headers", "cookies", "body"]
 
-    fileprivate func check(_ path: TemplatePath, at offset: Int) throws(TemplateSyntaxError) {
+    fileprivate func check(_ path: TemplatePath, at offset: Int) throws(DecoyError) {
         guard contextDepth == 0, !path.isData, path.parents == 0, let first = path.segments.first,
             !blockParameters.contains(where: { $0.contains(first) })
         else { return }
@@ -313,7 +313,7 @@ struct TemplateParser {
         }
     }
 
-    fileprivate func unknownHelper(_ name: String, at offset: Int) -> TemplateSyntaxError {
+    fileprivate func unknownHelper(_ name: String, at offset: Int) -> DecoyError {
         error(
             at: offset, helper: name,
             """
@@ -324,13 +324,13 @@ struct TemplateParser {
         )
     }
 
-    func error(at offset: Int, helper: String? = nil, _ reason: String) -> TemplateSyntaxError {
+    func error(at offset: Int, helper: String? = nil, _ reason: String) -> DecoyError {
         var line = 1
         var column = 1
         for character in source.prefix(offset) {
             if character == "\n" { line += 1; column = 1 } else { column += 1 }
         }
-        return TemplateSyntaxError(line: line, column: column, helper: helper, reason: reason)
+        return DecoyError.invalidTemplate(line: line, column: column, helper: helper, reason: reason)
     }
 }
 
@@ -351,7 +351,7 @@ private struct TagReader {
     /// The variables `parseJson value 'name'` in this tag sets.
     private(set) var variables: Set<String> = []
 
-    init(_ content: String, offset: Int, parser: TemplateParser) throws(TemplateSyntaxError) {
+    init(_ content: String, offset: Int, parser: TemplateParser) throws(DecoyError) {
         let characters = Array(content)
         var position = 0
         while position < characters.count {
@@ -407,7 +407,7 @@ private struct TagReader {
     }
 
     /// A whole output tag's expression: a helper with its arguments, or one value.
-    mutating func expression(_ parser: TemplateParser) throws(TemplateSyntaxError) -> TemplateExpression {
+    mutating func expression(_ parser: TemplateParser) throws(DecoyError) -> TemplateExpression {
         let start = Self.offset(of: peek)
         if case .word(let name, _) = peek, let helper = TemplateHelper(rawValue: name) {
             advance()
@@ -420,7 +420,7 @@ private struct TagReader {
     }
 
     private mutating func call(_ helper: TemplateHelper, at offset: Int, _ parser: TemplateParser)
-        throws(TemplateSyntaxError) -> TemplateExpression
+        throws(DecoyError) -> TemplateExpression
     {
         let (parameters, hash) = try arguments(parser)
         try helper.check(parameters, hash, at: offset, parser)
@@ -461,7 +461,7 @@ private struct TagReader {
     }
 
     /// Positional arguments then `name=value` pairs, up to `as`, `)` or the end.
-    mutating func arguments(_ parser: TemplateParser) throws(TemplateSyntaxError) -> (
+    mutating func arguments(_ parser: TemplateParser) throws(DecoyError) -> (
         [TemplateExpression], [String: TemplateExpression]
     ) {
         var parameters: [TemplateExpression] = []
@@ -487,7 +487,7 @@ private struct TagReader {
     }
 
     /// One value: a literal, a path, or a helper call in parentheses.
-    private mutating func argument(_ parser: TemplateParser) throws(TemplateSyntaxError) -> TemplateExpression {
+    private mutating func argument(_ parser: TemplateParser) throws(DecoyError) -> TemplateExpression {
         let token = peek
         advance()
         switch token {
@@ -529,7 +529,7 @@ private struct TagReader {
     }
 
     /// `as |name index|` after a block's arguments; empty when there is none.
-    mutating func blockParameters(_ parser: TemplateParser) throws(TemplateSyntaxError) -> [String] {
+    mutating func blockParameters(_ parser: TemplateParser) throws(DecoyError) -> [String] {
         guard case .word("as", let offset) = peek else { return [] }
         advance()
         guard case .pipe = peek else { throw parser.error(at: offset, "as is followed by |names|") }
@@ -546,12 +546,12 @@ private struct TagReader {
         return names
     }
 
-    mutating func finish(_ parser: TemplateParser) throws(TemplateSyntaxError) {
+    mutating func finish(_ parser: TemplateParser) throws(DecoyError) {
         guard case .end = peek else { throw parser.error(at: Self.offset(of: peek), "unexpected text in this tag") }
     }
 
     /// `a.b.[c]`, `this`, `../a`, `@index`.
-    private static func path(_ word: String, at offset: Int, _ parser: TemplateParser) throws(TemplateSyntaxError)
+    private static func path(_ word: String, at offset: Int, _ parser: TemplateParser) throws(DecoyError)
         -> TemplatePath
     {
         var path = TemplatePath()

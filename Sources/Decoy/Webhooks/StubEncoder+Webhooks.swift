@@ -2,7 +2,7 @@ import HTTPTypes
 
 extension StubEncoder {
     /// Webhooks as WireMock's `postServeActions` list, which stub files and the admin API read back.
-    static func postServeActions(_ webhooks: [Webhook]) throws(StubEncodingError) -> JSONValue {
+    static func postServeActions(_ webhooks: [Webhook]) throws(DecoyError) -> JSONValue {
         var actions: [JSONValue] = []
         for webhook in webhooks {
             var parameters: [String: JSONValue] = [
@@ -11,7 +11,7 @@ extension StubEncoder {
             if !webhook.headerFields.isEmpty { parameters["headers"] = headers(webhook.headerFields) }
             if let body = webhook.body { parameters["body"] = .string(body) }
             if let problem = webhook.delay.problem {
-                throw StubEncodingError(stub: "its webhook's delay", reason: problem)
+                throw DecoyError.cannotBeSent(stub: "its webhook's delay", reason: problem)
             }
             if case .fixed(let duration) = webhook.delay {
                 parameters["delay"] = .object([

@@ -1,5 +1,5 @@
 import Foundation
-public import HTTPTypes
+package import HTTPTypes
 
 /// A request Decoy sends after a route's stub answers: WireMock's `webhook` post-serve action.
 ///
@@ -8,23 +8,18 @@ public import HTTPTypes
 /// as in WireMock. The webhook is sent apart from the answer, which it never delays, after its
 /// own delay on the engine's clock, and only to a host the registry allows (see
 /// ``StubRegistry/webhookAllowedHosts``).
-///
-/// ```swift
-/// let callback = try Webhook(
-///     .post, url: "http://127.0.0.1:9000/callbacks", body: #"{"order": "{{originalRequest.path.[1]}}"}"#)
-/// try registry.register(StubResponse(status: .accepted), for: Route.post("/orders/{id}").webhook(callback))
-/// ```
-public struct Webhook: Sendable, Hashable {
+/// ``Route/webhook(_:url:headerFields:body:delay:)`` adds one to a route.
+package struct Webhook: Sendable, Hashable {
     /// The method of the request sent.
-    public let method: HTTPRequest.Method
+    package let method: HTTPRequest.Method
     /// Where it is sent: an absolute `http` or `https` URL, a template.
-    public let url: String
+    package let url: String
     /// Its header fields; each value is a template.
-    public let headerFields: HTTPFields
+    package let headerFields: HTTPFields
     /// Its body, a template; `nil` for none.
-    public let body: String?
+    package let body: String?
     /// How long after the answer it is sent.
-    public let delay: Delay
+    package let delay: Delay
     /// The templates, parsed once, in one object: a webhook is copied with its route.
     let templates: Templates
 
@@ -41,38 +36,37 @@ public struct Webhook: Sendable, Hashable {
     /// The name the answered request goes by in a webhook's templates.
     package static let requestName = "originalRequest"
 
-    /// Creates a webhook; throws a ``TemplateSyntaxError`` naming the part whose template is malformed.
-    public init(
+    /// Creates a webhook; throws a ``DecoyError`` naming the part whose template is malformed.
+    package init(
         _ method: HTTPRequest.Method, url: String, headerFields: HTTPFields = [:], body: String? = nil,
         delay: Delay = .none
-    ) throws(TemplateSyntaxError) {
+    ) throws(DecoyError) {
         (self.method, self.url, self.headerFields, self.body, self.delay) = (method, url, headerFields, body, delay)
         templates = Templates(
             url: try Self.template(url, part: "url"),
-            headerValues: try headerFields.map { field throws(TemplateSyntaxError) in
+            headerValues: try headerFields.map { field throws(DecoyError) in
                 try Self.template(field.value, part: "header \(field.name)")
             },
-            body: try body.map { text throws(TemplateSyntaxError) in try Self.template(text, part: "body") })
+            body: try body.map { text throws(DecoyError) in try Self.template(text, part: "body") })
     }
 
     /// `text` parsed as a template of the webhook's `part`.
-    package static func template(_ text: String, part: String) throws(TemplateSyntaxError) -> ResponseTemplate {
+    package static func template(_ text: String, part: String) throws(DecoyError) -> ResponseTemplate {
         do {
             return try ResponseTemplate(text, requestName: requestName)
         } catch {
-            throw TemplateSyntaxError(
-                line: error.line, column: error.column, helper: error.helper, reason: "in \(part): \(error.reason)")
+            throw error.located("in \(part)")
         }
     }
 
     /// Webhooks are equal when their fields are.
-    public static func == (lhs: Webhook, rhs: Webhook) -> Bool {
+    package static func == (lhs: Webhook, rhs: Webhook) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.headerFields == rhs.headerFields
             && lhs.body == rhs.body && lhs.delay == rhs.delay
     }
 
     /// Hashes the fields.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(url)
         hasher.combine(headerFields)

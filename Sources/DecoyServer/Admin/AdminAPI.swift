@@ -67,16 +67,16 @@ struct AdminAPI: Sendable {
             }
         case (.post, "mappings/edit"): return withRegistry(request) { edit($0, request.body) }
         case (.post, "mappings/remove"):
-            return changing(request) { (registry) throws(StubFileError) in
+            return changing(request) { (registry) throws(DecoyError) in
                 try registry.removeMappings(like: request.body)
             }
         case (.post, "mappings/import"):
-            return changing(request) { (registry) throws(StubFileError) in try registry.importMappings(request.body) }
+            return changing(request) { (registry) throws(DecoyError) in try registry.importMappings(request.body) }
         case (.post, "mappings/save"):
-            return changing(request) { (registry) throws(StubFileError) in try registry.saveMappings() }
+            return changing(request) { (registry) throws(DecoyError) in try registry.saveMappings() }
         case (.post, "mappings/find-by-metadata"): return withRegistry(request) { findByMetadata($0, request.body) }
         case (.post, "mappings/remove-by-metadata"):
-            return changing(request) { (registry) throws(StubFileError) in
+            return changing(request) { (registry) throws(DecoyError) in
                 try registry.removeMappings(withMetadata: request.body)
             }
         case (.get, "stub-files"): return withRegistry(request, stubFiles)
@@ -86,7 +86,7 @@ struct AdminAPI: Sendable {
                 $0.resetSettings(); return AdminReply.ok
             }
         case (.post, "settings"), (.put, "settings"):
-            return changing(request) { (registry) throws(StubFileError) in try registry.applySettings(request.body) }
+            return changing(request) { (registry) throws(DecoyError) in try registry.applySettings(request.body) }
         case (.get, "requests"): return requests(request, baseURL: baseURL)
         case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
         case (.post, "requests/count"): return matching(request.body) { AdminReply.encoded(["count": $0.count]) }
@@ -192,11 +192,11 @@ struct AdminAPI: Sendable {
     }
 
     /// `{}` once `change` is made to the registry; its refusal, by field, when it throws.
-    private func changing(_ request: StubRequest, _ change: (StubRegistry) throws(StubFileError) -> Void)
+    private func changing(_ request: StubRequest, _ change: (StubRegistry) throws(DecoyError) -> Void)
         -> StubResponse
     {
         withRegistry(request) { registry in
-            do throws(StubFileError) {
+            do throws(DecoyError) {
                 try change(registry)
                 return AdminReply.ok
             } catch {
@@ -472,7 +472,7 @@ struct AdminAPI: Sendable {
     }
 
     /// The request pattern in `body`; an empty body matches every request.
-    private static func pattern(_ body: Data) throws(StubFileError) -> RequestPattern {
+    private static func pattern(_ body: Data) throws(DecoyError) -> RequestPattern {
         try RequestPattern(json: body.isEmpty ? Data("{}".utf8) : body, source: "request body")
     }
 

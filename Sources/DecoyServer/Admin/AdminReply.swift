@@ -26,8 +26,8 @@ enum AdminReply {
 
     /// Every problem of a refused stub document or request pattern, each with its field as a JSON
     /// pointer: `422`, as WireMock answers a document it cannot use.
-    static func invalid(_ error: StubFileError) -> StubResponse {
-        let errors = error.errors.map { diagnostic in
+    static func invalid(_ error: DecoyError) -> StubResponse {
+        let errors = error.stubFileErrors.map { diagnostic in
             Errors.Entry(
                 code: Errors.invalidInput, title: diagnostic.message, detail: diagnostic.description,
                 source: diagnostic.field.isEmpty ? nil : .init(pointer: pointer(to: diagnostic.field))

@@ -10,7 +10,7 @@ extension AdminAPI {
     func recordings(_ recorder: Recorder, _ request: StubRequest, endpoint: String) -> StubResponse {
         switch (request.method, endpoint) {
         case (.post, "recordings/start"):
-            return Self.withSpec(request.body, fields: Self.startFields) { spec throws(StubFileError) in
+            return Self.withSpec(request.body, fields: Self.startFields) { spec throws(DecoyError) in
                 guard case .string(let text)? = spec["targetBaseUrl"] else {
                     throw Self.invalid("targetBaseUrl", "targetBaseUrl is required")
                 }
@@ -32,7 +32,7 @@ extension AdminAPI {
         case (.get, "recordings/status"):
             return AdminReply.encoded(["status": recorder.status.rawValue])
         case (.post, "recordings/snapshot"):
-            return Self.withSpec(request.body, fields: Self.snapshotFields) { spec throws(StubFileError) in
+            return Self.withSpec(request.body, fields: Self.snapshotFields) { spec throws(DecoyError) in
                 let options = try Self.options(spec)
                 return Self.recorded(outputFormat: spec["outputFormat"]) { () throws(Recorder.Failure) in
                     try recorder.snapshot(options: options)
@@ -55,9 +55,9 @@ extension AdminAPI {
 
     /// Runs `body` with the spec in `json` (none is an empty one), refusing fields it does not take.
     private static func withSpec(
-        _ json: Data, fields: Set<String>, _ body: ([String: JSONValue]) throws(StubFileError) -> StubResponse
+        _ json: Data, fields: Set<String>, _ body: ([String: JSONValue]) throws(DecoyError) -> StubResponse
     ) -> StubResponse {
-        do throws(StubFileError) {
+        do throws(DecoyError) {
             let spec: [String: JSONValue]
             if json.isEmpty {
                 spec = [:]
@@ -82,7 +82,7 @@ extension AdminAPI {
         }
     }
 
-    private static func options(_ spec: [String: JSONValue]) throws(StubFileError) -> Recorder.Options {
+    private static func options(_ spec: [String: JSONValue]) throws(DecoyError) -> Recorder.Options {
         var options = Recorder.Options()
         if let persist = spec["persist"] { options.persist = try flag(persist, "persist") }
         if let repeats = spec["repeatsAsScenarios"] {
@@ -133,13 +133,13 @@ extension AdminAPI {
         return options
     }
 
-    private static func flag(_ value: JSONValue, _ field: String) throws(StubFileError) -> Bool {
+    private static func flag(_ value: JSONValue, _ field: String) throws(DecoyError) -> Bool {
         guard case .bool(let flag) = value else { throw invalid(field, "\(field) must be true or false") }
         return flag
     }
 
     /// An object whose members are all among `fields`.
-    private static func object(_ value: JSONValue, _ field: String, fields: Set<String>) throws(StubFileError)
+    private static func object(_ value: JSONValue, _ field: String, fields: Set<String>) throws(DecoyError)
         -> [String: JSONValue]
     {
         guard case .object(let members) = value else { throw invalid(field, "\(field) must be an object") }
@@ -152,7 +152,7 @@ extension AdminAPI {
     }
 
     /// A size in bytes, a whole number or its text, as WireMock's clients write it; 0 when absent.
-    private static func size(_ value: JSONValue?, _ field: String) throws(StubFileError) -> Int {
+    private static func size(_ value: JSONValue?, _ field: String) throws(DecoyError) -> Int {
         switch value {
         case nil: return 0
         case .number(let number) where number >= 0 && number.rounded() == number: return Int(number)
@@ -181,7 +181,7 @@ extension AdminAPI {
         }
     }
 
-    private static func invalid(_ field: String, _ message: String) -> StubFileError {
-        StubFileError(errors: [StubFileDiagnostic(file: "request body", field: field, message: message)])
+    private static func invalid(_ field: String, _ message: String) -> DecoyError {
+        DecoyError.invalidStubFiles([StubFileDiagnostic(file: "request body", field: field, message: message)])
     }
 }

@@ -63,7 +63,7 @@ final class Daemon: Sendable {
 
     init(
         engine: StubEngine, configuration: MockServer.Configuration, recorder: Recorder?, listener: Listener
-    ) throws(MockServerError) {
+    ) throws(DecoyError) {
         self.engine = engine
         self.configuration = configuration
         self.listener = listener

@@ -1,3 +1,4 @@
+import Decoy
 import Foundation
 
 /// A socket address to bind to, lent to libmicrohttpd while it starts.
@@ -11,7 +12,7 @@ struct ListenAddress {
     /// Large and aligned enough for either family, as the sockets API promises.
     private var storage = sockaddr_storage()
 
-    init(host: String, port: UInt16) throws(MockServerError) {
+    init(host: String, port: UInt16) throws(DecoyError) {
         var v4 = in_addr()
         var v6 = in6_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {

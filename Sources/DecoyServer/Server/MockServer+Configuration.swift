@@ -80,14 +80,14 @@ extension MockServer.Configuration {
         /// The HTTPS port; 0 picks a free one, which ``MockServer/httpsPort`` then tells.
         public var port: UInt16
         /// The certificate the server shows.
-        public var identity: Identity
+        package var identity: Identity
         /// What goes wrong in every handshake on this port, so that a client's pinning and error
         /// paths can be tested; `nil` for none. A handshake comes before any request, so a fault
         /// is the whole port's, never a route's.
         public var fault: TLSFault?
 
         /// Where the server's certificate comes from.
-        public enum Identity: Sendable, Hashable {
+        package enum Identity: Sendable, Hashable {
             /// A certificate authority made at start-up signs a certificate for `localhost`,
             /// `127.0.0.1` and `::1`; ``MockServer/certificateAuthorityPEM`` is what a client trusts.
             case generated
@@ -96,8 +96,22 @@ extension MockServer.Configuration {
             case files(certificate: String, key: String)
         }
 
-        /// Creates an HTTPS setting: a free port and a generated certificate unless told otherwise.
-        public init(port: UInt16 = 0, identity: Identity = .generated, fault: TLSFault? = nil) {
+        /// Creates an HTTPS setting with a generated certificate: a certificate authority made at
+        /// start-up signs one for `localhost`, `127.0.0.1` and `::1`, and
+        /// ``MockServer/certificateAuthorityPEM`` is what a client trusts.
+        public init(port: UInt16 = 0, fault: TLSFault? = nil) {
+            self.init(port: port, identity: .generated, fault: fault)
+        }
+
+        /// Creates an HTTPS setting with a certificate chain (leaf first) and its private key from
+        /// PEM files of your own; a file that is missing, unreadable or not PEM is a start-up error
+        /// naming it.
+        public init(certificateFile: String, keyFile: String, port: UInt16 = 0, fault: TLSFault? = nil) {
+            self.init(port: port, identity: .files(certificate: certificateFile, key: keyFile), fault: fault)
+        }
+
+        /// Creates an HTTPS setting showing `identity`.
+        package init(port: UInt16, identity: Identity, fault: TLSFault?) {
             self.port = port
             self.identity = identity
             self.fault = fault

@@ -17,7 +17,7 @@ public import Foundation
 /// ```
 public final class MockServer: Sendable {
     /// The engine every request goes through.
-    public let engine: StubEngine
+    package let engine: StubEngine
     /// Where it listens and its limits.
     public let configuration: Configuration
     /// What the admin API's recordings and `decoy record` record with; only a ``StubRegistry``
@@ -49,7 +49,7 @@ public final class MockServer: Sendable {
     }
 
     /// Creates a server for `engine`.
-    public init(engine: StubEngine, configuration: Configuration = Configuration()) {
+    package init(engine: StubEngine, configuration: Configuration = Configuration()) {
         var engine = engine
         // Webhooks go out from this server's stubs, so their failures belong in its log.
         if let logger = configuration.logger { engine.webhookSender.logger = logger }
@@ -62,13 +62,13 @@ public final class MockServer: Sendable {
 
     /// Starts listening, on HTTP and HTTPS as configured; does nothing when already started.
     /// A certificate file that cannot be used is an error naming it, thrown before any port opens.
-    public func start() throws(MockServerError) {
-        try state.withLock { (state) throws(MockServerError) in
+    public func start() throws(DecoyError) {
+        try state.withLock { (state) throws(DecoyError) in
             guard !state.isRunning else { return }
             guard configuration.servesHTTP || configuration.tls != nil else { throw .nothingToServe }
-            let https = try configuration.tls.map { (tls) throws(MockServerError) in try HTTPSSetup(tls) }
+            let https = try configuration.tls.map { (tls) throws(DecoyError) in try HTTPSSetup(tls) }
             var started: [Daemon] = []
-            do throws(MockServerError) {
+            do throws(DecoyError) {
                 if configuration.servesHTTP {
                     started.append(
                         try Daemon(
@@ -110,7 +110,7 @@ public final class MockServer: Sendable {
     }
 
     /// Starts if needed, then returns once the server is stopped.
-    public func run() async throws(MockServerError) {
+    public func run() async throws(DecoyError) {
         try start()
         await withCheckedContinuation { continuation in
             let stopped = state.withLock { state in

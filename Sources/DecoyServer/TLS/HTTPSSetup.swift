@@ -15,7 +15,7 @@ struct HTTPSSetup {
     /// The host a ``TLSFault/wrongHost`` certificate is issued for; `.invalid` is never a real one.
     static let wrongHost = "wrong-host.invalid"
 
-    init(_ tls: MockServer.Configuration.TLS) throws(MockServerError) {
+    init(_ tls: MockServer.Configuration.TLS) throws(DecoyError) {
         guard decoy_supports_tls() != 0 else { throw .tlsUnsupported }
         fault = tls.fault
         switch tls.identity {

@@ -1,3 +1,4 @@
+import Decoy
 import Foundation
 
 /// A listening socket that never accepts, for ``TLSFault/handshakeStall``: the kernel completes
@@ -7,7 +8,7 @@ final class StallingListener: Sendable {
     private let socket: Int32
     let port: UInt16
 
-    init(host: String, port: UInt16, backlog: Int) throws(MockServerError) {
+    init(host: String, port: UInt16, backlog: Int) throws(DecoyError) {
         let address = try ListenAddress(host: host, port: port)
         let socket = Foundation.socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw .cannotListen(host: host, port: port) }

@@ -1,3 +1,4 @@
+import Decoy
 import Foundation
 import SwiftASN1
 
@@ -8,7 +9,7 @@ struct TLSIdentity: Sendable, Hashable {
 
     /// Reads a certificate and key the user gave, refusing a file that is missing, unreadable or
     /// not PEM with an error naming it, before the server starts.
-    init(certificateFile: String, keyFile: String) throws(MockServerError) {
+    init(certificateFile: String, keyFile: String) throws(DecoyError) {
         certificateChainPEM = try Self.readPEM(certificateFile, expecting: "CERTIFICATE")
         privateKeyPEM = try Self.readPEM(keyFile, expecting: "PRIVATE KEY")
     }
@@ -20,7 +21,7 @@ struct TLSIdentity: Sendable, Hashable {
 
     /// The file's text, once it holds a PEM block whose label ends with `label` (so
     /// `EC PRIVATE KEY` and `RSA PRIVATE KEY` pass for a key).
-    private static func readPEM(_ path: String, expecting label: String) throws(MockServerError) -> String {
+    private static func readPEM(_ path: String, expecting label: String) throws(DecoyError) -> String {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .unusableTLSFile(path: path, reason: "no such file")
         }

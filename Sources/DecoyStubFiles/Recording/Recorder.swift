@@ -31,11 +31,11 @@ package final class Recorder: Sendable {
     /// A refusal: there is no recording to stop, or the mappings cannot be written.
     package enum Failure: Error, Sendable {
         case notRecording
-        case unwritable(StubFileError)
+        case unwritable(DecoyError)
     }
 
     private struct Session {
-        let proxy: StubHandle
+        let proxy: StubMapping
         /// Requests journaled after this one are the recording's.
         var lastSequence: Int
         let options: Options
@@ -58,8 +58,8 @@ package final class Recorder: Sendable {
 
     /// Starts proxying to `target` what no stub answers, and recording it; while a recording
     /// runs, does nothing, as WireMock does.
-    package func start(target: URL, options: Options = Options()) throws(RouteError) {
-        try state.withLock { (state) throws(RouteError) in
+    package func start(target: URL, options: Options = Options()) throws(DecoyError) {
+        try state.withLock { (state) throws(DecoyError) in
             guard state.status != .recording else { return }
             let proxy = try registry.register(ProxyStub(to: target), for: Self.proxyRoute)
             state = (.recording, Session(proxy: proxy, lastSequence: registry.journal.totalCount, options: options))
@@ -99,9 +99,9 @@ package final class Recorder: Sendable {
 
     private func keep(_ entries: [JournalEntry], options: Options) throws(Failure) -> [StubRecording.Mapping] {
         let mappings = options.recording.mappings(
-            from: entries.map { StubRecording.Exchange(request: $0.request, response: $0.response) })
+            from: entries.map { StubRecording.Proxied(request: $0.request, response: $0.response) })
         guard !mappings.isEmpty else { return [] }
-        do throws(StubFileError) {
+        do throws(DecoyError) {
             if options.persist, let folder = registry.contents.withLock(\.folder) {
                 try options.recording.write(mappings, to: folder)
                 try registry.reload(folder: folder)

@@ -12,7 +12,7 @@ import HTTPTypes
 /// one request whose answers differ become a scenario that gives them in turn, as WireMock writes it.
 package struct StubRecording: Sendable {
     /// One request that passed through and the upstream's answer.
-    package struct Exchange: Sendable {
+    package struct Proxied: Sendable {
         package let request: StubRequest
         package let response: StubResponse
 
@@ -88,14 +88,14 @@ package struct StubRecording: Sendable {
         self.bodyFiles = bodyFiles
     }
 
-    /// The mappings for `exchanges`, in the order their requests first came.
-    package func mappings(from exchanges: [Exchange]) -> [Mapping] {
+    /// The mappings for `proxied`, in the order their requests first came.
+    package func mappings(from proxied: [Proxied]) -> [Mapping] {
         var order: [[String: JSONValue]] = []
         var answers: [[String: JSONValue]: [(response: StubResponse, document: [String: JSONValue])]] = [:]
-        for exchange in exchanges {
-            let request = request(exchange.request)
+        for answered in proxied {
+            let request = request(answered.request)
             if answers[request] == nil { order.append(request) }
-            let response = redacted(exchange.response)
+            let response = redacted(answered.response)
             answers[request, default: []].append((response, responseDocument(response)))
         }
         var mappings: [Mapping] = []
@@ -302,7 +302,7 @@ package struct StubRecording: Sendable {
     ///
     /// - Returns: the mapping files written, in order.
     @discardableResult
-    package func write(_ mappings: [Mapping], to folder: URL) throws(StubFileError) -> [URL] {
+    package func write(_ mappings: [Mapping], to folder: URL) throws(DecoyError) -> [URL] {
         let mappingsFolder = folder.appending(path: "mappings", directoryHint: .isDirectory)
         let filesFolder = folder.appending(path: "__files", directoryHint: .isDirectory)
         var written: [URL] = []
@@ -344,13 +344,13 @@ package struct StubRecording: Sendable {
         return candidate
     }
 
-    private static func write(_ data: Data, to file: URL) throws(StubFileError) {
+    private static func write(_ data: Data, to file: URL) throws(DecoyError) {
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: file, options: .atomic)
         } catch {
-            throw StubFileError(errors: [
+            throw DecoyError.invalidStubFiles([
                 StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")
             ])
         }

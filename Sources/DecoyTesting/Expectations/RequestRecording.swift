@@ -1,6 +1,6 @@
 public import Decoy
 
-/// Anything that records the requests it receives: a registry, an engine, a journal itself, or
+/// Anything that records the requests it receives: a registry, a journal itself, or
 /// (with `DecoyServerTesting`) a mock server. The `expect…` assertions are defined once, here,
 /// for all of them.
 ///

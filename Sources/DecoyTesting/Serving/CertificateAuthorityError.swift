@@ -1,14 +1,14 @@
 package import Foundation
 
 /// Why a certificate authority given as PEM cannot be trusted.
-public enum CertificateAuthorityError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum CertificateAuthorityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text holds no `-----BEGIN CERTIFICATE-----` block.
     case noCertificate
     /// A block's base64 does not decode, or decodes to no certificate.
     case notACertificate
 
     /// The message a developer reads.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noCertificate: "the certificate authority holds no PEM block labelled CERTIFICATE"
         case .notACertificate: "a CERTIFICATE block of the certificate authority is not a certificate"

@@ -46,8 +46,8 @@ public struct ServingMode: Hashable, Sendable, CustomStringConvertible {
             end: {})
     }
 
-    /// `URLSessionTransport` over a session made by `URLSession.stubbed(by:)`, which
-    /// `StubURLProtocol` answers in-process: for code that uses `URLSession` itself.
+    /// `URLSessionTransport` over a session made by `URLSession.stubbed(by:)`, which Decoy answers
+    /// in-process: for code that uses `URLSession` itself.
     public static let urlProtocol = ServingMode("urlProtocol") { registry, configuration in
         let transport = URLSessionTransport(session: .stubbed(by: registry, configuration: .withoutCookies()))
         return ServedClient(

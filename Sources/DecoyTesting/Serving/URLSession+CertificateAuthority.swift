@@ -17,9 +17,11 @@
         /// let session = try URLSession.trusting(certificateAuthority: server.certificateAuthorityPEM!)
         /// let client = APIClient(baseURL: server.httpsBaseURL, transport: URLSessionTransport(session: session))
         /// ```
+        ///
+        /// - Throws: an error saying so when `pem` holds no certificate, or a block that is not one.
         public static func trusting(
             certificateAuthority pem: String, configuration: URLSessionConfiguration = .ephemeral
-        ) throws(CertificateAuthorityError) -> URLSession {
+        ) throws -> URLSession {
             let trust = try AuthorityTrust(pem: pem)
             return URLSession(configuration: configuration, delegate: trust, delegateQueue: nil)
         }

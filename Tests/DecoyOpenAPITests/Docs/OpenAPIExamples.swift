@@ -36,7 +36,7 @@ struct OpenAPIExamples {
         let spec = try OpenAPISpec(contentsOf: specURL)
         let registry = StubRegistry()
         try registry.register(StubResponse(json: #"{"id": 7, "name": "Barbara"}"#), forOperation: "getUser", in: spec)
-        let client = Client(serverURL: URL(string: "https://api.example.com")!, transport: OpenAPITransport(registry))
+        let client = Client(serverURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry))
 
         let user = try await client.getUser(path: .init(id: 7)).ok.body.json
         #expect(user.name == "Barbara")
@@ -46,7 +46,7 @@ struct OpenAPIExamples {
     @Test func faultsAndDelaysAreStubTransports() async throws {
         let spec = try OpenAPISpec(contentsOf: specURL)
         let registry = StubRegistry(clock: TestClock())
-        let client = Client(serverURL: URL(string: "https://api.example.com")!, transport: OpenAPITransport(registry))
+        let client = Client(serverURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry))
 
         try registry.register(StubResponse.fault(.connectionReset), forOperation: "listUsers", in: spec)
         await #expect(throws: ClientError.self) { try await client.listUsers() }
@@ -61,7 +61,7 @@ struct OpenAPIExamples {
         let server = MockServer(registry: registry)
         try server.start()
         defer { server.stop() }
-        let client = Client(serverURL: server.baseURL, transport: OpenAPITransport(transport: URLSessionTransport()))
+        let client = Client(serverURL: server.baseURL, transport: URLSessionTransport())
         #expect(try await client.listUsers().ok.body.json == [])
     }
 
@@ -69,7 +69,7 @@ struct OpenAPIExamples {
         let spec = try OpenAPISpec(contentsOf: specURL, basePath: "/v1")
         let registry = StubRegistry()
         try registry.register(StubResponse(json: "[]"), forOperation: "listUsers", in: spec)
-        let client = Client(serverURL: URL(string: "https://api.example.com/v1")!, transport: OpenAPITransport(registry))
+        let client = Client(serverURL: URL(string: "https://api.example.com/v1")!, transport: StubTransport(registry))
         #expect(try await client.listUsers().ok.body.json == [])
     }
 
@@ -79,11 +79,11 @@ struct OpenAPIExamples {
         try registry.registerExamples(of: spec)
         try registry.register(StubResponse(json: #"{"id": 2, "name": "Grace"}"#), for: .get("/users/2"))
 
-        let client = Client(serverURL: URL(string: "https://api.example.com")!, transport: OpenAPITransport(registry))
+        let client = Client(serverURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry))
         #expect(try await client.getUser(path: .init(id: 1)).ok.body.json.name == "Ada")
         #expect(try await client.getUser(path: .init(id: 2)).ok.body.json.name == "Grace")
 
-        let asking404 = Client(serverURL: URL(string: "https://api.example.com")!, transport: OpenAPITransport(registry), middlewares: [Prefer(value: "code=404")])
+        let asking404 = Client(serverURL: URL(string: "https://api.example.com")!, transport: StubTransport(registry), middlewares: [Prefer(value: "code=404")])
         #expect(try await asking404.getUser(path: .init(id: 1)).notFound.body.json.message == "no such user")
     }
 }

@@ -218,8 +218,8 @@ struct AdminAPITests {
 
     @Test func aCustomProviderHasAJournalButNoMappings() async throws {
         struct Fixed: StubProvider {
-            func lookup(_ request: StubRequest) -> StubLookup {
-                .matched(StubMatch(stub: StubResponse(text: "fixed"), route: nil))
+            func stub(for request: StubRequest) -> (any Stub)? {
+                StubResponse(text: "fixed")
             }
         }
         let server = MockServer(provider: Fixed())
@@ -280,7 +280,7 @@ struct AdminAPITests {
 
     @Test func anOpenAdminAPIIsRefusedOffLoopback() {
         let server = MockServer(registry: StubRegistry(), configuration: .init(host: "0.0.0.0"))
-        #expect(throws: MockServerError.openAdminAPIOffLoopback(host: "0.0.0.0")) { try server.start() }
+        #expect(throws: DecoyError.openAdminAPIOffLoopback(host: "0.0.0.0")) { try server.start() }
         #expect(!server.isRunning)
     }
 }

@@ -177,7 +177,7 @@ struct ProxyTests {
 
     @Test func aProxyWithFieldsItCannotHonourIsRefused() throws {
         let registry = StubRegistry()
-        #expect(throws: StubFileError.self) {
+        #expect(throws: DecoyError.self) {
             try registry.addMapping(
                 Data(
                     (#"{"request": {"urlPath": "/a"}, "#
@@ -199,7 +199,7 @@ struct ProxyTests {
         } catch {
             #expect("\(error)".contains("an http or https URL"))
         }
-        #expect(throws: StubEncodingError.self) {
+        #expect(throws: DecoyError.self) {
             try StubEncoder.mapping(
                 ProxyStub(to: URL(string: "http://127.0.0.1:1")!, transport: StubTransport(StubRegistry())),
                 for: .get("/x"))

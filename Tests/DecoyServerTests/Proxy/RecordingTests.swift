@@ -153,14 +153,14 @@ struct RecordingTests {
 
     @Test func matchersAndRedaction() throws {
         let exchanges = [
-            StubRecording.Exchange(
+            StubRecording.Proxied(
                 request: StubRequest(method: .get, target: "/search?q=cats&api_key=k-1&page=1"),
                 response: StubResponse(headerFields: [.setCookie: "session=abc"], json: #"{"hits": 1, "token": "t-9"}"#)
             ),
-            StubRecording.Exchange(
+            StubRecording.Proxied(
                 request: StubRequest(method: .post, target: "/notes", body: Data("plain text".utf8)),
                 response: StubResponse(status: .created)),
-            StubRecording.Exchange(
+            StubRecording.Proxied(
                 request: StubRequest(
                     method: .put, target: "/me", body: Data(#"{"name": "Ada", "password": "p"}"#.utf8)),
                 response: StubResponse(status: .noContent)),

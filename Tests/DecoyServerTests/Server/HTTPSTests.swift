@@ -24,7 +24,7 @@ import Testing
         servesHTTP: Bool = true
     ) throws -> MockServer {
         var configuration = MockServer.Configuration()
-        configuration.tls = .init(identity: identity, fault: fault)
+        configuration.tls = .init(port: 0, identity: identity, fault: fault)
         configuration.servesHTTP = servesHTTP
         let server = MockServer(registry: registry, configuration: configuration)
         try server.start()
@@ -231,9 +231,9 @@ import Testing
         try Data("not a certificate\n".utf8).write(to: URL(filePath: text))
         for (certificate, key, named) in [(missing, text, missing), (text, text, text)] {
             var configuration = MockServer.Configuration()
-            configuration.tls = .init(identity: .files(certificate: certificate, key: key))
+            configuration.tls = .init(certificateFile: certificate, keyFile: key)
             let server = MockServer(registry: StubRegistry(), configuration: configuration)
-            #expect(throws: MockServerError.self) { try server.start() }
+            #expect(throws: DecoyError.self) { try server.start() }
             do { try server.start() } catch { #expect(error.description.hasPrefix(named + ": ")) }
             #expect(!server.isRunning)
         }

@@ -54,11 +54,11 @@ struct MockServerTests {
         let first = try Self.started()
         defer { first.stop() }
         let second = MockServer(registry: StubRegistry(), configuration: .init(port: first.port))
-        let error = #expect(throws: MockServerError.self) { try second.start() }
+        let error = #expect(throws: DecoyError.self) { try second.start() }
         #expect(error?.description == "cannot listen on 127.0.0.1 port \(first.port): is the port in use?")
         #expect(!second.isRunning)
         second.stop()
-        #expect(throws: MockServerError.invalidHost("localhost")) {
+        #expect(throws: DecoyError.invalidHost("localhost")) {
             try MockServer(registry: StubRegistry(), configuration: .init(host: "localhost")).start()
         }
     }

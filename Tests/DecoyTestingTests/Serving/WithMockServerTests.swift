@@ -54,7 +54,7 @@ struct WithMockServerTests {
     }
 
     @Test func throwsWhatStartingTheServerThrowsAndRunsNoBody() async throws {
-        await #expect(throws: MockServerError.invalidHost("localhost")) {
+        await #expect(throws: DecoyError.invalidHost("localhost")) {
             try await withMockServer(registry: StubRegistry(), configuration: .init(host: "localhost")) { _ in
                 Issue.record("the body ran without a server")
             }

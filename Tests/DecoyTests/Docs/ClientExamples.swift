@@ -161,7 +161,7 @@ struct ClientExamples {
                 redaction: LogRedaction(parameters: ["otp"]),   // with password, access_token, refresh_token, …
                 interceptors: [
                     RequestAdapter { request, _ in request.headerFields[.authorization] = "Bearer \(token)" },
-                    StubInterceptor(mocks),
+                    mocks.interceptor,
                 ],
                 retry: RetryPolicy(maxAttempts: 3, wait: .milliseconds(100), multiplier: 2, maximumWait: .seconds(2))
             ),

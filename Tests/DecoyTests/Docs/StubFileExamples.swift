@@ -16,15 +16,17 @@ struct StubFileExamples {
     @Test func loadsAFolder() throws {
         let registry = StubRegistry()
         let report = try registry.load(folder: stubsFolder)
-        for stub in report.stubs { print(stub) }          // users.yaml:21: GET /users/{id} "Get a user"
-        for stub in report.refused { print(stub) }        // orders.json:3: refused: response.status: expected …
-        for warning in report.warnings { print(warning) } // legacy.json:1:1: comments are not JSON; read past, …
+        print(report)
+        // users.yaml:21: GET /users/{id} "Get a user"
+        // orders.json:3: refused: response.status: expected …
+        // legacy.json:1:1: comments are not JSON; read past, …
         #expect(report.stubs.count == 19)
         #expect(report.refused.isEmpty && report.warnings.isEmpty)
     }
 
     @Test func checksAFolder() {
-        let report = StubFolder(url: stubsFolder).check()
+        let registry = StubRegistry()
+        let report = registry.check(folder: stubsFolder)
         if !report.isValid {
             for error in report.errors { print(error) }   // users.yaml:12:5: response.status: expected …
         }
@@ -49,9 +51,9 @@ struct StubFileExamples {
         try receiver.register(StubResponse(status: .noContent), for: .post("/callbacks/{id}"))
         let registry = StubRegistry()
         registry.webhookTransport = StubTransport(receiver)
-        let callback = try Webhook(.post, url: "http://127.0.0.1:9000/callbacks/{{originalRequest.path.[1]}}",
-                                   body: #"{"status": "shipped"}"#, delay: .fixed(.milliseconds(100)))
-        try registry.register(StubResponse(status: .accepted), for: Route.post("/orders/{id}").webhook(callback))
+        let shipped = try Route.post("/orders/{id}").webhook(.post, url: "http://127.0.0.1:9000/callbacks/{{originalRequest.path.[1]}}",
+                                                             body: #"{"status": "shipped"}"#, delay: .fixed(.milliseconds(100)))
+        try registry.register(StubResponse(status: .accepted), for: shipped)
         #expect(try await registry.engine.answer(StubRequest(method: .post, target: "/orders/7")).status == .accepted)
         let sent = try await WebhookTests.arrivals(in: receiver.journal)
         #expect(sent.map(\.request.target) == ["/callbacks/7"])
@@ -72,7 +74,7 @@ struct StubFileExamples {
         try registry.register(StubResponse(status: .created), for: Route.post("/orders").body(.equalToJSON(#"{"sku": "A-1", "quantity": 2}"#, ignoreExtraElements: true)))
         try registry.register(StubResponse(json: "[]"), for: Route.post("/search").body(.matchesJSONPath("$.filters[*].field", .equalTo("status"))))
         try registry.register(StubResponse(text: "welcome back"), for: Route.get("/home").cookie("session", .present).header(.accept, .equalTo("TEXT/PLAIN", caseInsensitive: true)))
-        try registry.register(StubResponse(json: "[]"), for: Route(method: .get, path: "/users", pathSyntax: .exact).target(.equalTo("/users?page=2")))
+        try registry.register(StubResponse(json: "[]"), for: Route(method: .get, exactPath: "/users").target(.equalTo("/users?page=2")))
         try registry.register(StubResponse(text: "signed up"), for: Route.post("/signup").formParameter("email", .and([.contains("@"), .not(.contains("spam"))])))
 
         let serving = ServingMode.inProcess
@@ -87,7 +89,7 @@ struct StubFileExamples {
 
     @Test func scenariosFromSwift() async throws {
         let registry = StubRegistry()
-        try registry.register(StubResponse(json: #"{"items": []}"#), for: Route.get("/cart").scenario("cart", requiredState: Scenario.started))
+        try registry.register(StubResponse(json: #"{"items": []}"#), for: Route.get("/cart").scenario("cart", requiredState: Route.scenarioStarted))
         try registry.register(StubResponse(status: .created), for: Route.post("/cart/items").scenario("cart", newState: "filled"))
         try registry.register(StubResponse(json: #"{"items": [{"sku": "A-1"}]}"#), for: Route.get("/cart").scenario("cart", requiredState: "filled"))
         // … requests move the scenario on; a test can also set or reset it:
@@ -100,7 +102,7 @@ struct StubFileExamples {
     }
 
     @Test func invalidMatchersAreRefusedAtRegistration() {
-        let error = #expect(throws: RouteError.self) {
+        let error = #expect(throws: DecoyError.self) {
             try StubRegistry().register(StubResponse(), for: Route.post("/x").body(.matchesJSONPath("$.items.first()")))
         }
         #expect(error?.description == #"invalid route path "/x": body with JSON path $.items.first(): JSON path "$.items.first()": "first()" is not a function of WireMock's JSON paths (Jayway 2.7); they are length(), size(), min(), max(), avg(), sum(), stddev(), keys(), concat(), append()"#)

@@ -45,7 +45,7 @@ struct SharedSessionInterceptionTests {
         let first = try Self.registry()
         let second = try Self.registry()
         try await withSharedSessionIntercepted(by: first) {
-            await #expect(throws: SharedSessionInterceptionError.self) {
+            await #expect(throws: DecoyError.self) {
                 try await withSharedSessionIntercepted(by: second) {}
             }
             _ = try await URLSession.shared.data(from: Self.url)

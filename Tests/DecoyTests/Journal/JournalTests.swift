@@ -49,7 +49,7 @@ struct JournalTests {
     ])
     func verifyFailsWithWhatWasReceivedInstead(_ count: CallCount, _ headline: String) async throws {
         let registry = try registryAfterTwoPosts()
-        let error = #expect(throws: VerificationError.self) { try registry.verify(.post("/users"), count: count) }
+        let error = #expect(throws: DecoyError.self) { try registry.verify(.post("/users"), count: count) }
         #expect(
             error?.description == """
                 \(headline)
@@ -61,7 +61,7 @@ struct JournalTests {
     }
 
     @Test func verifyOnAnEmptyJournalSaysNothingArrived() throws {
-        let error = #expect(throws: VerificationError.self) { try StubRegistry().verify(.get("/users")) }
+        let error = #expect(throws: DecoyError.self) { try StubRegistry().verify(.get("/users")) }
         #expect(
             error?.description
                 == "Expected at least 1 request matching GET /users, but received 0.\nNo requests were received.")

@@ -61,7 +61,7 @@ struct JSONPathTests {
         ("items", #"a JSON path starts with "$""#),
     ])
     func whatTheDialectHasBeyondThatIsRefusedByName(path: String, reason: String) {
-        let error = #expect(throws: RouteError.self) {
+        let error = #expect(throws: DecoyError.self) {
             try RequestPattern(Route.post("/x").body(.matchesJSONPath(path)))
         }
         #expect(error?.reason == #"body with JSON path \#(path): JSON path "\#(path)": \#(reason)"#)

@@ -123,12 +123,12 @@ struct RoutingTests {
         ("/files/**/x", #"invalid route path "/files/**/x": "**" may only be the last segment"#),
     ])
     func invalidRoutesAreRefusedWithAClearError(_ path: String, _ message: String) throws {
-        let error = #expect(throws: RouteError.self) { try StubRegistry().register(StubResponse(), for: .get(path)) }
+        let error = #expect(throws: DecoyError.self) { try StubRegistry().register(StubResponse(), for: .get(path)) }
         #expect(error?.description == message)
     }
 
     @Test func invalidExpressionIsRefused() throws {
-        let error = #expect(throws: RouteError.self) {
+        let error = #expect(throws: DecoyError.self) {
             try StubRegistry().register(StubResponse(), for: .get(matching: "/("))
         }
         #expect(error?.description == #"invalid route path "/(": "/(" is not a valid regular expression"#)
@@ -295,13 +295,16 @@ struct RoutingTests {
 
     @Test func customProviderServesThroughTheEngine() async throws {
         struct Everything: StubProvider {
-            func lookup(_ request: StubRequest) -> StubLookup {
-                .matched(StubMatch(stub: StubResponse(text: "custom \(request.path)"), route: nil))
+            func stub(for request: StubRequest) -> (any Stub)? {
+                request.path == "/missing" ? nil : StubResponse(text: "custom \(request.path)")
             }
         }
         let engine = StubEngine(provider: Everything())
         let client = APIClient(baseURL: URL(string: "https://api.test")!, transport: StubTransport(engine: engine))
         #expect(try await client.send(Resource<String>.get("/x")) == "custom /x")
+        let missing = try await StubTransport(provider: Everything()).send(
+            HTTPRequest(method: .get, scheme: "https", authority: "api.test", path: "/missing"), body: nil)
+        #expect(missing.0.status == .notFound)
         #expect(engine.journal.totalCount == 1)
     }
 }

@@ -61,7 +61,7 @@ struct XPathTests {
         ("/order/child::item", #"axes such as "child::" are not supported"#),
     ])
     func whatXPathHasBeyondThatIsRefusedByName(path: String, reason: String) {
-        let error = #expect(throws: RouteError.self) { try RequestPattern(Route.post("/x").body(.matchesXPath(path))) }
+        let error = #expect(throws: DecoyError.self) { try RequestPattern(Route.post("/x").body(.matchesXPath(path))) }
         #expect(error?.reason == #"body with XPath \#(path): XPath "\#(path)": \#(reason)"#)
     }
 }

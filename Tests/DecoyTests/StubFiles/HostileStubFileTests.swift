@@ -56,10 +56,10 @@ struct HostileStubFileTests {
             #"{"request": {"urlPath": "/bomb"}, "response": {"jsonBody": ["# + levels.joined(separator: ", ") + "]}}"
         let registry = StubRegistry()
         let started = ContinuousClock.now
-        let error = #expect(throws: StubFileError.self) { try registry.addMapping(Data(body.utf8)) }
+        let error = #expect(throws: DecoyError.self) { try registry.addMapping(Data(body.utf8)) }
         #expect(ContinuousClock.now - started < .seconds(5))
         #expect(
-            error?.errors.map(\.message) == [
+            error?.stubFileErrors.map(\.message) == [
                 "aliases repeat more than 100000 values in this file; write them out, or repeat fewer"
             ])
         #expect(registry.mappings.isEmpty)
@@ -92,13 +92,13 @@ struct HostileStubFileTests {
     @Test func aLargeScalarAliasedManyTimesInAnAdminBodyIsRefused() {
         let registry = StubRegistry()
         let started = ContinuousClock.now
-        let error = #expect(throws: StubFileError.self) {
+        let error = #expect(throws: DecoyError.self) {
             try registry.addMapping(Data(Self.largeScalarAliased(asJSON: true).utf8))
         }
         let elapsed = ContinuousClock.now - started
         #expect(elapsed < .seconds(2), "\(elapsed)")
         #expect(
-            error?.errors.map(\.message) == [
+            error?.stubFileErrors.map(\.message) == [
                 "aliases make this file stand for more than 10485760 bytes of text; write them out, or repeat fewer"
             ])
         #expect(registry.mappings.isEmpty)

@@ -88,7 +88,9 @@ struct StubDecoderFuzzTests {
                 let mapping = try registry.addMapping(data)
                 #expect(registry.mapping(id: mapping.id) != nil)
             } catch {
-                #expect(!error.errors.isEmpty && error.errors.allSatisfy { $0.file == "request body" }, "run \(runs)")
+                #expect(
+                    !error.stubFileErrors.isEmpty && error.stubFileErrors.allSatisfy { $0.file == "request body" },
+                    "run \(runs)")
             }
             // A request pattern is refused or read; only a crash or a hang would fail here.
             _ = try? RequestPattern(json: data)

@@ -283,7 +283,7 @@ struct StubFileErrorTests {
             "b/c.yaml": "request: { urlPath: /c }\nresponse: { status: 200, fault: NOPE }\n",
             "good.yaml": "request: { urlPath: /good }\nresponse: { status: 200 }\n",
         ])
-        let error = #expect(throws: StubFileError.self) { try StubRegistry().load(folder: folder.url, strict: true) }
+        let error = #expect(throws: DecoyError.self) { try StubRegistry().load(folder: folder.url, strict: true) }
         #expect(
             error?.description == """
                 The stubs folder has 2 errors:

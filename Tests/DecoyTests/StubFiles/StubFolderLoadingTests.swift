@@ -82,14 +82,14 @@ struct StubFolderLoadingTests {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "from code"), for: .get("/code"))
         let folder = try ScratchFolder(Self.broken)
-        #expect(throws: StubFileError.self) { try registry.load(folder: folder.url, strict: true) }
+        #expect(throws: DecoyError.self) { try registry.load(folder: folder.url, strict: true) }
         #expect(registry.routes.map(\.path) == ["/code"])
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").status == 404)
     }
 
     @Test func aMissingFolderIsAnErrorEvenWhenNotStrict() {
         let missing = FileManager.default.temporaryDirectory.appending(path: "no-such-\(UUID())")
-        #expect(throws: StubFileError.self) { try StubRegistry().load(folder: missing) }
+        #expect(throws: DecoyError.self) { try StubRegistry().load(folder: missing) }
     }
 
     @Test func reloadKeepsABrokenFilesPreviousStubsAndTakesTheRest() async throws {
@@ -108,8 +108,8 @@ struct StubFolderLoadingTests {
         let registry = try Self.registryWithCodeAndFiles(from: folder)
         try folder.write("bad.json", Self.broken["bad.json"]!)
         try folder.write("new.yaml", Self.newFile)
-        let error = #expect(throws: StubFileError.self) { try registry.reload(folder: folder.url, strict: true) }
-        #expect(error?.errors.map(\.file) == ["bad.json"])
+        let error = #expect(throws: DecoyError.self) { try registry.reload(folder: folder.url, strict: true) }
+        #expect(error?.stubFileErrors.map(\.file) == ["bad.json"])
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/ok").text == "from files")
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/new").status == 404)
     }

@@ -47,16 +47,16 @@ struct EventStreamTests {
     }
 
     @Test func aHostileStreamIsRefusedWithAReason() {
-        #expect(throws: EventStreamError.self) {
+        #expect(throws: DecoyError.self) {
             try EventStreamStub(events: Array(repeating: ServerEvent(data: "x"), count: 1_000_000))
         }
-        #expect(throws: EventStreamError.self) {
+        #expect(throws: DecoyError.self) {
             try EventStreamStub(events: [ServerEvent(data: String(repeating: "x", count: 100 << 20))])
         }
-        #expect(throws: EventStreamError.self) {
+        #expect(throws: DecoyError.self) {
             try EventStreamStub(events: [ServerEvent(data: "x")], repeats: .forever)
         }
-        #expect(throws: EventStreamError.self) { try EventStreamStub(events: []) }
+        #expect(throws: DecoyError.self) { try EventStreamStub(events: []) }
         do {
             _ = try EventStreamStub(events: Array(repeating: ServerEvent(data: "x"), count: 1_000_000))
         } catch {

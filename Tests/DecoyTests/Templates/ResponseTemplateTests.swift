@@ -20,12 +20,13 @@ struct ResponseTemplateTests {
         return try ResponseTemplate(template).render(context)
     }
 
-    func syntaxError(_ template: String) -> TemplateSyntaxError? {
+    func syntaxError(_ template: String) -> (line: Int, column: Int, helper: String?, reason: String)? {
         do {
             _ = try ResponseTemplate(template)
             return nil
         } catch {
-            return error
+            guard case .invalidTemplate(let line, let column, let helper, let reason) = error else { return nil }
+            return (line, column, helper, reason)
         }
     }
 

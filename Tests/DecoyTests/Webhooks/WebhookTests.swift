@@ -95,10 +95,10 @@ struct WebhookTests {
 
     @Test func aWebhookToAnotherHostIsRefusedAtLoadByFileLineAndField() throws {
         let folder = try ScratchFolder(["mappings/orders.json": Self.stubFile(url: "http://example.com/callbacks")])
-        let error = try #require(throws: StubFileError.self) {
+        let error = try #require(throws: DecoyError.self) {
             try StubRegistry().load(folder: folder.url, strict: true)
         }
-        let diagnostic = try #require(error.errors.first)
+        let diagnostic = try #require(error.stubFileErrors.first)
         #expect(diagnostic.file == "mappings/orders.json")
         #expect(diagnostic.line == 8)
         #expect(diagnostic.field == "postServeActions[0].parameters.url")
@@ -232,7 +232,7 @@ struct WebhookTests {
     }
 
     @Test func aMalformedTemplateInCodeNamesItsPart() {
-        #expect(throws: TemplateSyntaxError.self) { try Webhook(.post, url: "http://localhost/", body: "{{#if}}") }
+        #expect(throws: DecoyError.self) { try Webhook(.post, url: "http://localhost/", body: "{{#if}}") }
         do {
             _ = try Webhook(.post, url: "http://localhost/", headerFields: [.accept: "{{request.url}}"])
         } catch {
