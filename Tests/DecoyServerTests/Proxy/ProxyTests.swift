@@ -106,7 +106,8 @@ struct ProxyTests {
 
     @Test func anUnreachableUpstreamIsATransportFailureInProcess() async throws {
         let registry = StubRegistry()
-        try registry.register(ProxyStub(to: try Self.closedPort()), for: .get("/users/1"))
+        let upstream = try RefusingPort()
+        try registry.register(ProxyStub(to: upstream.url), for: .get("/users/1"))
         try await withStubbedClient(.inProcess, registry: registry) { client, _ in
             do throws(APIError) {
                 _ = try await client.response(for: Resource<Void>.get("/users/1"))
@@ -124,7 +125,8 @@ struct ProxyTests {
 
     @Test func anUnreachableUpstreamIsA502OverTheServer() async throws {
         let registry = StubRegistry()
-        let target = try Self.closedPort()
+        let upstream = try RefusingPort()
+        let target = upstream.url
         try registry.register(ProxyStub(to: target), for: .get("/users/1"))
         try await withStubbedClient(.server, registry: registry) { client, _ in
             do throws(APIError) {
@@ -206,14 +208,6 @@ struct ProxyTests {
         }
     }
 
-    /// A loopback URL on which nothing listens: a server's port, once it stopped.
-    static func closedPort() throws -> URL {
-        let server = MockServer(registry: StubRegistry())
-        try server.start()
-        let url = server.baseURL
-        server.stop()
-        return url
-    }
 }
 
 extension StubResponse {
