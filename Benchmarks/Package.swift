@@ -24,7 +24,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "Instructions",
-            dependencies: [.product(name: "Decoy", package: "Decoy")],
+            dependencies: [
+                .product(name: "Decoy", package: "Decoy"),
+                .product(name: "DecoyClient", package: "Decoy"),
+            ],
             path: "Instructions"
         ),
         .executableTarget(

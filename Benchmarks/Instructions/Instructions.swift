@@ -1,9 +1,10 @@
 import Decoy
+import DecoyClient
 import Foundation
 import HTTPTypes
 
-/// The stub engine's work per request, for counting instructions under callgrind:
-/// `Instructions CASE COUNT [setup]`.
+/// The work per request of the stub engine behind `StubTransport`, the in-process serving tests
+/// use, for counting instructions under callgrind: `Instructions CASE COUNT [setup]`.
 ///
 /// Builds the case's registry and requests for COUNT iterations, then, unless `setup` is given,
 /// answers COUNT requests. A run with `setup` counts everything but the answers, so the difference
@@ -41,47 +42,77 @@ struct Instructions {
             return { _ in blackHole(await answer("/items/9998")) }
         },
         "matched literal": { _ in
-            let engine = try routes()
-            let request = StubRequest(method: .get, target: "/items/9998")
-            return { _ in blackHole(try await engine.answer(request)) }
+            let transport = try routes()
+            let request = Self.get("/items/9998")
+            return { _ in blackHole(try await transport.send(request, body: nil)) }
         },
         "matched template": { _ in
-            let engine = try routes()
-            let request = StubRequest(method: .get, target: "/items/9999/parts/7")
-            return { _ in blackHole(try await engine.answer(request)) }
+            let transport = try routes()
+            let request = Self.get("/items/9999/parts/7")
+            return { _ in blackHole(try await transport.send(request, body: nil)) }
         },
         // The same near miss again and again, as a client retrying or a load generator sends it.
         "unmatched near miss": { _ in
-            let engine = try routes()
-            let request = StubRequest(method: .get, target: "/items/9999/part/7")
-            return { _ in blackHole(try await engine.answer(request)) }
+            let transport = try routes()
+            let request = Self.get("/items/9999/part/7")
+            return { _ in blackHole(try await transport.send(request, body: nil)) }
         },
         // A new near miss each time, so that every request walks the trie for its closest routes.
         "unmatched, each new": { count in
-            let engine = try routes()
-            let requests = (0..<count).map { StubRequest(method: .get, target: "/items/\($0 * 2 + 1)/part/7") }
-            return { index in blackHole(try await engine.answer(requests[index])) }
+            let transport = try routes()
+            let requests = (0..<count).map { Self.get("/items/\($0 * 2 + 1)/part/7") }
+            return { index in blackHole(try await transport.send(requests[index], body: nil)) }
         },
         "delayed stub": { _ in
-            let registry = StubRegistry()
+            let registry = StubRegistry(clock: ImmediateClock())
             try registry.register(StubResponse(body: body, delay: .fixed(.milliseconds(5))), for: .get("/slow"))
-            let engine = StubEngine(provider: registry, clock: ImmediateClock())
-            let request = StubRequest(method: .get, target: "/slow")
-            return { _ in blackHole(try await engine.answer(request)) }
+            let transport = StubTransport(registry)
+            let request = Self.get("/slow")
+            return { _ in blackHole(try await transport.send(request, body: nil)) }
+        },
+        // The client's own work on an answer: sending a resource over a transport that hands back
+        // a prebuilt answer, and decoding its JSON body into a model.
+        "client decode": { _ in
+            let client = APIClient(
+                baseURL: URL(string: "https://api.test")!, configuration: .init(timeout: nil),
+                transport: PrebuiltAnswer(body: body))
+            let resource = Resource<Record>.get("/items/9998")
+            return { _ in blackHole(try await client.send(resource)) }
         },
     ]
+
+    /// The model of ``body``.
+    struct Record: Decodable, Sendable {
+        let id: Int
+        let name: String
+        let status: String
+    }
+
+    /// A transport that answers every request with `200` and the same body, at once.
+    struct PrebuiltAnswer: Transport {
+        let body: Data
+
+        func send(_ request: HTTPRequest, body _: Data?) async throws -> (HTTPResponse, Data) {
+            (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), body)
+        }
+    }
 
     static let body = Data(#"{"id":42,"name":"benchmark-stub","status":"ok"}"#.utf8)
 
     /// 10,000 routes, half literal paths (hashed), half templates (trie), as InProcess's lookup has.
-    static func routes() throws -> StubEngine {
+    static func routes() throws -> StubTransport {
         let registry = StubRegistry()
         for index in 0..<10_000 {
             try registry.register(
                 StubResponse(body: body),
                 for: .get(index.isMultiple(of: 2) ? "/items/\(index)" : "/items/\(index)/parts/{part}"))
         }
-        return registry.engine
+        return StubTransport(registry)
+    }
+
+    /// `GET target` to the host the in-process serving stands for.
+    static func get(_ target: String) -> HTTPRequest {
+        HTTPRequest(method: .get, scheme: "http", authority: "api.test", path: target)
     }
 }
 

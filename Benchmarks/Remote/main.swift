@@ -5,15 +5,20 @@ import Decoy
 import DecoyRemote
 import DecoyServer
 import Foundation
+import HTTPTypes
 
 func server(holding count: Int) async throws -> MockServer {
     let registry = StubRegistry(journalLimit: 20_000)
     try registry.register(StubResponse(status: .created), for: .post("/users"))
     try registry.register(StubResponse(json: "[]"), for: .get("/users"))
+    // Through the in-process serving, journaled as a served request is, without a socket per request.
+    let transport = StubTransport(registry)
     for index in 0..<count {
-        // Through the engine, as a served request is journaled, without a socket per request.
-        _ = try await registry.engine.answer(
-            StubRequest(method: index == 0 ? .post : .get, target: index == 0 ? "/users" : "/users?page=\(index)"))
+        _ = try await transport.send(
+            HTTPRequest(
+                method: index == 0 ? .post : .get, scheme: "http", authority: "api.test",
+                path: index == 0 ? "/users" : "/users?page=\(index)"),
+            body: nil)
     }
     let server = MockServer(registry: registry)
     try server.start()

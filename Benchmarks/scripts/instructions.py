@@ -24,6 +24,7 @@ CASES = [
     "unmatched near miss",
     "unmatched, each new",
     "delayed stub",
+    "client decode",
 ]
 
 
