@@ -1,7 +1,8 @@
 /// A string that matches a `pattern` of a schema, made from the pattern itself: literal
 /// characters, classes (`[a-z0-9_]`, `\d`, `\w`, `.`), groups with alternatives (the first,
-/// or the longest when a longer string is asked for) and quantifiers. What it does not make (look-arounds, back-references) gives `nil`,
-/// and the caller falls back on other candidates; every candidate is checked against the schema.
+/// or the longest when a longer string is asked for) and quantifiers. What it does not make
+/// (look-arounds, back-references) gives `nil`, and the caller falls back on other candidates;
+/// every candidate is checked against the schema.
 struct PatternSample {
     private indirect enum Node {
         case character(Character)

@@ -8,9 +8,9 @@ public import HTTPTypes
 /// The request goes to `baseURL` followed by its target (path and query), with its method, its
 /// header fields and its body, through `transport`. The upstream's status, header fields and body
 /// are the answer, journaled like any other; an event stream (`text/event-stream`) goes on to
-/// the client piece by piece as it arrives, and its events are noted for a recording. When the upstream cannot be reached, the client sees
-/// ``Fault/proxyFailure(_:reason:)``: in-process the transport's error, over the server a
-/// `502 Bad Gateway` whose body gives the reason.
+/// the client piece by piece as it arrives, and its events are noted for a recording. When the
+/// upstream cannot be reached, the client sees ``Fault/proxyFailure(_:reason:)``: in-process the
+/// transport's error, over the server a `502 Bad Gateway` whose body gives the reason.
 ///
 /// ```swift
 /// let registry = StubRegistry()

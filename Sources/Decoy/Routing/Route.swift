@@ -207,11 +207,13 @@ public struct Route: Sendable, Hashable {
     ///
     /// ```swift
     /// try registry.register(
-    ///     StubResponse(json: "[]"), for: Route.get("/cart").scenario("checkout", requiredState: Route.scenarioStarted))
+    ///     StubResponse(json: "[]"),
+    ///     for: Route.get("/cart").scenario("checkout", requiredState: Route.scenarioStarted))
     /// try registry.register(
     ///     StubResponse(status: .created), for: Route.post("/cart").scenario("checkout", newState: "filled"))
     /// try registry.register(
-    ///     StubResponse(json: #"[{"sku": "A-1"}]"#), for: Route.get("/cart").scenario("checkout", requiredState: "filled"))
+    ///     StubResponse(json: #"[{"sku": "A-1"}]"#),
+    ///     for: Route.get("/cart").scenario("checkout", requiredState: "filled"))
     /// ```
     public func scenario(_ name: String, requiredState: String? = nil, newState: String? = nil) -> Route {
         var copy = self

@@ -84,7 +84,8 @@ struct RouteTable: Sendable {
         (literals.values.flatMap { $0 } + trie.allTemplates() + expressions).sorted { $0.id < $1.id }
     }
 
-    /// The stub that answers `request`, or whether any route's path fits it, for ``nearMisses(for:scenarios:anyPathMatches:)``.
+    /// The stub that answers `request`; else whether any route's path fits it, which
+    /// ``nearMisses(for:scenarios:anyPathMatches:)`` takes.
     func match(_ request: StubRequest, scenarios: ScenarioStates) -> (match: StubMatch?, anyPathMatches: Bool) {
         var best: RouteEntry?
         var anyPathMatches = false

@@ -151,7 +151,8 @@ struct RequestPipeline: Sendable {
             attempt += 1
             log.map { _ in
                 configuration.logger.debug(
-                    "↻ retrying \(request.method) \(request.path ?? "/") (attempt \(attempt) of \(retry.maxAttempts))")
+                    "↻ retrying \(request.method) \(request.path ?? "/") "
+                        + "(attempt \(attempt) of \(retry.maxAttempts))")
             }
         }
     }
