@@ -150,9 +150,8 @@ struct RequestPipeline: Sendable {
             }
             attempt += 1
             log.map { _ in
-                configuration.logger.debug(
-                    "↻ retrying \(request.method) \(request.path ?? "/") "
-                        + "(attempt \(attempt) of \(retry.maxAttempts))")
+                let target = "\(request.method) \(request.path ?? "/")"
+                configuration.logger.debug("↻ retrying \(target) (attempt \(attempt) of \(retry.maxAttempts))")
             }
         }
     }
