@@ -54,15 +54,6 @@ enum SocketFault {
             socklen_t(MemoryLayout<Foundation.linger>.size))
     }
 
-    /// Makes the socket readable at its end, which wakes libmicrohttpd's loop for one more round
-    /// in which it closes the connection, as a body ended with an error leaves it to do: without
-    /// an event, libmicrohttpd 0.9.75 closes it only on a later round, which under epoll may wait
-    /// for another connection's event or timeout (`StreamFaultTests`). Shutting down only the
-    /// reading side sends the client nothing, so a reset stays a reset.
-    static func wakeTheDaemon(over connection: OpaquePointer) {
-        shutdown(decoy_connection_socket(connection), Int32(SHUT_RD))
-    }
-
     private static func write(_ bytes: [UInt8], to socket: Int32) {
         guard socket >= 0 else { return }
         _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

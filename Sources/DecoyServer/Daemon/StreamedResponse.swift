@@ -80,7 +80,6 @@ final class StreamedResponse: @unchecked Sendable {
         switch exchange.machine.readerCalled() {
         case .close:
             if let failure { SocketFault.cutOff(by: failure, on: exchange.connection) }
-            SocketFault.wakeTheDaemon(over: exchange.connection)
             return Self.endWithError
         case .releasePiece:
             if let arrived {
