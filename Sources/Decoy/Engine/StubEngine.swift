@@ -62,7 +62,7 @@ package struct StubEngine: Sendable {
     /// once. `headRoom` is the room a server has for the response's head; a response whose head
     /// does not fit is answered with a `500` in its place, and the journal records that.
     package func prepare(_ request: StubRequest, headRoom: HeadRoom? = nil) -> Prepared<Delivery> {
-        switch registry?.routeLookup(request) ?? RouteLookup(provider.lookup(request), for: request) {
+        switch registry?.lookup(request) ?? provider.lookup(request) {
         case .unmatched(let unmatched):
             // At once: the default delay is a stub's, and no stub answers.
             let response = headRoom?.fitting(unmatched.response) ?? unmatched.response

@@ -1,33 +1,12 @@
 import Foundation
 import HTTPTypes
 
-/// A lookup as the engine takes it: the stub that answers, or the 404 for none.
-enum RouteLookup: Sendable {
-    case matched(StubMatch)
-    case unmatched(Unmatched)
-
-    /// A provider's lookup, its 404 made for this request alone: a provider of one's own keeps no
-    /// memo of them, as the registry's route table does (``RouteTableSnapshot``).
-    init(_ lookup: StubLookup, for request: StubRequest) {
-        switch lookup {
-        case .matched(let match): self = .matched(match)
-        case .unmatched(let misses): self = .unmatched(Unmatched(request, nearMisses: misses, isServedOnce: true))
-        }
-    }
-
-    /// The lookup as a provider tells it.
-    var stubLookup: StubLookup {
-        switch self {
-        case .matched(let match): .matched(match)
-        case .unmatched(let unmatched): .unmatched(unmatched.nearMisses)
-        }
-    }
-}
-
 /// A request nothing matched: its closest routes, and the `404 Not Found` that names them.
-struct Unmatched: Sendable {
-    let nearMisses: [NearMiss]
-    let response: StubResponse
+package struct Unmatched: Sendable {
+    /// The closest routes and why each missed, best first.
+    package let nearMisses: [NearMiss]
+    /// `404 Not Found`, naming them.
+    package let response: StubResponse
 
     /// The 404 for `request`; one `isServedOnce` answers this request alone, so servings keep no
     /// encoding of it.

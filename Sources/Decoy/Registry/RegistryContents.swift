@@ -146,7 +146,7 @@ final class RouteTableSnapshot: Sendable {
     }
 
     /// Looks `request` up in the table; an unmatched request that a refused stub fits is told so first.
-    func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> RouteLookup {
+    func lookup(_ request: StubRequest, scenarios: ScenarioStates) -> StubLookup {
         let (match, anyPathMatches) = table.match(request, scenarios: scenarios)
         if let match { return .matched(match) }
         let line = RequestLine(request)

@@ -18,12 +18,15 @@ public protocol StubProvider: Sendable {
 }
 
 extension StubProvider {
-    /// The stub for `request` with the route it was registered for, or the closest routes and
-    /// why each missed: a registry's own lookup; a custom provider's stub has no route, and its
-    /// `404` names no closest routes.
+    /// The stub for `request` with the route it was registered for, or the 404 naming the closest
+    /// routes: a registry's own lookup; a custom provider's stub has no route, and its `404`,
+    /// made for this request alone, names no closest routes.
     package func lookup(_ request: StubRequest) -> StubLookup {
         if let registry = self as? StubRegistry { return registry.lookup(request) }
-        return stub(for: request).map { .matched(StubMatch(stub: $0, route: nil)) } ?? .unmatched([])
+        guard let stub = stub(for: request) else {
+            return .unmatched(Unmatched(request, nearMisses: [], isServedOnce: true))
+        }
+        return .matched(StubMatch(stub: stub, route: nil))
     }
 }
 
@@ -31,8 +34,8 @@ extension StubProvider {
 package enum StubLookup: Sendable {
     /// A stub answers the request.
     case matched(StubMatch)
-    /// Nothing answers it; the closest routes and why each missed, best first.
-    case unmatched([NearMiss])
+    /// Nothing answers it: the closest routes, best first, and the 404 that names them.
+    case unmatched(Unmatched)
 }
 
 /// A stub chosen for a request, with the route it was registered for.

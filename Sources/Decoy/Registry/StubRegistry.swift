@@ -120,11 +120,6 @@ public final class StubRegistry: StubProvider {
     /// The lock is held only to take the table's snapshot, so a slow matcher holds up no other
     /// request.
     package func lookup(_ request: StubRequest) -> StubLookup {
-        routeLookup(request).stubLookup
-    }
-
-    /// The lookup the engine takes, the 404 of an unmatched request made with its near misses.
-    func routeLookup(_ request: StubRequest) -> RouteLookup {
         let found = contents.withLock { $0.tableForLookup() }.lookup(request, scenarios: scenarios)
         guard case .unmatched = found, let file = staticFile(for: request) else { return found }
         return .matched(StubMatch(stub: file, route: nil))

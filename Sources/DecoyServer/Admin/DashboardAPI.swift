@@ -161,8 +161,8 @@ extension AdminAPI {
         }
         let mappings = mappingsByRoute()
         var misses: [RequestNearMisses.Entry] = []
-        if !entry.isMatched, case .unmatched(let nearMisses) = engine.provider.lookup(entry.request) {
-            misses = nearMisses.map { miss in
+        if !entry.isMatched, case .unmatched(let unmatched) = engine.provider.lookup(entry.request) {
+            misses = unmatched.nearMisses.map { miss in
                 let mapping = mappings[miss.route]
                 return RequestNearMisses.Entry(
                     id: mapping?.id, name: mapping.flatMap(StubSummary.name(of:)),

@@ -28,8 +28,8 @@ struct NearMisses: Encodable {
         nearlyMatching request: ServedRequest, _ stubRequest: StubRequest, engine: StubEngine,
         mappings: [Route: JSONValue]
     ) -> [Entry] {
-        guard case .unmatched(let misses) = engine.provider.lookup(stubRequest) else { return [] }
-        return misses.map { miss in
+        guard case .unmatched(let unmatched) = engine.provider.lookup(stubRequest) else { return [] }
+        return unmatched.nearMisses.map { miss in
             Entry(
                 request: request, stubMapping: mappings[miss.route], requestPattern: nil,
                 matchResult: .init(differences: miss.reason.components(separatedBy: "; ").count)

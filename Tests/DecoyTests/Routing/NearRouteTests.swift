@@ -112,7 +112,7 @@ struct NearRouteTests {
         func costPerRequest(_ registry: StubRegistry) -> Duration {
             let started = ContinuousClock.now
             for request in requests {
-                guard case .unmatched(let misses) = registry.lookup(request), !misses.isEmpty else {
+                guard case .unmatched(let unmatched) = registry.lookup(request), !unmatched.nearMisses.isEmpty else {
                     Issue.record("\(request.target) matched or had no closest route")
                     return .zero
                 }
