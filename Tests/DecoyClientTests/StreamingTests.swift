@@ -155,4 +155,49 @@ struct StreamingTests {
         for try await response in client.responses(for: Status()) { states.append(response.value["state"] ?? "") }
         #expect(states == ["up"])
     }
+
+    /// A transport whose bodies end quietly after `sent` of the bytes its head announces, as a
+    /// connection closed early can look to a transport that does not count.
+    struct ShortTransport: Transport {
+        let announced: Int
+        let sent: String
+        var extraFields: HTTPFields = [:]
+
+        func send(_ request: HTTPRequest, body: Data?) async throws -> (HTTPResponse, Data) {
+            let (head, body) = try await stream(request, body: nil)
+            return (head, try await body.collected())
+        }
+
+        func stream(_ request: HTTPRequest, body: UploadBody?) async throws -> (HTTPResponse, ResponseBody) {
+            var head = HTTPResponse(status: .ok, headerFields: extraFields)
+            head.headerFields[.contentLength] = String(announced)
+            return (head, ResponseBody(Data(sent.utf8)))
+        }
+    }
+
+    /// A body that ends short of its `Content-Length` fails its reader, and a download of it
+    /// leaves no file; a body of the whole length, or one a transport may have decoded, does not.
+    @Test func aBodyShortOfItsLengthFails() async throws {
+        let short = APIClient(baseURL: Self.base, transport: ShortTransport(announced: 10, sent: "12345"))
+        let (_, body) = try await short.bytes(for: Resource<Void>.get("/file"))
+        let error = await #expect(throws: URLError.self) { try await body.collected() }
+        #expect(error?.code == .networkConnectionLost)
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("decoy-short-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let failure = await #expect(throws: APIError.self) {
+            try await short.download(Resource<Void>.get("/file"), to: file).value
+        }
+        guard case .transport(.connectionLost, _) = failure else {
+            Issue.record("expected a lost connection, got \(String(describing: failure))"); return
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+
+        let whole = APIClient(baseURL: Self.base, transport: ShortTransport(announced: 5, sent: "12345"))
+        #expect(try await whole.bytes(for: Resource<Void>.get("/file")).1.collected() == Data("12345".utf8))
+        let decoded = APIClient(
+            baseURL: Self.base,
+            transport: ShortTransport(announced: 10, sent: "12345", extraFields: [.contentEncoding: "gzip"]))
+        #expect(try await decoded.bytes(for: Resource<Void>.get("/file")).1.collected() == Data("12345".utf8))
+    }
 }

@@ -103,7 +103,8 @@ extension APIClient {
         HTTPResponse, ResponseBody
     ) {
         do throws(APIError) {
-            let (head, body) = try await pipeline.stream(request, body: body, options: options)
+            let (head, received) = try await pipeline.stream(request, body: body, options: options)
+            let body = received.expecting(lengthOf: head, answering: request.method)
             guard !configuration.acceptableStatuses.contains(head.status.code) else { return (head, body) }
             let data: Data
             do { data = try await body.collected() } catch { throw APIError(streaming: error) }

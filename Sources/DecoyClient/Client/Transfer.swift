@@ -37,10 +37,19 @@ public struct Transfer<Value: Sendable>: Sendable {
         }
     }
 
-    /// The transfer's value once it is done.
+    /// The transfer's value once it is done. Cancelling the task that awaits it cancels the
+    /// transfer, as ``cancel()`` does.
     public var value: Value {
         get async throws(APIError) {
-            do { return try await task.value } catch { throw APIError(streaming: error) }
+            do {
+                return try await withTaskCancellationHandler {
+                    try await task.value
+                } onCancel: { [task] in
+                    task.cancel()
+                }
+            } catch {
+                throw APIError(streaming: error)
+            }
         }
     }
 

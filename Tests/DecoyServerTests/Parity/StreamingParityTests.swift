@@ -65,6 +65,54 @@ struct StreamingParityTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == Self.body)
     }
 
+    /// A download cancelled after its first piece fails as cancelled and leaves no file, whether
+    /// the transfer is cancelled or the task that awaits its value.
+    @Test(arguments: ServingMode.allCases, [true, false])
+    func aCancelledDownloadFailsAndLeavesNoFile(_ mode: ServingMode, cancellingTheWaiter: Bool) async throws {
+        let (clock, registry) = try Self.pacedBody(at: "/export")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("decoy-download-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withStubbedClient(mode, registry: registry) { client, _ in
+            let download = client.download(Resource<Void>.get("/export"), to: file)
+            let waiter = Task { try await download.value }
+            var progress = download.progress.makeAsyncIterator()
+            #expect(await progress.next() == TransferProgress(completed: 0, expected: 400))
+            await waitUntilSleeping(clock, limit: endlessWait)
+            await clock.advance(by: .seconds(1))
+            #expect(await progress.next() == TransferProgress(completed: 100, expected: 400))
+            if cancellingTheWaiter { waiter.cancel() } else { download.cancel() }
+            #expect(await progress.next() == nil)
+            let error = await #expect(throws: APIError.self) { try await waiter.value }
+            guard case .transport(let failure, _) = error else {
+                Issue.record("expected a transport failure, got \(String(describing: error))"); return
+            }
+            #expect(failure == .cancelled)
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    /// A body reader stopped early throws rather than ending as if the body were whole: after
+    /// `cancel()`, and in a task cancelled while it collects.
+    @Test(arguments: ServingMode.allCases)
+    func aBodyStoppedEarlyFailsItsReader(_ mode: ServingMode) async throws {
+        let (clock, registry) = try Self.pacedBody(at: "/paced")
+        try await withStubbedClient(mode, registry: registry) { client, _ in
+            let (_, body) = try await client.bytes(for: Resource<Void>.get("/paced"))
+            var chunks = body.makeAsyncIterator()
+            await waitUntilSleeping(clock, limit: endlessWait)
+            await clock.advance(by: .seconds(1))
+            #expect(try await chunks.next()?.count == 100)
+            body.cancel()
+            await #expect(throws: CancellationError.self) { try await chunks.next() }
+
+            let (_, collected) = try await client.bytes(for: Resource<Void>.get("/paced"))
+            let collecting = Task { try await collected.collected() }
+            await waitUntilSleeping(clock, limit: endlessWait)
+            collecting.cancel()
+            await #expect(throws: CancellationError.self) { try await collecting.value }
+        }
+    }
+
     /// An upload from a file sends the file's bytes, reports them sent, and decodes the answer.
     @Test(arguments: ServingMode.allCases)
     func uploadFromAFileSendsItsBytes(_ mode: ServingMode) async throws {
