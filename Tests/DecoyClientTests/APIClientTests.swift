@@ -103,9 +103,20 @@ struct APIClientTests {
         #expect(String(decoding: failure.body, as: UTF8.self).contains("name is required"))
     }
 
+    /// A status the configuration accepts is answered; the same status refused by the default
+    /// configuration throws.
     @Test func acceptableStatusesAreConfigurable() async throws {
         let recorder = try Recorder(answer: StubResponse(status: .notModified))
-        try await recorder.client(.init(acceptableStatuses: 200..<400)).send(Resource<Void>.get("/cached"))
+        let accepted = try await recorder.client(.init(acceptableStatuses: 200..<400)).response(
+            for: Resource<Void>.get("/cached"))
+        #expect(accepted.status == .notModified)
+        let error = await #expect(throws: APIError.self) {
+            try await recorder.client().send(Resource<Void>.get("/cached"))
+        }
+        guard case .unacceptableStatus(let failure) = error else {
+            Issue.record("expected an unacceptable status, got \(String(describing: error))"); return
+        }
+        #expect(failure.status == .notModified)
     }
 
     @Test func responseVariantGivesStatusAndHeaders() async throws {
