@@ -302,6 +302,18 @@ struct HTTPCachingTests {
         #expect(sources == [.cache, .revalidated])
     }
 
+    @Test func aRequestsMaxAgeAsksForAFresherAnswer() async throws {
+        let origin = try Self.answering([.cacheControl: "max-age=600"])
+        let client = client(origin)
+        _ = try await client.send(Resource<Int>.get("/a"))
+        await clock.advance(by: .seconds(60))
+        let lenient = try await client.response(for: Resource<Int>.get("/a").header(.cacheControl, "max-age=120"))
+        #expect((lenient.value, lenient.source) == (1, .cache))
+        let fresher = try await client.response(for: Resource<Int>.get("/a").header(.cacheControl, "max-age=30"))
+        #expect((fresher.value, fresher.source) == (2, .network), "a 60-second-old answer is older than 30 seconds")
+        #expect(origin.hits("/a") == 2)
+    }
+
     @Test func theDefaultPolicyIsHTTPs() {
         #expect(APIClient.Configuration().cachePolicy == .http)
     }
