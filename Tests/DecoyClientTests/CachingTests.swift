@@ -144,13 +144,13 @@ struct CachingTests {
         let cache = MemoryCache()
         await cache.store(Self.entry(#"{"an": "old shape"}"#), for: Self.key("/counter"))
         let client = Self.client(registry, cache: cache, policy: .cacheElseNetwork)
-        let failures = client.failureStream()
+        let failures = client.failures()
         let response = try await client.response(for: Self.counter)
         #expect((response.value, response.source) == (1, .network))
         #expect(await cache.response(for: Self.key("/counter"))?.body == Data("1".utf8))
         _ = try? await client.send(Resource<Void>.get("/broken"))
         var reported = failures.makeAsyncIterator()
-        guard case .unacceptableStatus(let failure) = await reported.next() else {
+        guard case .unacceptableStatus(let failure) = await reported.next()?.error else {
             Issue.record("expected the 500 of /broken"); return
         }
         #expect(failure.status == .internalServerError, "a recovered cache entry is not a failure")
