@@ -125,6 +125,15 @@ struct CachingTests {
         #expect(registry.journal.totalCount == 1)
     }
 
+    @Test func responsesTakeAResourceNamedByItsStaticMember() async throws {
+        let registry = try Self.counting()
+        let client = Self.client(registry, policy: .cacheThenNetwork)
+        _ = try await client.send(Resource<Int>.get("/counter"))
+        var values: [Int] = []
+        for try await delivery in client.responses(for: .counter) { values.append(delivery.value) }
+        #expect(values == [1, 2], "the cached delivery, then the network's")
+    }
+
     @Test func theClientsPolicyCachesReadsOnlyAndAResourceMayOptIn() async throws {
         let registry = StubRegistry()
         let count = Mutex(0)
@@ -244,4 +253,9 @@ struct CachingTests {
         for try await response in client.responses(for: Self.counter) { values.append(response.value) }
         #expect(values == [2])
     }
+}
+
+extension Resource where Value == Int {
+    /// A resource named by a static member, as call sites write `client.responses(for: .counter)`.
+    fileprivate static var counter: Resource { .get("/counter") }
 }
