@@ -12,6 +12,12 @@ struct PublicAPITests {
         #expect(run.status == 0, "\(run.errors)")
     }
 
+    @Test func allCasesWithDecoyTestingAloneSaysWhereItIs() async throws {
+        let run = try await Self.typecheck("DecoyTestingAlone.swift")
+        #expect(run.status != 0)
+        #expect(run.errors.contains("'allCases' is unavailable: ServingMode.allCases, with the server mode, is in DecoyServerTesting"), "\(run.errors)")
+    }
+
     /// `swiftc -typecheck` of a file of `Tests/PublicAPI` against the built modules.
     static func typecheck(_ file: String) async throws -> ProgramRun {
         let products = Bundle.main.bundleURL
