@@ -4,14 +4,17 @@ public import Decoy
 /// and what was read but not acted on.
 ///
 /// ```swift
-/// let report = registry.check(folder: stubsURL)
-/// print(report)
+/// let report = try registry.load(folder: stubsURL)
+/// print("\(report.stubs.count) stubs serve, \(report.refused.count) refused")
 /// ```
 public struct StubFolderReport: Sendable, CustomStringConvertible {
-    /// Every stub that loads, in file order.
-    package let stubs: [LoadedStub]
+    /// Every stub that loads, in file order: after a load, those the registry serves
+    /// (`report.stubs.count` stubs); after a reload, a file whose new version is refused keeps
+    /// serving its previous stubs, which are not listed again.
+    public let stubs: [LoadedStub]
     /// Every stub refused, in file order: a file that cannot be read at all is one refused stub.
-    package let refused: [RefusedStub]
+    /// A test that must fail on any refused stub checks `report.refused.isEmpty`.
+    public let refused: [RefusedStub]
     /// Every error, by file, then by place in the file; a strict load takes nothing when there is one.
     public var errors: [StubFileDiagnostic] { refused.flatMap(\.errors) }
     /// What was read leniently (as WireMock reads it) or read and not acted on, each with its field.

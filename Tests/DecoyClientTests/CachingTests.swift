@@ -125,6 +125,15 @@ struct CachingTests {
         #expect(registry.journal.totalCount == 1)
     }
 
+    @Test func responsesTakeAResourceNamedByItsStaticMember() async throws {
+        let registry = try Self.counting()
+        let client = Self.client(registry, policy: .cacheThenNetwork)
+        _ = try await client.send(Resource<Int>.get("/counter"))
+        var values: [Int] = []
+        for try await delivery in client.responses(for: .counter) { values.append(delivery.value) }
+        #expect(values == [1, 2], "the cached delivery, then the network's")
+    }
+
     @Test func theClientsPolicyCachesReadsOnlyAndAResourceMayOptIn() async throws {
         let registry = StubRegistry()
         let count = Mutex(0)
@@ -144,13 +153,13 @@ struct CachingTests {
         let cache = MemoryCache()
         await cache.store(Self.entry(#"{"an": "old shape"}"#), for: Self.key("/counter"))
         let client = Self.client(registry, cache: cache, policy: .cacheElseNetwork)
-        let failures = client.failureStream()
+        let failures = client.failures()
         let response = try await client.response(for: Self.counter)
         #expect((response.value, response.source) == (1, .network))
         #expect(await cache.response(for: Self.key("/counter"))?.body == Data("1".utf8))
         _ = try? await client.send(Resource<Void>.get("/broken"))
         var reported = failures.makeAsyncIterator()
-        guard case .unacceptableStatus(let failure) = await reported.next() else {
+        guard case .unacceptableStatus(let failure) = await reported.next()?.error else {
             Issue.record("expected the 500 of /broken"); return
         }
         #expect(failure.status == .internalServerError, "a recovered cache entry is not a failure")
@@ -244,4 +253,9 @@ struct CachingTests {
         for try await response in client.responses(for: Self.counter) { values.append(response.value) }
         #expect(values == [2])
     }
+}
+
+extension Resource where Value == Int {
+    /// A resource named by a static member, as call sites write `client.responses(for: .counter)`.
+    fileprivate static var counter: Resource { .get("/counter") }
 }

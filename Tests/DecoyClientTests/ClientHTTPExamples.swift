@@ -18,7 +18,9 @@ final class SignOutOnUnauthorized: APIClientDelegate {
     let signOut: @Sendable () -> Void
     init(signOut: @escaping @Sendable () -> Void) { self.signOut = signOut }
 
-    func client(_ client: APIClient, didFail error: APIError) {
+    func client(_ client: APIClient, didFail error: APIError, for request: HTTPRequest) {
+        // A wrong password at /login is for the user to retry, not a session that ended.
+        guard request.path?.hasPrefix("/login") != true else { return }
         if case .unacceptableStatus(let response) = error, response.status == .unauthorized { signOut() }
     }
 }
@@ -65,9 +67,12 @@ struct ClientHTTPExamples {
     @Test func theDelegateHearsOfAnUnauthorizedRequest() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(status: .unauthorized), for: .get("/me"))
+        try registry.register(StubResponse(status: .unauthorized), for: .post("/login"))
         let signedOut = Mutex(false)
         let delegate = SignOutOnUnauthorized { signedOut.withLock { $0 = true } }
         let client = APIClient(baseURL: apiURL, configuration: .init(delegate: delegate), transport: StubTransport(registry))
+        _ = try? await client.send(Resource<Void>.post("/login"))
+        #expect(!signedOut.withLock { $0 }, "a 401 from /login is no reason to sign out")
         _ = try? await client.send(Resource<Void>.get("/me"))
         #expect(signedOut.withLock { $0 })
     }

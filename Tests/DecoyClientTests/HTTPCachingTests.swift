@@ -302,6 +302,47 @@ struct HTTPCachingTests {
         #expect(sources == [.cache, .revalidated])
     }
 
+    @Test func aRequestsMaxAgeAsksForAFresherAnswer() async throws {
+        let origin = try Self.answering([.cacheControl: "max-age=600"])
+        let client = client(origin)
+        _ = try await client.send(Resource<Int>.get("/a"))
+        await clock.advance(by: .seconds(60))
+        let lenient = try await client.response(for: Resource<Int>.get("/a").header(.cacheControl, "max-age=120"))
+        #expect((lenient.value, lenient.source) == (1, .cache))
+        let fresher = try await client.response(for: Resource<Int>.get("/a").header(.cacheControl, "max-age=30"))
+        #expect((fresher.value, fresher.source) == (2, .network), "a 60-second-old answer is older than 30 seconds")
+        #expect(origin.hits("/a") == 2)
+    }
+
+    @Test func theMemoryCachesDefaultExpiryDoesNotUndercutMaxAge() async throws {
+        let origin = try Self.answering([.cacheControl: "max-age=3600"])
+        let client = client(origin, cache: ResponseCache.memory(clock: clock).storage)
+        _ = try await client.send(Resource<Int>.get("/a"))
+        await clock.advance(by: .seconds(10 * 60))
+        #expect(try await client.response(for: Resource<Int>.get("/a")).source == .cache)
+        await clock.advance(by: .seconds(50 * 60))
+        let stale = try await client.response(for: Resource<Int>.get("/a"))
+        #expect((stale.value, stale.source) == (2, .network))
+    }
+
+    @Test func anExpirySetByTheUserBeatsMaxAge() async throws {
+        let origin = try Self.answering([.cacheControl: "max-age=3600"])
+        let client = client(origin, cache: ResponseCache.memory(expiry: .seconds(60), clock: clock).storage)
+        _ = try await client.send(Resource<Int>.get("/a"))
+        await clock.advance(by: .seconds(61))
+        #expect(try await client.response(for: Resource<Int>.get("/a")).source == .network)
+    }
+
+    @Test func theDefaultExpiryStillBoundsAnExplicitPolicy() async throws {
+        let origin = try Self.answering([:])
+        let client = client(origin, cache: ResponseCache.memory(clock: clock).storage, policy: .cacheElseNetwork)
+        _ = try await client.send(Resource<Int>.get("/a"))
+        await clock.advance(by: .seconds(299))
+        #expect(try await client.response(for: Resource<Int>.get("/a")).source == .cache)
+        await clock.advance(by: .seconds(2))
+        #expect(try await client.response(for: Resource<Int>.get("/a")).source == .network)
+    }
+
     @Test func theDefaultPolicyIsHTTPs() {
         #expect(APIClient.Configuration().cachePolicy == .http)
     }

@@ -164,20 +164,20 @@ struct PipelineTests {
         try registry.register(StubResponse(json: "[]"), for: .get("/public"))
         final class SignOut: APIClientDelegate {
             let heard = Mutex<[String]>([])
-            func client(_ client: APIClient, didFail error: APIError) {
+            func client(_ client: APIClient, didFail error: APIError, for request: HTTPRequest) {
                 heard.withLock { $0.append("\(error)") }
             }
         }
         let delegate = SignOut()
         let client = APIClient(
             baseURL: Self.base, configuration: .init(delegate: delegate), transport: StubTransport(registry))
-        let stream = client.failureStream()
+        let stream = client.failures()
         _ = try? await client.send(Resource<Void>.get("/private"))
         _ = try await client.send(Resource<[Int]>.get("/public"))
         _ = try? await client.send(Resource<[String: Int]>.get("/public"))
         var iterator = stream.makeAsyncIterator()
-        let first = await iterator.next()
-        let second = await iterator.next()
+        let first = await iterator.next()?.error
+        let second = await iterator.next()?.error
         guard case .unacceptableStatus(let status) = first, case .decoding = second else {
             Issue.record(
                 """
@@ -189,6 +189,57 @@ struct PipelineTests {
         }
         #expect(status.status == .unauthorized)
         #expect(delegate.heard.withLock { $0 } == [first, second].map { "\($0!)" }, "the delegate heard the same")
+    }
+
+    @Test func aFailureNamesItsRequestToTheStreamAndTheDelegate() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .unauthorized), for: .post("/login"))
+        try registry.register(StubResponse(status: .unauthorized), for: .get("/me"))
+        final class Heard: APIClientDelegate {
+            let requests = Mutex<[String]>([])
+            func client(_ client: APIClient, didFail error: APIError, for request: HTTPRequest) {
+                requests.withLock { $0.append("\(request.method) \(request.path ?? "")") }
+            }
+        }
+        let delegate = Heard()
+        let client = APIClient(
+            baseURL: Self.base,
+            configuration: .init(
+                interceptors: [RequestAdapter { request, _ in request.headerFields[.authorization] = "Bearer t" }],
+                delegate: delegate),
+            transport: StubTransport(registry))
+        let stream = client.failures()
+        _ = try? await client.send(Resource<Void>.post("/login", body: ["user": "ada"]))
+        _ = try? await client.send(Resource<Void>.get("/me"))
+        var iterator = stream.makeAsyncIterator()
+        let login = try #require(await iterator.next())
+        let me = try #require(await iterator.next())
+        #expect([login, me].map { "\($0.request.method) \($0.request.path ?? "")" } == ["POST /login", "GET /me"])
+        #expect(login.request.headerFields[.authorization] == nil, "the request as the client built it")
+        guard case .unacceptableStatus(let response) = login.error else {
+            Issue.record("expected the 401, got \(login.error)")
+            return
+        }
+        #expect(response.status == .unauthorized)
+        #expect(delegate.requests.withLock { $0 } == ["POST /login", "GET /me"])
+    }
+
+    @Test func aDelegateAndAStreamWrittenBeforeTheRequestWasGivenStillHearEveryFailure() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .unauthorized), for: .get("/me"))
+        let legacy = LegacyFailureListening() as any MakesLegacyFailureListeners
+        let delegate = legacy.delegate()
+        let client = APIClient(
+            baseURL: Self.base, configuration: .init(delegate: delegate), transport: StubTransport(registry))
+        let stream = legacy.stream(of: client)
+        _ = try? await client.send(Resource<Void>.get("/me"))
+        var iterator = stream.makeAsyncIterator()
+        guard case .unacceptableStatus(let response) = await iterator.next() else {
+            Issue.record("expected the 401 in the stream")
+            return
+        }
+        #expect(response.status == .unauthorized)
+        #expect(legacy.heard(delegate) == ["401"])
     }
 
     @Test func perResourceTimeoutOverridesTheClients() async throws {
@@ -223,5 +274,36 @@ final class LogCapture: LogHandler, @unchecked Sendable {
 
     func log(event: LogEvent) {
         lines.withLock { $0.append("\(event.message)") }
+    }
+}
+
+/// The deprecated failure API as code written before the request was given uses it, reached
+/// through a protocol whose witnesses are deprecated, so that testing it warns of nothing.
+private protocol MakesLegacyFailureListeners {
+    func delegate() -> any APIClientDelegate
+    func stream(of client: APIClient) -> AsyncStream<APIError>
+    func heard(_ delegate: any APIClientDelegate) -> [String]
+}
+
+private struct LegacyFailureListening: MakesLegacyFailureListeners {
+    final class Delegate {
+        let statuses = Mutex<[String]>([])
+    }
+
+    @available(*, deprecated, message: "tests the deprecated failure API")
+    func delegate() -> any APIClientDelegate { Delegate() }
+
+    @available(*, deprecated, message: "tests the deprecated failure API")
+    func stream(of client: APIClient) -> AsyncStream<APIError> { client.failureStream() }
+
+    func heard(_ delegate: any APIClientDelegate) -> [String] {
+        (delegate as? Delegate)?.statuses.withLock { $0 } ?? []
+    }
+}
+
+@available(*, deprecated, message: "tests the deprecated failure API")
+extension LegacyFailureListening.Delegate: APIClientDelegate {
+    func client(_ client: APIClient, didFail error: APIError) {
+        if case .unacceptableStatus(let response) = error { statuses.withLock { $0.append("\(response.status.code)") } }
     }
 }

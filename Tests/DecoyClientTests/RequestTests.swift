@@ -70,13 +70,13 @@ struct RequestTests {
 
     @Test func finalizeFailureIsADecodingFailureWithTheBody() async throws {
         let (client, _) = try Self.client()
-        let failures = client.failureStream()
+        let failures = client.failures()
         let error = await #expect(throws: APIError.self) { try await client.send(Refuses()) }
         guard case .decoding(let failure) = error else { Issue.record("expected a decoding failure"); return }
         #expect(failure.underlying is Refuses.Refusal)
         #expect(failure.body == Data("42".utf8))
         var iterator = failures.makeAsyncIterator()
-        guard case .decoding(let reported) = await iterator.next() else {
+        guard case .decoding(let reported) = await iterator.next()?.error else {
             Issue.record("expected the failure reported like any other"); return
         }
         #expect(reported.body == failure.body)

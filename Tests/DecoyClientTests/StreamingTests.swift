@@ -113,6 +113,21 @@ struct StreamingTests {
     }
 
     /// `.head` sends `HEAD` and gets the head, the length of the body it withholds announced.
+    @Test func anInProcessUploadReportsItsProgressPieceByPiece() async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            ClosureStub { StubResponse(status: .created, text: "\($0.body.count)") }, for: .put("/files/report"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("decoy-upload-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(repeating: 7, count: 200_000).write(to: file)
+        let client = APIClient(baseURL: Self.base, transport: StubTransport(registry))
+        let upload = client.upload(Resource<String>.put("/files/report"), fromFile: file)
+        var reported: [Int64] = []
+        for await progress in upload.progress { reported.append(progress.completed) }
+        #expect(try await upload.value.value == "200000")
+        #expect(reported == [0, 65_536, 131_072, 196_608, 200_000], "each 64 KiB piece as it is read")
+    }
+
     @Test func headGetsTheHeadOnly() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "0123456789"), for: .any("/file"))

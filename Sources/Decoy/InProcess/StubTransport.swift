@@ -35,10 +35,10 @@ public struct StubTransport: Transport {
     /// Answers `request` from the engine with the body handed on piece by piece as the delivery
     /// paces it, each piece when the engine's clock says; a whole body comes as one chunk.
     public func stream(_ request: HTTPRequest, body: UploadBody?) async throws -> (HTTPResponse, ResponseBody) {
-        // The engine matches on the whole request body, so an upload is read at once.
-        let data = try body?.data()
+        // The engine matches on the whole request body, so an upload is read whole before the
+        // engine sees it; its progress is still told piece by piece, as it is over a socket.
+        let data = try body.map(Self.read)
         let delivery = try await engine.prepare(StubRequest(request, body: data)).value()
-        if let data { body?.reportSent(Int64(data.count)) }
         let (head, content) = try await delivery.headAndBody()
         let chunks = ResponseBody { continuation in
             let pieces = Task {
@@ -52,6 +52,16 @@ public struct StubTransport: Transport {
             continuation.onTermination = { _ in pieces.cancel() }
         }
         return (Delivery.head(head, announcing: content), chunks)
+    }
+
+    /// The bytes of `body`, read a piece at a time, each piece reported sent as it is read.
+    private static func read(_ body: UploadBody) throws -> Data {
+        var data = Data()
+        try body.forEachPiece { piece in
+            data.append(piece)
+            body.reportSent(Int64(data.count))
+        }
+        return data
     }
 
     /// The delivery as an ``APIClient`` takes an answer: the head as a server's client receives

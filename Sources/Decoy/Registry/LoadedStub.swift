@@ -1,15 +1,16 @@
-/// One stub defined in a stub file, as a report lists it.
-package struct LoadedStub: Sendable, Hashable, CustomStringConvertible {
+/// One stub defined in a stub file, as a stubs folder's report lists it: where it is and the
+/// route it answers.
+public struct LoadedStub: Sendable, Hashable, CustomStringConvertible {
     /// The file, relative to the stubs folder.
-    package let file: String
+    public let file: String
     /// The line in the file where the stub starts.
-    package let line: Int
+    public let line: Int
     /// The stub's `id` or `uuid`, when it has one.
-    package let id: String?
+    public let id: String?
     /// The stub's `name`, when it has one.
-    package let name: String?
+    public let name: String?
     /// The route it answers.
-    package let route: Route
+    public let route: Route
     /// The registration, once loaded into a registry; `nil` in a check.
     package let handle: StubHandle?
 
@@ -18,7 +19,7 @@ package struct LoadedStub: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `file:line: route`, then the name in quotes when there is one.
-    package var description: String {
+    public var description: String {
         "\(file):\(line): \(route)" + (name.map { " \"\($0)\"" } ?? "")
     }
 

@@ -11,6 +11,23 @@ extension APIClient {
     public func responses<Final: Sendable>(for request: some Request<Final>) -> AsyncThrowingStream<
         Response<Final>, any Error
     > {
+        deliveries(of: request)
+    }
+
+    /// Every value the cache policy delivers for `resource`, as for any request.
+    ///
+    /// The same as giving it as a ``Request``; this form lets a call site name a resource by a
+    /// static member, `client.responses(for: .user(id: 42))`.
+    public func responses<Value: Sendable>(for resource: Resource<Value>) -> AsyncThrowingStream<
+        Response<Value>, any Error
+    > {
+        deliveries(of: resource)
+    }
+
+    /// The deliveries of `request`, finalized and post-processed as `send` does.
+    private func deliveries<Final: Sendable>(of request: some Request<Final>) -> AsyncThrowingStream<
+        Response<Final>, any Error
+    > {
         let resource = request.resourceWithParameters
         return deliveries(options: resource.options, finishing: request.postProcess) { () throws(APIError) in
             let (built, body) = try self.makeRequest(for: resource)

@@ -101,6 +101,12 @@ extension CachedResponse {
         return max(apparent, ageValue + received.timeIntervalSince(requested))
     }
 
+    /// How long the response stays fresh from its arrival on, at most a year: beyond that a
+    /// cache has no use for the difference, and a `Duration` made from any `max-age` stays small.
+    var remainingFreshness: Duration {
+        .seconds(min(max(0, freshnessLifetime - initialAge), 365 * 24 * 3600))
+    }
+
     /// The response's age at `now`: its age on arrival plus the time it has been kept.
     func age(at now: Date) -> TimeInterval {
         initialAge + now.timeIntervalSince(received)

@@ -59,20 +59,34 @@ final class MemoryCache: CacheStorage {
 
     private let entries = Mutex(Entries())
     private let expiry: Duration?
+    /// Whether an entry outlives `expiry` while HTTP's rules call it fresh: true for the default
+    /// expiry, which is no choice of the user's and must not undercut `max-age`.
+    private let extendedByFreshness: Bool
     /// The most bytes the entries may take together.
     let capacity: Int
     private let stopwatch: Stopwatch
 
+    /// How long an entry lives when the user sets no expiry.
+    static let defaultExpiry = Duration.seconds(300)
+
     /// Creates an empty cache of at most `capacity` bytes (32 MiB by default) whose entries live
-    /// `expiry` (forever when `nil`), measured on `clock`.
+    /// `expiry` (forever when `nil`), measured on `clock`, or, when `extendedByFreshness`, for as
+    /// long as they are fresh if that is longer.
     init(
-        expiry: Duration? = .seconds(300), capacity: Int = 32 * 1024 * 1024,
+        expiry: Duration? = defaultExpiry, extendedByFreshness: Bool = false, capacity: Int = 32 * 1024 * 1024,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         precondition(capacity >= 0, "a cache's capacity is a number of bytes")
         self.expiry = expiry
+        self.extendedByFreshness = extendedByFreshness
         self.capacity = capacity
         self.stopwatch = Stopwatch(clock)
+    }
+
+    /// How long `response` lives once stored.
+    private func lifetime(of response: CachedResponse) -> Duration? {
+        guard let expiry, extendedByFreshness else { return expiry }
+        return max(expiry, response.remainingFreshness)
     }
 
     /// The bytes the entries take now (bodies and header fields), never more than ``capacity``.
@@ -102,7 +116,7 @@ final class MemoryCache: CacheStorage {
             entries.remove(key)
             guard size <= capacity else { return }
             while entries.bytes + size > capacity, let oldest = entries.oldest { entries.remove(oldest.key) }
-            entries.insert(Entry(key: key, response: response, size: size, expires: expiry.map { now + $0 }))
+            entries.insert(Entry(key: key, response: response, size: size, expires: lifetime(of: response).map { now + $0 }))
         }
     }
 

@@ -17,11 +17,24 @@ public struct ResponseCache: Sendable {
     let storage: any CacheStorage
 
     /// A cache in memory, bounded in bytes (32 MiB by default): when an entry would take it past
-    /// its capacity, the least recently used entries leave first. Entries expire `expiry` after
-    /// they are stored (300 seconds by default, never when `nil`), measured on `clock`.
+    /// its capacity, the least recently used entries leave first. An entry expires 300 seconds
+    /// after it is stored, measured on `clock`, or once HTTP's rules no longer call it fresh if
+    /// that is later, so the cache never drops an answer ``CachePolicy/http`` would still serve
+    /// (a `max-age=3600` answer stays an hour).
     public static func memory(
-        expiry: Duration? = .seconds(300), capacity: Int = 32 * 1024 * 1024,
-        clock: any Clock<Duration> = ContinuousClock()
+        capacity: Int = 32 * 1024 * 1024, clock: any Clock<Duration> = ContinuousClock()
+    ) -> ResponseCache {
+        ResponseCache(
+            storage: MemoryCache(
+                expiry: MemoryCache.defaultExpiry, extendedByFreshness: true, capacity: capacity, clock: clock))
+    }
+
+    /// A cache in memory, bounded in bytes (32 MiB by default): when an entry would take it past
+    /// its capacity, the least recently used entries leave first. Entries expire `expiry` after
+    /// they are stored (never when `nil`), measured on `clock`, however long HTTP's rules would
+    /// call them fresh: a limit set here is the cache's own, and beats ``CachePolicy/http``.
+    public static func memory(
+        expiry: Duration?, capacity: Int = 32 * 1024 * 1024, clock: any Clock<Duration> = ContinuousClock()
     ) -> ResponseCache {
         ResponseCache(storage: MemoryCache(expiry: expiry, capacity: capacity, clock: clock))
     }

@@ -69,10 +69,10 @@ extension APIClient {
             if let expected { progress(expected) }
             let data: Data
             do { data = try await body.collected() } catch {
-                throw self.report(APIError(streaming: error))
+                throw self.report(APIError(streaming: error), for: request)
             }
             return try self.decoded(
-                CachedResponse(unstored: head, body: data), from: .network,
+                CachedResponse(unstored: head, body: data), from: .network, of: request,
                 by: { data, response in try self.decodeBody(data, response, for: resource) })
         }
     }
@@ -111,7 +111,7 @@ extension APIClient {
             try checkStatus(head, body: data)
             return (head, body)
         } catch {
-            throw report(error)
+            throw report(error, for: request)
         }
     }
 

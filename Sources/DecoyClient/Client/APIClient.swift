@@ -20,7 +20,7 @@ public final class APIClient: Sendable {
     let pipeline: RequestPipeline
     /// `nil` when the configuration leaves cookies alone.
     let cookies: CookieJar?
-    private let failures = FailureBroadcast()
+    private let failureBroadcast = FailureBroadcast()
     /// With `stopwatch`, the clock of ``now()``.
     private let started = Date()
     private let stopwatch: Stopwatch
@@ -42,11 +42,19 @@ public final class APIClient: Sendable {
     }
 
     /// A stream of the failures of this client's requests from now on, whoever sent them: each
-    /// the ``APIError`` its caller catches.
+    /// the request as the client built it, before interceptors, and the ``APIError`` its caller
+    /// catches.
     ///
     /// Each call gives a new stream; a stream stops receiving when its consumer stops iterating.
+    public func failures() -> AsyncStream<ClientFailure> {
+        failureBroadcast.stream { $0 }
+    }
+
+    /// A stream of the failures of this client's requests from now on, each the ``APIError`` its
+    /// caller catches, without the request.
+    @available(*, deprecated, message: "use failures(), whose elements carry the request beside the error (.error)")
     public func failureStream() -> AsyncStream<APIError> {
-        failures.stream()
+        failureBroadcast.stream { $0.error }
     }
 
     /// Sends `resource` and returns its decoded value (nothing for `Resource<Void>`).
@@ -83,7 +91,7 @@ public final class APIClient: Sendable {
         decode: (Data, HTTPResponse) throws -> Value
     ) async throws(APIError) -> Response<Value> {
         let (answer, source) = try await answer(to: request, body: body, options: options, readingCache: true)
-        guard source != .network else { return try decoded(answer, from: .network, by: decode) }
+        guard source != .network else { return try decoded(answer, from: .network, of: request, by: decode) }
         if let value = try? decode(answer.body, answer.response) {
             return Response(value, of: answer, from: source)
         }
@@ -92,7 +100,7 @@ public final class APIClient: Sendable {
         await configuration.cache?.storage.removeResponse(for: CacheKey(request))
         return try decoded(
             try await self.answer(to: request, body: body, options: options, readingCache: false).0, from: .network,
-            by: decode)
+            of: request, by: decode)
     }
 
     /// A built request's response: through the pipeline with its status checked or, when there
@@ -138,7 +146,7 @@ public final class APIClient: Sendable {
                 response: response, body: data, requested: requested, received: now(),
                 variantFields: CachedResponse.variantFields(of: request, for: response))
         } catch {
-            throw report(error)
+            throw report(error, for: request)
         }
         if !request.method.isSafe {
             // A change through an unsafe method makes what was read from that URL stale (RFC 9111, 4.4).
@@ -167,7 +175,7 @@ public final class APIClient: Sendable {
             try checkStatus(response, body: data)
             return CachedResponse(unstored: response, body: data)
         } catch {
-            throw report(error)
+            throw report(error, for: request)
         }
     }
 
@@ -210,13 +218,13 @@ public final class APIClient: Sendable {
     /// Decodes a response; a step that throws an ``APIError`` (a fallback) keeps it, any other error is a decoding
     /// failure.
     func decoded<Value>(
-        _ cached: CachedResponse, from source: ResponseSource,
+        _ cached: CachedResponse, from source: ResponseSource, of request: HTTPRequest,
         by decode: (Data, HTTPResponse) throws -> Value
     ) throws(APIError) -> Response<Value> {
         do {
             return Response(try decode(cached.body, cached.response), of: cached, from: source)
         } catch {
-            throw report(APIError(parsing: error, of: cached.body))
+            throw report(APIError(parsing: error, of: cached.body), for: request)
         }
     }
 
@@ -228,12 +236,13 @@ public final class APIClient: Sendable {
         try resource.decodeValue(data, response, decoder: configuration.decoder, lossyArrays: configuration.lossyArrays)
     }
 
-    /// Tells the delegate and the failure streams, then hands the error back to be thrown.
+    /// Tells the delegate and the failure streams that `request` failed, then hands the error
+    /// back to be thrown.
     // Not inlined, for the same reason as the cache and status helpers.
     @inline(never)
-    func report(_ error: APIError) -> APIError {
-        configuration.delegate?.client(self, didFail: error)
-        failures.send(error)
+    func report(_ error: APIError, for request: HTTPRequest) -> APIError {
+        configuration.delegate?.client(self, didFail: error, for: request)
+        failureBroadcast.send(ClientFailure(request: request, error: error))
         return error
     }
 

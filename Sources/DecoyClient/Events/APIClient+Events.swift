@@ -50,7 +50,7 @@ extension APIClient {
             guard head.status == .ok, Self.isEventStream(head) else {
                 // Accepted, but no event stream: the EventSource specification fails the connection.
                 let data = (try? await body.collected()) ?? Data()
-                throw report(.unacceptableStatus(Response(unaccepted: head, body: data)))
+                throw report(.unacceptableStatus(Response(unaccepted: head, body: data)), for: request)
             }
             do {
                 for try await field in body.map({ ArraySlice($0) }).asDecodedServerSentEvents() {
@@ -58,7 +58,7 @@ extension APIClient {
                     if let id = field.id { lastEventID = id }
                     if let retry = field.retry { reconnectionTime = Int(retry) }
                     guard let data = field.data else { continue }
-                    deliver(try decoded(data, id: field.id, type: field.event, for: resource, in: head))
+                    deliver(try decoded(data, id: field.id, type: field.event, for: resource, in: head, of: request))
                 }
             } catch let error as APIError {
                 body.cancel()
@@ -87,7 +87,8 @@ extension APIClient {
 
     /// An event of `data` decoded as the resource's value; a failure is reported and thrown.
     private func decoded<Value>(
-        _ data: String, id: String?, type: String?, for resource: Resource<Value>, in head: HTTPResponse
+        _ data: String, id: String?, type: String?, for resource: Resource<Value>, in head: HTTPResponse,
+        of request: HTTPRequest
     ) throws(APIError) -> ServerSentEvent<Value> {
         let value: Value
         if let text = data as? Value {
@@ -95,7 +96,7 @@ extension APIClient {
         } else {
             let bytes = Data(data.utf8)
             do { value = try decodeBody(bytes, head, for: resource) } catch {
-                throw report(APIError(parsing: error, of: bytes))
+                throw report(APIError(parsing: error, of: bytes), for: request)
             }
         }
         return ServerSentEvent(id: id, type: type ?? "message", data: data, value: value)

@@ -49,6 +49,25 @@ public struct UploadBody: Sendable {
         }
     }
 
+    /// The bytes in order, in pieces of at most `size` bytes, each handed to `piece` as it is read:
+    /// a file is read a piece at a time, never whole.
+    package func forEachPiece(ofSize size: Int = 64 * 1024, _ piece: (Data) throws -> Void) throws {
+        precondition(size > 0, "a piece holds at least a byte")
+        switch source {
+        case .data(let data):
+            var start = data.startIndex
+            while start < data.endIndex {
+                let end = data.index(start, offsetBy: size, limitedBy: data.endIndex) ?? data.endIndex
+                try piece(data[start..<end])
+                start = end
+            }
+        case .file(let url):
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            while let data = try handle.read(upToCount: size), !data.isEmpty { try piece(data) }
+        }
+    }
+
     /// Reports that `total` bytes have been sent so far; transports call it as the body goes up.
     public func reportSent(_ total: Int64) {
         sent?(total)

@@ -60,6 +60,20 @@ public struct ServingMode: Hashable, Sendable, CustomStringConvertible {
     public static let inProcessModes: [ServingMode] = [.inProcess, .urlProtocol]
 }
 
+extension ServingMode {
+    /// Every mode, the server's among them: in `DecoyServerTesting`, which links the server.
+    /// Here it only tells a target that imports `DecoyTesting` alone where to find it; with
+    /// `DecoyServerTesting` imported, its `allCases` is the one used.
+    @available(
+        *, unavailable,
+        message: """
+            ServingMode.allCases, with the server mode, is in DecoyServerTesting: add its product to the test \
+            target and import DecoyServerTesting, or use ServingMode.inProcessModes
+            """
+    )
+    public static var allCases: [ServingMode] { inProcessModes }
+}
+
 /// A client that a ``ServingMode`` answers, and what ends the serving (stops a server,
 /// invalidates a session). The client keeps the serving alive for as long as it is used.
 package struct ServedClient: Sendable {

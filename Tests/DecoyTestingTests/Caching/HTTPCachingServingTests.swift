@@ -54,6 +54,20 @@ struct HTTPCachingServingTests {
     }
 
     @Test(arguments: ServingMode.allCases)
+    func aClientAskingForAFresherAnswerGetsTheNetworks(_ mode: ServingMode) async throws {
+        let clock = TestClock()
+        let registry = try origin([.cacheControl: "max-age=600"])
+        let configuration = APIClient.Configuration(timeout: nil, clock: clock, cache: .memory(clock: clock))
+        try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ async throws in
+            _ = try await client.send(text)
+            await clock.advance(by: .seconds(60))
+            #expect(try await client.response(for: text.header(.cacheControl, "max-age=120")).source == .cache)
+            #expect(try await client.response(for: text.header(.cacheControl, "max-age=30")).source == .network)
+        }
+        #expect(hits(registry, "/a") == 2)
+    }
+
+    @Test(arguments: ServingMode.allCases)
     func aStaleResponseIsRevalidatedWithItsETag(_ mode: ServingMode) async throws {
         let registry = try origin([.cacheControl: "max-age=0", .eTag: "\"v1\""])
         let configuration = APIClient.Configuration(cache: .memory())

@@ -64,6 +64,19 @@ struct DocumentationSyncTests {
         return blocks.filter { !$0.isEmpty }
     }
 
+    /// The changelog's migrations are code a user writes: each Swift block among them stands in
+    /// the example tests too, where the ones that name public API are compiled outside the package
+    /// (`PublicAPITests`).
+    @Test func everySwiftExampleOfTheChangelogIsATest() throws {
+        let text = try String(contentsOf: Self.root.appending(path: "CHANGELOG.md"), encoding: .utf8)
+        let tests = try Self.exampleSources()
+        for block in Self.swiftBlocks(in: text) {
+            #expect(
+                Self.contains(tests, block),
+                "CHANGELOG.md: this example is not in the example tests:\n\(block.joined(separator: "\n"))")
+        }
+    }
+
     static func exampleSources() throws -> [String] {
         let folder = root.appending(path: "Tests")
         var lines: [String] = []

@@ -24,6 +24,13 @@ struct StubFileExamples {
         #expect(report.refused.isEmpty && report.warnings.isEmpty)
     }
 
+    @Test func countsWhatAFolderServed() throws {
+        let registry = StubRegistry()
+        let loaded = try registry.load(folder: stubsFolder)
+        #expect(loaded.stubs.count == 19)
+        #expect(loaded.refused.isEmpty, "\(loaded.refused.map(\.description))")
+    }
+
     @Test func checksAFolder() {
         let registry = StubRegistry()
         let report = registry.check(folder: stubsFolder)
@@ -67,6 +74,21 @@ struct StubFileExamples {
         // After the files change: a broken file's previous stubs stay.
         try registry.reload(folder: stubsFolder)
         #expect(registry.routes.count == 19)
+    }
+
+    @Test func reloadsStrictly() throws {
+        let folder = try ScratchFolder(["users.yaml": "request: { urlPath: /users }\nresponse: { status: 200 }\n"])
+        let stubsFolder = folder.url
+        let registry = StubRegistry()
+        try registry.load(folder: stubsFolder)
+        try folder.write("users.yaml", "request: { urlPath: /users }\nresponse: { status: ok }\n")
+        do {
+            let reloaded = try registry.reload(folder: stubsFolder, strict: true)
+            print("\(reloaded.stubs.count) stubs now serve")
+        } catch {
+            print(error)   // nothing changed: the stubs that served before still serve
+        }
+        #expect(registry.routes.count == 1)
     }
 
     @Test func matchersFromSwift() async throws {
