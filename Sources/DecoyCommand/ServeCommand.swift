@@ -112,8 +112,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// Shared with `decoy check`, which checks webhooks' hosts as a serve would.
     static let webhookAllowedHostHelp = ArgumentHelp(
         """
-        A host webhooks may be sent to beside loopback (127.0.0.0/8, ::1, localhost); repeat it for more. A stub \
-        whose webhook names another host is refused.
+        A host webhooks may be sent to beside loopback (127.0.0.0/8, ::1, localhost); repeat it for more. A webhook \
+        to another host is not sent, with a warning; its stub is served.
         """,
         valueName: "host")
 

@@ -75,7 +75,7 @@ package struct StubFolder: Sendable {
             let decoder = StubDecoder(
                 responses: ResponseDecoder(
                     bodyFiles: bodyFiles, stubFile: file, options: options),
-                webhooks: WebhookDecoder(allowedHosts: options.webhookAllowedHosts))
+                webhooks: WebhookDecoder(allowedHosts: options.webhookAllowedHosts, leavesOutDisallowedHosts: true))
             let nodes = Self.stubNodes(in: root + "/" + file, log: log)
             if !log.errors.isEmpty {
                 // The file itself could not be read: none of it loads.
