@@ -205,6 +205,40 @@ struct WireMockReadingTests {
         }
     }
 
+    /// WireMock 2.35.1 sends a stub's `Content-Length` with as many bytes of its body, `jsonBody`
+    /// and rendered templates too (checked against it: `{}` with `Content-Length: 0` gets no body, `{"a":1}`
+    /// with 3 gets `{"a`), in every serving.
+    @Test func aContentLengthCutsEveryKindOfBodyAsWireMockDoes() async throws {
+        let folder = try ScratchFolder([
+            "mappings/cl.json": #"""
+            [ { "request": { "urlPath": "/empty" },
+                "response": { "headers": { "Content-Length": "0" }, "jsonBody": {} } },
+              { "request": { "urlPath": "/three" },
+                "response": { "headers": { "Content-Length": "3" }, "jsonBody": { "a": 1 } } },
+              { "request": { "urlPath": "/path" },
+                "response": { "headers": { "Content-Length": "3" }, "body": "{{request.path}}",
+                              "transformers": ["response-template"] } },
+              { "request": { "urlPath": "/short" },
+                "response": { "headers": { "Content-Length": "20" }, "body": "{{request.path}}",
+                              "transformers": ["response-template"] } } ]
+            """#
+        ])
+        for templatesEveryResponse in [false, true] {
+            let registry = StubRegistry()
+            registry.templatesEveryResponse = templatesEveryResponse
+            let report = try registry.load(folder: folder.url, strict: true)
+            #expect(report.warnings.isEmpty, "\(report.warnings)")
+            for serving in ServingMode.allCases {
+                for (path, text) in [("/empty", ""), ("/three", #"{"a"#), ("/path", "/pa"), ("/short", "/short")] {
+                    let exchange = try await serving.exchange(registry, .get, path)
+                    let context = "\(serving), \(path), every response a template: \(templatesEveryResponse)"
+                    #expect(exchange.text == text, "\(context)")
+                    #expect(exchange.headerFields[.contentLength] == "\(text.utf8.count)", "\(context)")
+                }
+            }
+        }
+    }
+
     @Test func aContentLengthPastTheBodyIsRefused() throws {
         let folder = try ScratchFolder([
             "a.json":
