@@ -34,6 +34,7 @@ final class Daemon: Sendable {
     private let listeningPort: ManagedAtomic<UInt16>
     private let tooLarge = PreparedResponse.text(
         .contentTooLarge, "The request body is larger than this server accepts.\n")
+    private let emptyFieldName = PreparedResponse.text(.badRequest, "A header field has an empty name.\n")
     private let overLimit = PreparedResponse.text(
         .serviceUnavailable, "The server has as many connections open as it accepts.\n")
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
@@ -247,8 +248,13 @@ final class Daemon: Sendable {
         {
             return refuseHead(of: exchange, with: PreparedResponse.text(status, reason + "\n"))
         }
+        if exchange.headEndsAtAFieldLine(method: method) {
+            return refuseHead(of: exchange, with: emptyFieldName)
+        }
         if requestLog != nil { exchange.started = Nanoseconds.now }
         if let length = exchange.contentLength, length > configuration.maxBodySize {
+            // Answered before the body is read, which the client may still be sending.
+            exchange.drainsOnClose = min(length, max(configuration.maxBodySize, Self.minimumDrain))
             return refuseHead(of: exchange, with: tooLarge)
         }
         if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
