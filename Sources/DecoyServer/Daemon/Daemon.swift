@@ -384,9 +384,17 @@ final class Daemon: Sendable {
     /// GnuTLS priorities with no cipher but the null one, which no client offers.
     private static let noCommonCipher = "NORMAL:-CIPHER-ALL:+NULL"
 
-    private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+    /// The bytes of an unread body dropped before closing its connection at least, however small
+    /// the body limit; up to the limit itself when it is larger.
+    static let minimumDrain = 1024 * 1024
+
+    private static let requestCompleted: MHD_RequestCompletedCallback = { _, connection, state, _ in
         guard let state, let exchangePointer = state.pointee else { return }
         let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
+        // Called as libmicrohttpd closes the connection, the answer sent, before the socket is closed.
+        if let connection, let bytes = exchange.takeUnretainedValue().drainsOnClose {
+            LingeringClose.start(decoy_connection_socket(connection), droppingUpTo: bytes)
+        }
         exchange.takeUnretainedValue().machine.completed()
         exchange.takeUnretainedValue().watch?.awaitHead()
         exchange.release()

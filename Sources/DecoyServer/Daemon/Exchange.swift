@@ -28,6 +28,12 @@ final class Exchange: @unchecked Sendable {
     /// line, the fields and a record of each; the response's head must fit beside it (`HeadRoom`).
     /// Added up as ``readHead(method:)`` reads the fields.
     private(set) var headLength = 0
+    /// How many bytes of a body left unread to drop from the connection before it is closed
+    /// (``LingeringClose``); `nil` when nothing is left unread.
+    var drainsOnClose: Int?
+    /// Where the last header field's value ends in libmicrohttpd's read buffer, which holds the head
+    /// as received with each line end zeroed; valid during the handler's first call only.
+    private var lastValueEnd: UnsafePointer<CChar>?
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
         self.target = target
