@@ -28,7 +28,7 @@ struct LenientJSON {
             case .duplicateKey(let key):
                 "\"\(key)\" is given more than once in an object; the last one counts, as in WireMock"
             case .loneSurrogate:
-                "a \\u escape of half a UTF-16 surrogate pair is read as U+FFFD, the replacement character"
+                "a \\u escape of half a UTF-16 surrogate pair is read as \"?\", as WireMock sends it in a body"
             }
         }
 
@@ -121,9 +121,10 @@ struct LenientJSON {
 
     /// Rewrites the string at `range` for the YAML parser, which refuses JSON's UTF-16 surrogate
     /// escapes (RFC 8259 §7), as mitmproxy's HAR export writes every character past U+FFFF: a pair,
-    /// `\ud83d\uddbc`, becomes YAML's `\U0001F5BC`, and a lone surrogate `\uFFFD`, as Jackson's
-    /// output to UTF-8 replaces it. The string ends two bytes sooner per pair, and as many spaces
-    /// follow its closing quote, so that what comes after it keeps its column.
+    /// `\ud83d\uddbc`, becomes YAML's `\U0001F5BC`, and a lone surrogate `?`, as WireMock 2.35.1
+    /// sends it in a `body` (Java's UTF-8 encoder replaces it so). The string ends two bytes sooner
+    /// per pair, five per lone one, and as many spaces follow its closing quote, so that what comes
+    /// after it keeps its column.
     private mutating func combineSurrogates(inStringAt range: Range<Int>) {
         guard text[range].contains(UInt8(ascii: "\\")) else { return }
         var rewritten: [UInt8] = []
@@ -151,7 +152,7 @@ struct LenientJSON {
                 index += 12
             } else {
                 note(.loneSurrogate, at: index)
-                rewritten += Array("\\uFFFD".utf8)
+                rewritten.append(UInt8(ascii: "?"))
                 index += 6
             }
         }

@@ -96,13 +96,13 @@ struct WireMockReadingTests {
         let report = try registry.load(folder: folder.url, strict: true)
         #expect(
             report.warnings.map(\.description) == [
-                "mappings/lone.json:1:62: a \\u escape of half a UTF-16 surrogate pair is read as U+FFFD, the "
-                    + "replacement character"
+                "mappings/lone.json:1:62: a \\u escape of half a UTF-16 surrogate pair is read as \"?\", as "
+                    + "WireMock sends it in a body"
             ])
         for serving in ServingMode.allCases {
             let exchange = try await serving.exchange(registry, .get, "/pictures?tag=%F0%9F%96%BC")
             #expect(exchange.text == "pic \u{1F5BC} \u{1F600} end", "\(serving)")
-            #expect(try await serving.exchange(registry, .get, "/lone").text == "[\u{FFFD}]", "\(serving)")
+            #expect(try await serving.exchange(registry, .get, "/lone").text == "[?]", "\(serving)")
         }
     }
 
