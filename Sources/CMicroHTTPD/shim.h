@@ -70,6 +70,15 @@ static inline void *decoy_connection_context(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->socket_context;
 }
 
+/* The bytes of the request head, from the first of its method to past the line that ended it;
+   0 before the head is in. */
+static inline size_t decoy_connection_head_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 static inline void decoy_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds)
 {
     MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);

@@ -112,8 +112,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// Shared with `decoy check`, which checks webhooks' hosts as a serve would.
     static let webhookAllowedHostHelp = ArgumentHelp(
         """
-        A host webhooks may be sent to beside loopback (127.0.0.0/8, ::1, localhost); repeat it for more. A stub \
-        whose webhook names another host is refused.
+        A host webhooks may be sent to beside loopback (127.0.0.0/8, ::1, localhost); repeat it for more. A webhook \
+        to another host is not sent, with a warning; its stub is served.
         """,
         valueName: "host")
 
@@ -222,15 +222,33 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.say("  \(stub.file):\(stub.line): refused:")
             for error in stub.errors { FileHandle.standardError.say("    error: \(error)") }
         }
+        for (file, stubs) in report.keptFiles {
+            FileHandle.standardError.say(
+                "  \(file): has an error; \(count(stubs, "stub")) of its previous version still serve until it is fixed"
+            )
+        }
         for warning in report.warnings { FileHandle.standardError.say("  warning: \(warning)") }
-        var summary = "\(report.stubs.count) stubs from \(folder)"
+        FileHandle.standardOutput.say(summary(of: report, from: folder))
+    }
+
+    /// What serves from the folder, a broken file's previous stubs counted and named, then how
+    /// many stubs are refused and how many warnings there are.
+    static func summary(of report: StubFolderReport, from folder: String) -> String {
+        var summary = "\(count(report.stubs.count + report.kept.count, "stub")) from \(folder)"
+        if !report.kept.isEmpty {
+            let kept = report.keptFiles.map { "\($0.stubs) of \($0.file)" }.joined(separator: ", ")
+            summary += " (\(kept) kept from its previous version)"
+        }
         if !report.refused.isEmpty {
             summary += "; \(report.refused.count) refused (listed above, and at /__admin/stub-files)"
         }
-        if !report.warnings.isEmpty { summary += "; \(report.warnings.count) warnings" }
-        FileHandle.standardOutput.say(summary)
+        if !report.warnings.isEmpty { summary += "; \(count(report.warnings.count, "warning"))" }
+        return summary
     }
 
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
 }
 
 /// Runs an action when the process receives one of the given signals, instead of dying.

@@ -12,6 +12,7 @@ struct LenientJSON {
             case comment
             case trailingText
             case duplicateKey(String)
+            case loneSurrogate
         }
 
         let kind: Kind
@@ -26,13 +27,17 @@ struct LenientJSON {
                 "text after the file's JSON value is ignored, as WireMock ignores it"
             case .duplicateKey(let key):
                 "\"\(key)\" is given more than once in an object; the last one counts, as in WireMock"
+            case .loneSurrogate:
+                "a \\u escape of half a UTF-16 surrogate pair is read as \"?\", as WireMock sends it in a body"
             }
         }
 
         /// Whether it is of the kind `other`: every duplicate key is one kind.
         func isOfKind(_ other: Kind) -> Bool {
             switch (kind, other) {
-            case (.comment, .comment), (.trailingText, .trailingText), (.duplicateKey, .duplicateKey): true
+            case (.comment, .comment), (.trailingText, .trailingText), (.duplicateKey, .duplicateKey),
+                (.loneSurrogate, .loneSurrogate):
+                true
             default: false
             }
         }
@@ -84,6 +89,7 @@ struct LenientJSON {
                     let name = String(decoding: text[(index + 1)..<max(index + 1, end - 1)], as: UTF8.self)
                     objects[objects.count - 1].key = (name, index)
                 }
+                combineSurrogates(inStringAt: index..<end)
                 index = end
                 valueEnded = containers.isEmpty
                 continue
@@ -111,6 +117,57 @@ struct LenientJSON {
             }
             index += 1
         }
+    }
+
+    /// Rewrites the string at `range` for the YAML parser, which refuses JSON's UTF-16 surrogate
+    /// escapes (RFC 8259 §7), as mitmproxy's HAR export writes every character past U+FFFF: a pair,
+    /// `\ud83d\uddbc`, becomes YAML's `\U0001F5BC`, and a lone surrogate `?`, as WireMock 2.35.1
+    /// sends it in a `body` (Java's UTF-8 encoder replaces it so). The string ends two bytes sooner
+    /// per pair, five per lone one, and as many spaces follow its closing quote, so that what comes
+    /// after it keeps its column.
+    private mutating func combineSurrogates(inStringAt range: Range<Int>) {
+        guard text[range].contains(UInt8(ascii: "\\")) else { return }
+        var rewritten: [UInt8] = []
+        var changed = false
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = text[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < range.upperBound else {
+                rewritten.append(byte)
+                index += 1
+                continue
+            }
+            guard let high = utf16Escape(at: index, before: range.upperBound), UTF16.isSurrogate(high) else {
+                // Another escape, kept whole so that its second byte is not taken for a quote or an escape.
+                rewritten += text[index..<index + 2]
+                index += 2
+                continue
+            }
+            changed = true
+            if UTF16.isLeadSurrogate(high), let low = utf16Escape(at: index + 6, before: range.upperBound),
+                UTF16.isTrailSurrogate(low)
+            {
+                let scalar = String(decoding: [high, low], as: UTF16.self).unicodeScalars.first?.value ?? 0xFFFD
+                rewritten += Array(("\\U" + String(scalar, radix: 16).leftPadded(to: 8)).utf8)
+                index += 12
+            } else {
+                note(.loneSurrogate, at: index)
+                rewritten.append(UInt8(ascii: "?"))
+                index += 6
+            }
+        }
+        guard changed else { return }
+        rewritten += Array(repeating: UInt8(ascii: " "), count: range.count - rewritten.count)
+        text.replaceSubrange(range, with: rewritten)
+        isChanged = true
+    }
+
+    /// The code unit of the `\uXXXX` escape at `index`, when one ends before `end`.
+    private func utf16Escape(at index: Int, before end: Int) -> UInt16? {
+        guard index + 6 <= end, text[index] == UInt8(ascii: "\\"), text[index + 1] == UInt8(ascii: "u") else {
+            return nil
+        }
+        return UInt16(String(decoding: text[index + 2..<index + 6], as: UTF8.self), radix: 16)
     }
 
     /// Whether the string that ends at `end` is a key: a colon follows it.

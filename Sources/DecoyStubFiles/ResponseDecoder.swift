@@ -136,9 +136,11 @@ struct ResponseDecoder {
         }
         if let headersNode = object["headers"], let declared = headerFields[.contentLength] {
             if templated {
-                headersNode.warning(
-                    "Content-Length is not applied to a template: its rendered body is sent whole, with its own length")
-                headerFields[.contentLength] = nil
+                // Applied to each rendered body (TemplateStub), whose length is known only then.
+                if !declared.contains("{{"), Int(declared).map({ $0 < 0 }) ?? true {
+                    headersNode.error("Content-Length must be a whole number of bytes, not \"\(declared)\"")
+                    return nil
+                }
             } else {
                 guard let length = declaredLength(declared, of: body, at: headersNode) else { return nil }
                 // A HEAD answer announces the length of a body it never sends, which servings take

@@ -75,7 +75,7 @@ package struct StubFolder: Sendable {
             let decoder = StubDecoder(
                 responses: ResponseDecoder(
                     bodyFiles: bodyFiles, stubFile: file, options: options),
-                webhooks: WebhookDecoder(allowedHosts: options.webhookAllowedHosts))
+                webhooks: WebhookDecoder(allowedHosts: options.webhookAllowedHosts, leavesOutDisallowedHosts: true))
             let nodes = Self.stubNodes(in: root + "/" + file, log: log)
             if !log.errors.isEmpty {
                 // The file itself could not be read: none of it loads.
@@ -150,9 +150,19 @@ package struct StubFolder: Sendable {
 
     /// The document in `data`; JSON is parsed as the YAML it also is, for the line and column of each node.
     static func parse(_ data: Data, isJSON: Bool, log: DiagnosticLog) -> Node? {
-        guard let text = String(validating: data, as: UTF8.self) else {
+        guard var text = String(validating: data, as: UTF8.self) else {
             log.error("cannot be read as UTF-8 text")
             return nil
+        }
+        // Editors on Windows start UTF-8 files with a byte-order mark, which is no JSON value;
+        // on line 1 no column counts it.
+        if text.unicodeScalars.first == "\u{FEFF}" {
+            text.unicodeScalars.removeFirst()
+            if isJSON {
+                log.warning(
+                    "the file starts with a byte-order mark, read past; WireMock 2.35.1 refuses such a file",
+                    at: (1, 1))
+            }
         }
         do {
             let yaml = isJSON ? lenient(text, log: log) : text

@@ -10,8 +10,11 @@ public import Decoy
 public struct StubFolderReport: Sendable, CustomStringConvertible {
     /// Every stub that loads, in file order: after a load, those the registry serves
     /// (`report.stubs.count` stubs); after a reload, a file whose new version is refused keeps
-    /// serving its previous stubs, which are not listed again.
+    /// serving its previous stubs, which are listed in ``kept``, not here.
     public let stubs: [LoadedStub]
+    /// On a reload, the stubs that a file's previous version registered and that still serve, in
+    /// file order, because the file now has an error; the new version of such a file registers nothing.
+    public let kept: [LoadedStub]
     /// Every stub refused, in file order: a file that cannot be read at all is one refused stub.
     /// A test that must fail on any refused stub checks `report.refused.isEmpty`.
     public let refused: [RefusedStub]
@@ -23,9 +26,28 @@ public struct StubFolderReport: Sendable, CustomStringConvertible {
     /// Whether the folder has no errors, so that a strict load takes it.
     public var isValid: Bool { refused.isEmpty }
 
-    /// A line per stub that loads (`users.yaml:21: GET /users/{id} "Get a user"`), one per refused
-    /// stub (`orders.json:3: refused: response.status: expected …`), then one per warning.
+    /// A line per stub that loads (`users.yaml:21: GET /users/{id} "Get a user"`), one per stub
+    /// kept from a broken file's previous version (`orders.json:3: kept from the previous version:
+    /// GET /orders`), one per refused stub (`orders.json:3: refused: response.status: expected …`),
+    /// then one per warning.
     public var description: String {
-        (stubs.map(\.description) + refused.map(\.description) + warnings.map(\.description)).joined(separator: "\n")
+        let kept = kept.map { "\($0.file):\($0.line): kept from the previous version: \($0.route)" }
+        return (stubs.map(\.description) + kept + refused.map(\.description) + warnings.map(\.description))
+            .joined(separator: "\n")
+    }
+
+    /// The files whose previous stubs still serve, each with how many, in file order.
+    package var keptFiles: [(file: String, stubs: Int)] {
+        var files: [(file: String, stubs: Int)] = []
+        for stub in kept {
+            if files.last?.file == stub.file { files[files.count - 1].stubs += 1 } else { files.append((stub.file, 1)) }
+        }
+        return files
+    }
+
+    package init(
+        stubs: [LoadedStub], kept: [LoadedStub] = [], refused: [RefusedStub], warnings: [StubFileDiagnostic]
+    ) {
+        (self.stubs, self.kept, self.refused, self.warnings) = (stubs, kept, refused, warnings)
     }
 }

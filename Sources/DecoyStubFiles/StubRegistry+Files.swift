@@ -89,25 +89,30 @@ extension StubRegistry {
             return RefusedRoute(pattern: pattern, place: "\(stub.file):\(stub.line)", reason: stub.reason)
         }
         // At once, so that no request sees some of the folder's stubs and not others.
-        let handles = contents.withLock { contents in
+        let (handles, keptStubs) = contents.withLock { contents in
             // On a reload, a broken file that served before keeps its previous stubs.
             let kept = replacing ? broken.intersection(contents.files) : []
             if replacing { contents.removeFileStubs(keeping: kept) }
+            let keptStubs = contents.mappings.compactMap { mapping -> LoadedStub? in
+                guard case .file(let stub) = mapping.origin, kept.contains(stub.file) else { return nil }
+                return stub
+            }
             contents.folder = folder.url
             contents.refused = refused
             contents.folderReport = FolderReportJSON(report, folder: folder.url)
-            return compiled.map { definition -> StubMapping? in
+            let handles = compiled.map { definition -> StubMapping? in
                 guard !kept.contains(definition.loaded.file) else { return nil }
                 return contents.insert(
                     definition.pattern, stub: scenarioAware(definition.stub, for: definition.pattern.route),
                     id: definition.id, origin: .file(definition.loaded), json: definition.json
                 )
             }
+            return (handles, keptStubs.sorted { ($0.file, $0.line) < ($1.file, $1.line) })
         }
         let stubs = zip(report.stubs, handles).compactMap { stub, handle in
             handle.map { stub.registered(as: $0.handle) }
         }
-        return StubFolderReport(stubs: stubs, refused: report.refused, warnings: report.warnings)
+        return StubFolderReport(stubs: stubs, kept: keptStubs, refused: report.refused, warnings: report.warnings)
     }
 }
 

@@ -5,13 +5,26 @@ import Yams
 
 /// Reads a stub's `postServeActions` into ``Webhook``s: WireMock's list of named actions
 /// (`[{"name": "webhook", "parameters": {…}}]`) or its older map (`{"webhook": {…}}`), which
-/// WireMock 2.35.1 still reads. A webhook to a host the registry does not allow is refused here,
-/// at load, where its file and line can be named.
+/// WireMock 2.35.1 still reads. A webhook to a host the registry does not allow is found here, at
+/// load, where its file and line can be named.
 struct WebhookDecoder {
     /// The parameters of a webhook.
     static let parameterFields = ["method", "url", "headers", "body", "delay"]
     /// The hosts allowed beside loopback.
     var allowedHosts: Set<String> = []
+    /// Whether a webhook to a host not allowed is left out with a warning, its stub served, as a
+    /// folder is served as far as it can be; otherwise it is an error, as for a stub sent to the
+    /// admin API, whose sender hears of warnings nowhere.
+    var leavesOutDisallowedHosts = false
+
+    /// One webhook's parameters, read.
+    private enum Read {
+        case webhook(Webhook)
+        /// Its host is not allowed; the warning says so.
+        case leftOut
+        /// Malformed; the errors say why.
+        case invalid
+    }
 
     /// The webhooks `node` lists; `nil` after logging every problem in it.
     func decode(_ node: FileNode, responses: ResponseDecoder) -> [Webhook]? {
@@ -51,33 +64,46 @@ struct WebhookDecoder {
                 valid = false
                 continue
             }
-            if let webhook = webhook(parameters, responses: responses) {
-                webhooks.append(webhook)
-            } else {
-                valid = false
+            switch webhook(parameters, responses: responses) {
+            case .webhook(let webhook): webhooks.append(webhook)
+            case .leftOut: break
+            case .invalid: valid = false
             }
         }
         return valid ? webhooks : nil
     }
 
     /// One webhook's parameters.
-    private func webhook(_ node: FileNode, responses: ResponseDecoder) -> Webhook? {
-        guard let object = node.object(known: Self.parameterFields) else { return nil }
+    private func webhook(_ node: FileNode, responses: ResponseDecoder) -> Read {
+        guard let object = node.object(known: Self.parameterFields) else { return .invalid }
         let method =
             object["method"].map { methodNode in
                 methodNode.text().flatMap { HTTPRequest.Method($0) ?? methodNode.expected("a method such as \"POST\"") }
             } ?? .get
         guard let urlNode = object["url"] else {
             node.error("a webhook needs \"url\", where it is sent")
-            return nil
+            return .invalid
         }
-        let url = urlNode.text().flatMap { checked($0, at: urlNode, part: "url") }.flatMap { allowed($0, at: urlNode) }
+        let url = urlNode.text().flatMap { checked($0, at: urlNode, part: "url") }.flatMap { absolute($0, at: urlNode) }
         let headers = object["headers"].map { self.headers($0, responses: responses) } ?? HTTPFields()
         let body = object["body"].map { node in node.text().flatMap { checked($0, at: node, part: "body") } }
         let delay = object["delay"].map { self.delay($0, responses: responses) } ?? Delay.none
-        guard let method, let url, let headers, body != .some(nil), let delay else { return nil }
+        guard let method, let url, let headers, body != .some(nil), let delay else { return .invalid }
+        if let host = url.host, !WebhookHosts.allows(host, besides: allowedHosts) {
+            guard leavesOutDisallowedHosts else {
+                urlNode.error(WebhookHosts.refusal(of: host))
+                return .invalid
+            }
+            urlNode.warning(
+                """
+                this webhook is not sent: "\(host)" is not a loopback host; the stub is served without it. \
+                Allow the host with --webhook-allowed-host \(host) (StubRegistry.webhookAllowedHosts in Swift)
+                """)
+            return .leftOut
+        }
         // Every template was parsed above, where a malformed one is named by its field.
-        return try? Webhook(method, url: url, headerFields: headers, body: body ?? nil, delay: delay)
+        return (try? Webhook(method, url: url.text, headerFields: headers, body: body ?? nil, delay: delay))
+            .map(Read.webhook) ?? .invalid
     }
 
     /// `headers`, when every value parses as a template; each malformed one is logged.
@@ -98,20 +124,17 @@ struct WebhookDecoder {
         }
     }
 
-    /// `url`, when its host is allowed; one written as a template is checked when it is sent.
-    private func allowed(_ url: String, at node: FileNode) -> String? {
+    /// `url`, when it is an absolute `http` or `https` URL, with its host; one whose host is a
+    /// template has none here, and its host is checked when it is sent.
+    private func absolute(_ url: String, at node: FileNode) -> (text: String, host: String?)? {
         let authority = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3)
-        if authority.contains(where: { $0.contains("{{") }) { return url }
+        if authority.contains(where: { $0.contains("{{") }) { return (url, nil) }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
         else {
             return node.expected("an absolute http or https URL")
         }
-        guard WebhookHosts.allows(host, besides: allowedHosts) else {
-            node.error(WebhookHosts.refusal(of: host))
-            return nil
-        }
-        return url
+        return (url, host)
     }
 
     /// WireMock's `delay`: `{"type": "fixed", "milliseconds": …}`, or a distribution as a

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Decoy
+import DecoyStubFiles
 import Foundation
 import Testing
 
@@ -42,6 +44,24 @@ struct CommandTests {
         let command = try ServeCommand.parse(["--strict", "--default-content-type"])
         #expect(command.strict && command.defaultContentType)
         #expect(try ServeCommand.parse([]).strict == false)
+    }
+
+    /// `decoy serve --watch` after a broken edit: the summary counts what serves, the broken
+    /// file's previous stubs among it, and names that file.
+    @Test func aReloadSaysWhichBrokenFilesPreviousStubsStillServe() throws {
+        let pair = #"[\#(Self.hello), {"request": {"urlPath": "/bye"}, "response": {"body": "bye"}}]"#
+        let folder = try Folder(["a.json": pair, "b.json": Self.hello.replacingOccurrences(of: "/hello", with: "/b")])
+        let registry = StubRegistry()
+        try registry.load(folder: folder.url)
+        try folder.write("a.json", #"[{"request": {"urlPath": "/hello"}, "response": {"status": "ok"}}]"#)
+        let report = try registry.reload(folder: folder.url)
+        #expect(report.kept.map(\.line) == [1, 1])
+        #expect(report.kept.map(\.file) == ["a.json", "a.json"])
+        #expect(
+            ServeCommand.summary(of: report, from: "stubs")
+                == "3 stubs from stubs (2 of a.json kept from its previous version); 1 refused (listed above, and at "
+                + "/__admin/stub-files)")
+        #expect(report.description.contains("a.json:1: kept from the previous version: GET /hello"))
     }
 
     @Test func checkReadsEveryResponseAsATemplateWithGlobalResponseTemplating() throws {

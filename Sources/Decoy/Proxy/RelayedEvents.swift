@@ -28,8 +28,12 @@ package final class RelayedEvents: Sendable {
 
     private let body: ResponseBody
     private let state = Mutex(Noted())
+    /// When the upstream's head arrived, which its events' times count from, as the upstream
+    /// counts them from sending it.
+    private let headArrived = ContinuousClock.now
 
-    /// A relay of `body`, the upstream's event stream; it is read once, by the serving.
+    /// A relay of `body`, the upstream's event stream, whose head has just arrived; it is read
+    /// once, by the serving.
     package init(_ body: ResponseBody) {
         self.body = body
     }
@@ -69,7 +73,6 @@ package final class RelayedEvents: Sendable {
         private var upstream: ResponseBody.AsyncIterator
         private let chunks: Feed
         private let parsing: Task<Void, Never>
-        private let start = ContinuousClock.now
 
         init(relay: RelayedEvents) {
             self.relay = relay
@@ -104,7 +107,9 @@ package final class RelayedEvents: Sendable {
                     relay.end()
                     return nil
                 }
-                chunks.continuation.yield((chunk, ContinuousClock.now - start))
+                // From the head's arrival: the serving asks for the first chunk only once it has
+                // answered the head, later on a busy machine, and events counted from then came early.
+                chunks.continuation.yield((chunk, ContinuousClock.now - relay.headArrived))
                 return chunk
             } catch is CancellationError {
                 chunks.continuation.finish()

@@ -29,7 +29,8 @@ extension StubRegistry {
         }
         guard entry.exists, !entry.isFolder, FolderPath.isInside(path, folder: root) else { return nil }
         let name = "__files/" + path.dropFirst(root.count + 1)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = attributes?[.size] as? Int ?? 0
         guard size <= Self.maximumStaticFileSize else {
             return StubResponse(
                 status: .internalServerError,
@@ -39,7 +40,56 @@ extension StubRegistry {
         guard let body = FileManager.default.contents(atPath: path) else {
             return StubResponse(status: .internalServerError, text: "\(name) could not be read\n")
         }
-        return StubResponse(
-            headerFields: [.contentType: MediaType.ofStaticFile((path as NSString).pathExtension)], body: body)
+        // The fields and answers WireMock 2.35.1's Jetty gives a static file, in its order.
+        var fields: HTTPFields = [.contentType: MediaType.ofStaticFile((path as NSString).pathExtension)]
+        let modified = attributes?[.modificationDate] as? Date
+        if let modified, let since = request.headerFields[.ifModifiedSince].flatMap(HTTPDate.parse),
+            modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        {
+            return StubResponse(status: .notModified, headerFields: fields)
+        }
+        if let modified { fields[.lastModified] = HTTPDate.format(modified) }
+        fields[.acceptRanges] = "bytes"
+        switch request.headerFields[.range].map({ Self.byteRange($0, of: body.count) }) {
+        case .some(.satisfiable(let range)):
+            fields[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(body.count)"
+            return StubResponse(status: .partialContent, headerFields: fields, body: body.subdata(in: range))
+        case .some(.unsatisfiable):
+            fields[.contentRange] = "bytes */\(body.count)"
+            return StubResponse(status: .rangeNotSatisfiable, headerFields: fields)
+        case .some(.whole), nil:
+            return StubResponse(headerFields: fields, body: body)
+        }
+    }
+
+    /// What a `Range` field asks of a body of `size` bytes.
+    enum ByteRange: Equatable {
+        case satisfiable(Range<Int>)
+        /// A range of bytes the body does not have: `416`.
+        case unsatisfiable
+        /// The whole body: the field is not one range of bytes (several ranges, another unit, a
+        /// malformed value), which a server may ignore (RFC 9110 §14.2).
+        case whole
+    }
+
+    /// The one range of bytes `field` asks for, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`.
+    static func byteRange(_ field: String, of size: Int) -> ByteRange {
+        guard field.lowercased().hasPrefix("bytes="), !field.contains(",") else { return .whole }
+        let spec = field.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard bounds.count == 2 else { return .whole }
+        let first = Int(bounds[0])
+        let last = Int(bounds[1])
+        switch (bounds[0].isEmpty, bounds[1].isEmpty) {
+        case (true, false):
+            guard let suffix = last, suffix >= 0 else { return .whole }
+            return suffix == 0 || size == 0 ? .unsatisfiable : .satisfiable(max(0, size - suffix)..<size)
+        case (false, _):
+            guard let first, first >= 0, bounds[1].isEmpty || (last ?? -1) >= first else { return .whole }
+            guard first < size else { return .unsatisfiable }
+            return .satisfiable(first..<min(size, (last ?? size - 1) + 1))
+        case (true, true):
+            return .whole
+        }
     }
 }

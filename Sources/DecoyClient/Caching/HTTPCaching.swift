@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import HTTPTypes
 
 /// The `Cache-Control` directives of a message (RFC 9111, 5.2), names lowercased and values unquoted.
@@ -150,11 +150,21 @@ extension CachedResponse {
 }
 
 /// HTTP dates (RFC 9110, 5.6.7) in their three forms: IMF-fixdate, RFC 850 and asctime.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
+    /// `date` in the form a sender uses, IMF-fixdate (`Fri, 27 Nov 2026 12:54:37 GMT`), to the second below.
+    package static func format(_ date: Date) -> String {
+        // A formatter is not Sendable, and one made per call costs microseconds, not worth a lock.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+    }
+
     /// The date `text` names, or `nil` when it is not an HTTP date.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let tokens = text.split { " ,-:".contains($0) }
         guard let monthIndex = tokens.firstIndex(where: { months.contains($0.lowercased()) }),
             let month = months.firstIndex(of: tokens[monthIndex].lowercased())

@@ -34,6 +34,7 @@ final class Daemon: Sendable {
     private let listeningPort: ManagedAtomic<UInt16>
     private let tooLarge = PreparedResponse.text(
         .contentTooLarge, "The request body is larger than this server accepts.\n")
+    private let emptyFieldName = PreparedResponse.text(.badRequest, "A header field has an empty name.\n")
     private let overLimit = PreparedResponse.text(
         .serviceUnavailable, "The server has as many connections open as it accepts.\n")
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
@@ -247,8 +248,13 @@ final class Daemon: Sendable {
         {
             return refuseHead(of: exchange, with: PreparedResponse.text(status, reason + "\n"))
         }
+        if exchange.headEndsAtAFieldLine(method: method) {
+            return refuseHead(of: exchange, with: emptyFieldName)
+        }
         if requestLog != nil { exchange.started = Nanoseconds.now }
         if let length = exchange.contentLength, length > configuration.maxBodySize {
+            // Answered before the body is read, which the client may still be sending.
+            exchange.drainsOnClose = min(length, max(configuration.maxBodySize, Self.minimumDrain))
             return refuseHead(of: exchange, with: tooLarge)
         }
         if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
@@ -378,9 +384,17 @@ final class Daemon: Sendable {
     /// GnuTLS priorities with no cipher but the null one, which no client offers.
     private static let noCommonCipher = "NORMAL:-CIPHER-ALL:+NULL"
 
-    private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+    /// The bytes of an unread body dropped before closing its connection at least, however small
+    /// the body limit; up to the limit itself when it is larger.
+    static let minimumDrain = 1024 * 1024
+
+    private static let requestCompleted: MHD_RequestCompletedCallback = { _, connection, state, _ in
         guard let state, let exchangePointer = state.pointee else { return }
         let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
+        // Called as libmicrohttpd closes the connection, the answer sent, before the socket is closed.
+        if let connection, let bytes = exchange.takeUnretainedValue().drainsOnClose {
+            LingeringClose.start(decoy_connection_socket(connection), droppingUpTo: bytes)
+        }
         exchange.takeUnretainedValue().machine.completed()
         exchange.takeUnretainedValue().watch?.awaitHead()
         exchange.release()

@@ -28,6 +28,12 @@ final class Exchange: @unchecked Sendable {
     /// line, the fields and a record of each; the response's head must fit beside it (`HeadRoom`).
     /// Added up as ``readHead(method:)`` reads the fields.
     private(set) var headLength = 0
+    /// How many bytes of a body left unread to drop from the connection before it is closed
+    /// (``LingeringClose``); `nil` when nothing is left unread.
+    var drainsOnClose: Int?
+    /// Where the last header field's value ends in libmicrohttpd's read buffer, which holds the head
+    /// as received with each line end zeroed; valid during the handler's first call only.
+    private var lastValueEnd: UnsafePointer<CChar>?
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
         self.target = target
@@ -61,8 +67,28 @@ final class Exchange: @unchecked Sendable {
                 // `: ` and the line end, and libmicrohttpd's record of the field.
                 exchange.headLength += field.name.utf8.count + field.value.utf8.count + 4 + 64
                 exchange.rawHeaderFields.append(field)
+                exchange.lastValueEnd = value.map { $0 + strlen($0) }
                 return .YES
             }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Whether libmicrohttpd ended the head at a field line rather than at the empty line. Its
+    /// 0.9.75 zeroes the colon of a line such as `: v` before asking whether the line is empty, so
+    /// after another field it takes that line for the head's end, leaves it out of the fields and
+    /// reads what follows as the next request; RFC 9112 wants a `400` for a field with no name.
+    /// Between the last value and the head's end, `method`, the first byte of the head, to
+    /// ``decoy_connection_head_size``, lie only that value's line end and the empty line, one or
+    /// two zeroed bytes each, unless a line with content ended the head.
+    func headEndsAtAFieldLine(method: UnsafePointer<CChar>) -> Bool {
+        let size = decoy_connection_head_size(connection)
+        guard size > 0, let valueEnd = lastValueEnd else { return false }
+        let start = UnsafeRawPointer(method)
+        let end = start + size
+        let from = UnsafeRawPointer(valueEnd)
+        // A folded value lives elsewhere in the connection's memory: nothing to tell then.
+        guard from > start, from <= end else { return false }
+        let rest = UnsafeRawBufferPointer(start: from, count: end - from)
+        return rest.count > 4 || rest.contains { $0 != 0 }
     }
 
     /// The method `raw` names, `nil` when it is not a token: the common ones found by their

@@ -260,6 +260,34 @@ struct ParityTests {
         }
     }
 
+    /// The delay the journal reports for a matched request is the one it was held for, its own or
+    /// the registry's default, in every serving, and so is what the admin API reports of it; an
+    /// unmatched request and a stub without delay report none.
+    @Test(arguments: ServingMode.allCases)
+    func theJournalReportsTheDelayOfAMatchedDelayedRequest(_ mode: ServingMode) async throws {
+        let registry = StubRegistry(defaultDelay: .fixed(.milliseconds(20)))
+        try registry.register(StubResponse(text: "late", delay: .fixed(.milliseconds(30))), for: .get("/slow"))
+        try registry.register(StubResponse(text: "default"), for: .get("/default"))
+        try await withStubbedClient(mode, registry: registry) { client, baseURL in
+            _ = try await client.send(Resource<String>.get("/slow"))
+            _ = try await client.send(Resource<String>.get("/default"))
+            _ = await Outcome.of(.get("/missing"), on: client, keeping: [])
+            let delays = registry.journal.entries.map { ($0.request.path, $0.delay) }
+            #expect(delays.map(\.0) == ["/slow", "/default", "/missing"], "\(mode)")
+            #expect(delays.map(\.1) == [.milliseconds(30), .milliseconds(20), .zero], "\(mode)")
+            guard mode == .server else { return }
+            let (data, _) = try await URLSession.shared.data(from: baseURL.appending(path: "__admin/requests"))
+            let listed = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let added = (listed["requests"] as? [[String: Any]] ?? []).map { event -> [String: Int] in
+                let request = event["request"] as? [String: Any]
+                let timing = event["timing"] as? [String: Any]
+                return [request?["url"] as? String ?? "": timing?["addedDelay"] as? Int ?? -1]
+            }
+            #expect(
+                added.reduce(into: [:]) { $0.merge($1) { a, _ in a } } == ["/slow": 30, "/default": 20, "/missing": 0])
+        }
+    }
+
     /// libcurl, under URLSession on Linux, silently retries a request whose reused keep-alive
     /// connection closes before a byte of the answer. A reset sends a status line first, so the
     /// retry never happens; an empty response cannot, so its stub is reached twice (documented on

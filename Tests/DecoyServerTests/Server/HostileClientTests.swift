@@ -55,19 +55,42 @@ struct HostileClientTests {
         }
     }
 
-    /// libmicrohttpd 0.9.75 ends the head at a line with an empty field name, before the handler
-    /// can see it, and refuses what follows as a request with `400` and a close: the request
-    /// before it is answered, where RFC 9112 wants a `400`, but nothing after it is.
-    @Test func anEmptyFieldNameSmugglesNothing() async throws {
+    /// libmicrohttpd 0.9.75 ends the head at a line with an empty field name that follows another
+    /// field, before the handler can see it: the server finds that out and answers `400`, as RFC
+    /// 9112 wants, and closes, so nothing after it is read as a request. In any other place, the
+    /// empty name reaches the head check.
+    @Test(arguments: [
+        "POST /ok HTTP/1.1\r\nHost: x\r\n: v\r\nContent-Length: 36\r\n\r\n",
+        "GET /ok HTTP/1.1\r\nHost: x\r\n: v\r\n\r\n",
+        "GET /ok HTTP/1.1\r\nHost: x\n:v\n\n",
+        "GET /ok HTTP/1.1\r\nHost: x\r\n:\r\n\r\n",
+        "GET /ok HTTP/1.1\r\n: v\r\nHost: x\r\n\r\n",
+    ])
+    func anEmptyFieldNameIsRefusedAndSmugglesNothing(_ head: String) async throws {
         try await Self.withServer { server, registry in
             let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
-            connection.send("POST /ok HTTP/1.1\r\nHost: x\r\n: v\r\nContent-Length: 36\r\n\r\n" + Self.smuggled)
+            connection.send(head + Self.smuggled)
             let reply = await connection.read()
+            #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply)")
+            #expect(!reply.contains("fine"), "\(reply)")
             #expect(!reply.contains("smuggled"), "\(reply)")
-            #expect(!registry.journal.entries.contains { $0.request.path == "/smuggled" })
-            withKnownIssue("libmicrohttpd 0.9.75 drops the line and serves the request before it") {
-                #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply)")
-            }
+            #expect(registry.journal.entries.isEmpty)
+        }
+    }
+
+    /// The check for an empty name leaves sound heads alone, whatever their line ends and values.
+    @Test(arguments: [
+        "GET /ok HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /ok HTTP/1.1\nHost: x\n\n",
+        "GET /ok HTTP/1.1\r\nHost: x\nX-Empty:\r\n\n",
+        "GET /ok HTTP/1.1\r\nHost: x\r\nX-Spaces: a  \r\n\r\n",
+    ])
+    func aSoundHeadIsAnswered(_ head: String) async throws {
+        try await Self.withServer { server, _ in
+            let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
+            connection.send(head)
+            let reply = await connection.read(until: "fine")
+            #expect(reply.hasPrefix("HTTP/1.1 200 "), "\(reply)")
         }
     }
 

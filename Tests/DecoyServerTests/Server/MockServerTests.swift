@@ -224,6 +224,31 @@ struct MockServerTests {
         }
     }
 
+    /// A body over the limit is answered `413` at once, and what the client still sends of it is
+    /// read and dropped before the connection closes: closed with it unread, the socket would reset
+    /// the connection, and a client could meet the reset before the `413` (nginx's lingering close).
+    @Test func theRestOfABodyTooLargeIsDroppedSoTheClientSeesA413AndAnOrderlyClose() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(status: .created), for: .post("/upload"))
+        try await withMockServer(registry: registry, configuration: .init(maxBodySize: 1_000)) { server in
+            let body = [UInt8](repeating: UInt8(ascii: "x"), count: 256 * 1024)
+            let head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n"
+            // The body after the answer: the server has closed by then, unless it drains.
+            let late = try RawConnection(port: server.port)
+            late.send(head)
+            #expect(await late.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
+            late.send(body)
+            #expect(await late.readToEnd().ending == .closed)
+            // Head and body at once, as a client sends them.
+            let atOnce = try RawConnection(port: server.port)
+            atOnce.send(Array(head.utf8) + body)
+            let reply = await atOnce.readToEnd()
+            #expect(reply.text.hasPrefix("HTTP/1.1 413"), "\(reply.text)")
+            #expect(reply.ending == .closed)
+            #expect(registry.journal.totalCount == 0, "refused bodies never reach the engine")
+        }
+    }
+
     @Test(arguments: [
         "GARBAGE\r\n\r\n",
         "GET /x HTTP/9.9\r\n\r\n",

@@ -53,6 +53,47 @@ struct StaticFilesTests {
         #expect(try await get("/docs/a.json", .head).0 == 404)
     }
 
+    /// The fields WireMock 2.35.1 sends with a file of `__files/` (`Last-Modified`, `Accept-Ranges`),
+    /// and the answers it gives to a range and to `If-Modified-Since`, checked against it.
+    @Test(arguments: ServingMode.allCases)
+    func aFileIsServedWithItsDateAndByRange(_ serving: ServingMode) async throws {
+        let folder = try ScratchFolder(["__files/docs/a.json": #"{"x":1}"# + "\n"])
+        let modified = Date(timeIntervalSince1970: 1_795_784_077.75)
+        try FileManager.default.setAttributes(
+            [.modificationDate: modified], ofItemAtPath: folder.url.appending(path: "__files/docs/a.json").path)
+        let registry = StubRegistry()
+        try registry.load(folder: folder.url)
+        func get(_ fields: HTTPFields = [:]) async throws -> Outcome {
+            try await serving.exchange(registry, .get, "/docs/a.json", headerFields: fields)
+        }
+        let whole = try await get()
+        #expect(whole.status == 200)
+        #expect(whole.headerFields[.lastModified] == "Fri, 27 Nov 2026 12:54:37 GMT")
+        #expect(whole.headerFields[.acceptRanges] == "bytes")
+        #expect(whole.text == #"{"x":1}"# + "\n")
+
+        for (range, text, contentRange) in [
+            ("bytes=0-1", #"{""#, "bytes 0-1/8"), ("bytes=-3", "1}\n", "bytes 5-7/8"),
+            ("bytes=5-", "1}\n", "bytes 5-7/8"), ("bytes=6-99", "}\n", "bytes 6-7/8"),
+        ] {
+            let part = try await get([.range: range])
+            #expect(part.status == 206, "\(range)")
+            #expect(part.text == text, "\(range)")
+            #expect(part.headerFields[.contentRange] == contentRange, "\(range)")
+            #expect(part.headerFields[.lastModified] != nil, "\(range)")
+        }
+        let beyond = try await get([.range: "bytes=50-60"])
+        #expect(beyond.status == 416)
+        #expect(beyond.headerFields[.contentRange] == "bytes */8")
+        // Several ranges, which WireMock sends as multipart/byteranges, get the whole file.
+        #expect(try await get([.range: "bytes=0-1,3-4"]).status == 200)
+
+        let unchanged = try await get([.ifModifiedSince: "Fri, 27 Nov 2026 12:54:37 GMT"])
+        #expect(unchanged.status == 304)
+        #expect(unchanged.text.isEmpty)
+        #expect(try await get([.ifModifiedSince: "Fri, 27 Nov 2026 12:54:36 GMT"]).status == 200)
+    }
+
     @Test func aServedFileIsJournaledAsUnmatched() async throws {
         let folder = try ScratchFolder(Self.files)
         let registry = StubRegistry()

@@ -33,6 +33,25 @@ struct StubFileErrorTests {
                 #"broken.json:2:32: not valid JSON: did not find expected ',' or '}' while parsing a flow mapping"#
             ]),
         BadFile(
+            name: "a control character, said in Decoy's words and escaped", path: "nul.json",
+            text: "{\n  \"request\": { \"urlPath\": \"/a\u{0}\u{1B}[2J\" },\n  \"response\": {}\n}",
+            errors: [
+                #"nul.json:2:30: not valid JSON: the character U+0000 is not allowed; inside a string, escape it as "#
+                    + #"\u0000"#
+            ]),
+        BadFile(
+            name: "nesting past the parser's depth", path: "deep.json",
+            text: String(repeating: #"{"a":"#, count: 1_001) + "1" + String(repeating: "}", count: 1_001),
+            errors: [
+                "deep.json:1:4996: not valid JSON: nested more than 1000 levels deep; Decoy reads at most that many"
+            ]),
+        BadFile(
+            name: "an escaped control character quoted back", path: "escaped.yaml",
+            text: "request: { urlPath: /a }\nresponse: { status: \"\\x00\\x1b[2J\" }\n",
+            errors: [
+                #"escaped.yaml:2:21: response.status: expected an integer 100…599, found "\u0000\u001b[2J""#
+            ]),
+        BadFile(
             name: "malformed YAML", path: "broken.yaml",
             text: """
                 request:

@@ -52,6 +52,60 @@ struct WireMockReadingTests {
         }
     }
 
+    @Test func aFileThatStartsWithAByteOrderMarkIsRead() async throws {
+        let folder = try ScratchFolder([
+            "mappings/bom.json": "\u{FEFF}" + #"{ "request": { "urlPath": "/bom" }, "response": { "body": "read" } }"#,
+            "mappings/bom.yaml": "\u{FEFF}request: { urlPath: /bom-yaml }\nresponse: { body: read too }\n",
+        ])
+        let registry = StubRegistry()
+        let report = try registry.load(folder: folder.url, strict: true)
+        #expect(report.stubs.count == 2)
+        #expect(
+            report.warnings.map(\.description) == [
+                "mappings/bom.json:1:1: the file starts with a byte-order mark, read past; WireMock 2.35.1 refuses "
+                    + "such a file"
+            ])
+        for serving in ServingMode.allCases {
+            #expect(try await serving.exchange(registry, .get, "/bom").text == "read", "\(serving)")
+            #expect(try await serving.exchange(registry, .get, "/bom-yaml").text == "read too", "\(serving)")
+        }
+    }
+
+    /// mitmproxy's HAR export, and Jackson's writers, escape every character past U+FFFF as a
+    /// UTF-16 surrogate pair, which RFC 8259 allows and WireMock 2.35.1 reads.
+    @Test func surrogatePairEscapesAreRead() async throws {
+        let folder = try ScratchFolder([
+            "mappings/emoji.json": #"""
+            { "request": { "urlPath": "/pictures", "queryParameters": { "tag": { "equalTo": "\ud83d\uddbc" } } },
+              "response": { "body": "pic \ud83d\uddbc \uD83D\uDE00 end", "status": "x" } }
+            """#,
+            "mappings/lone.json": #"{ "request": { "urlPath": "/lone" }, "response": { "body": "[\ud83d]" } }"#,
+        ])
+        // An error after the escapes on their line is still placed where it is in the file.
+        #expect(
+            StubFolder(url: folder.url).check().errors.map(\.description) == [
+                #"mappings/emoji.json:2:72: response.status: expected an integer 100…599, found "x""#
+            ])
+        try folder.write(
+            "mappings/emoji.json",
+            #"""
+            { "request": { "urlPath": "/pictures", "queryParameters": { "tag": { "equalTo": "\ud83d\uddbc" } } },
+              "response": { "body": "pic \ud83d\uddbc \uD83D\uDE00 end" } }
+            """#)
+        let registry = StubRegistry()
+        let report = try registry.load(folder: folder.url, strict: true)
+        #expect(
+            report.warnings.map(\.description) == [
+                "mappings/lone.json:1:62: a \\u escape of half a UTF-16 surrogate pair is read as \"?\", as "
+                    + "WireMock sends it in a body"
+            ])
+        for serving in ServingMode.allCases {
+            let exchange = try await serving.exchange(registry, .get, "/pictures?tag=%F0%9F%96%BC")
+            #expect(exchange.text == "pic \u{1F5BC} \u{1F600} end", "\(serving)")
+            #expect(try await serving.exchange(registry, .get, "/lone").text == "[?]", "\(serving)")
+        }
+    }
+
     @Test func anErrorAfterBlankedTextIsReportedWhereItIsInTheFile() throws {
         let folder = try ScratchFolder([
             "a.json": """
@@ -148,6 +202,40 @@ struct WireMockReadingTests {
             }
             let unmatched = try await serving.exchange(registry, .get, "/b")
             #expect(unmatched.headerFields[.matchedStubID] == nil, "\(serving)")
+        }
+    }
+
+    /// WireMock 2.35.1 sends a stub's `Content-Length` with as many bytes of its body, `jsonBody`
+    /// and rendered templates too (checked against it: `{}` with `Content-Length: 0` gets no body, `{"a":1}`
+    /// with 3 gets `{"a`), in every serving.
+    @Test func aContentLengthCutsEveryKindOfBodyAsWireMockDoes() async throws {
+        let folder = try ScratchFolder([
+            "mappings/cl.json": #"""
+            [ { "request": { "urlPath": "/empty" },
+                "response": { "headers": { "Content-Length": "0" }, "jsonBody": {} } },
+              { "request": { "urlPath": "/three" },
+                "response": { "headers": { "Content-Length": "3" }, "jsonBody": { "a": 1 } } },
+              { "request": { "urlPath": "/path" },
+                "response": { "headers": { "Content-Length": "3" }, "body": "{{request.path}}",
+                              "transformers": ["response-template"] } },
+              { "request": { "urlPath": "/short" },
+                "response": { "headers": { "Content-Length": "20" }, "body": "{{request.path}}",
+                              "transformers": ["response-template"] } } ]
+            """#
+        ])
+        for templatesEveryResponse in [false, true] {
+            let registry = StubRegistry()
+            registry.templatesEveryResponse = templatesEveryResponse
+            let report = try registry.load(folder: folder.url, strict: true)
+            #expect(report.warnings.isEmpty, "\(report.warnings)")
+            for serving in ServingMode.allCases {
+                for (path, text) in [("/empty", ""), ("/three", #"{"a"#), ("/path", "/pa"), ("/short", "/short")] {
+                    let exchange = try await serving.exchange(registry, .get, path)
+                    let context = "\(serving), \(path), every response a template: \(templatesEveryResponse)"
+                    #expect(exchange.text == text, "\(context)")
+                    #expect(exchange.headerFields[.contentLength] == "\(text.utf8.count)", "\(context)")
+                }
+            }
         }
     }
 

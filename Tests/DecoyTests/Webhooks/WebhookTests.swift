@@ -93,21 +93,36 @@ struct WebhookTests {
         #expect(sent.first?.request.headerFields[.contentType] == nil)
     }
 
-    @Test func aWebhookToAnotherHostIsRefusedAtLoadByFileLineAndField() throws {
+    /// A real folder's webhooks go to public hosts: its stubs still answer, without the webhook,
+    /// and the warning says which host and how to allow it.
+    @Test func aWebhookToAnotherHostIsLeftOutWithAWarningByFileLineAndFieldAndItsStubServes() async throws {
         let folder = try ScratchFolder(["mappings/orders.json": Self.stubFile(url: "http://example.com/callbacks")])
-        let error = try #require(throws: DecoyError.self) {
-            try StubRegistry().load(folder: folder.url, strict: true)
-        }
-        let diagnostic = try #require(error.stubFileErrors.first)
-        #expect(diagnostic.file == "mappings/orders.json")
-        #expect(diagnostic.line == 8)
-        #expect(diagnostic.field == "postServeActions[0].parameters.url")
-        #expect(diagnostic.message.contains("\"example.com\" is neither"))
+        let registry = StubRegistry()
+        let receiver = try Self.receiver()
+        registry.webhookTransport = StubTransport(receiver)
+        let report = try registry.load(folder: folder.url, strict: true)
+        #expect(report.stubs.count == 1)
+        let warning = try #require(report.warnings.first)
+        #expect(warning.file == "mappings/orders.json")
+        #expect(warning.line == 8)
+        #expect(warning.field == "postServeActions[0].parameters.url")
+        #expect(
+            warning.message == """
+                this webhook is not sent: "example.com" is not a loopback host; the stub is served without it. \
+                Allow the host with --webhook-allowed-host example.com (StubRegistry.webhookAllowedHosts in Swift)
+                """)
+        let (response, body) = try await StubTransport(registry).send(
+            HTTPRequest(method: .post, scheme: "http", authority: "api.test", path: "/orders/7"), body: nil)
+        #expect(response.status == .accepted)
+        #expect(String(decoding: body, as: UTF8.self) == "accepted")
+        #expect(registry.journal.entries.last?.route?.webhooks.isEmpty == true)
 
         let allowing = StubRegistry()
         allowing.webhookAllowedHosts = ["example.com"]
-        #expect(try allowing.load(folder: folder.url).stubs.count == 1)
-        #expect(StubFolder(url: folder.url, webhookAllowedHosts: ["EXAMPLE.com"]).check().isValid)
+        let allowed = try allowing.load(folder: folder.url)
+        #expect(allowed.stubs.count == 1)
+        #expect(allowed.warnings.isEmpty)
+        #expect(StubFolder(url: folder.url, webhookAllowedHosts: ["EXAMPLE.com"]).check().warnings.isEmpty)
     }
 
     @Test(arguments: ["http://127.0.0.1:9/x", "http://127.9.9.9/x", "http://localhost:8080/x", "http://[::1]:80/x"])
