@@ -19,14 +19,14 @@ package struct OpenAPIOperation: Sendable, CustomStringConvertible {
     let responses: [Response]
 
     /// The route the operation's requests take: a template of whole segments where the path is
-    /// one, a regular expression where a template sits inside a segment (`/Accounts/{Sid}.json`).
+    /// one, a regular expression where a template sits inside a segment (`/Accounts/{Sid}.json`),
+    /// named by the path template all the same.
     package var route: Route { Self.route(method, path) }
 
     static func route(_ method: HTTPRequest.Method?, _ path: String) -> Route {
         let template = PathTemplate(path)
-        return Route(
-            method: method, path: template.routePath ?? template.expression,
-            pathSyntax: template.routePath == nil ? .regularExpression : .template)
+        if let routePath = template.routePath { return Route(method: method, path: routePath) }
+        return Route(method: method, path: template.expression, pathSyntax: .regularExpression, pathTemplate: path)
     }
 
     /// `getUser (GET /users/{id})`.
