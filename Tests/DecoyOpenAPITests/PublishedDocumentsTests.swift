@@ -14,9 +14,21 @@ struct PublishedDocumentsTests {
     static let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appending(path: "shared/openapi-specs")
 
-    static let documents: [String] =
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        .filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.sorted()
+    /// A folder of more documents to try, from `DECOY_MORE_OPENAPI_DOCUMENTS`: those whose licence
+    /// keeps them out of the shared folder (PagerDuty's) can be tried locally, never committed.
+    static let moreFolder = ProcessInfo.processInfo.environment["DECOY_MORE_OPENAPI_DOCUMENTS"].map {
+        URL(filePath: $0, directoryHint: .isDirectory)
+    }
+
+    /// The documents' URLs by file name.
+    static let urls: [String: URL] = Dictionary(
+        ([folder] + (moreFolder.map { [$0] } ?? [])).flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+                .filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.map { ($0, folder.appending(path: $0)) }
+        }
+    ) { shared, _ in shared }
+
+    static let documents: [String] = urls.keys.sorted()
 
     @Test(
         .enabled(
@@ -25,7 +37,7 @@ struct PublishedDocumentsTests {
         arguments: documents)
     func everyOperationAnswersWithADeclaredStatusAndABodyItsSchemaAllows(_ name: String) async throws {
         let started = ContinuousClock.now
-        let spec = try OpenAPISpec(contentsOf: Self.folder.appending(path: name))
+        let spec = try OpenAPISpec(contentsOf: try #require(Self.urls[name]))
         let loaded = ContinuousClock.now - started
         let registry = StubRegistry()
         try registry.registerExamples(of: spec)
@@ -46,6 +58,34 @@ struct PublishedDocumentsTests {
         )
         for refusal in spec.refused { print("  refused: \(refusal)") }
         #expect(failures.isEmpty, "\(name): \(failures.joined(separator: "\n"))")
+    }
+
+    @Test(
+        .enabled(
+            if: !documents.isEmpty,
+            "no documents at ../shared/openapi-specs beside the repository: the published documents are not tried"),
+        arguments: documents)
+    func everyOperationsRouteAndLogLineNameItsPathTemplate(_ name: String) async throws {
+        let spec = try OpenAPISpec(contentsOf: try #require(Self.urls[name]))
+        let registry = StubRegistry()
+        let mappings = try registry.registerExamples(of: spec)
+        let check = DocumentCheck(spec: spec)
+        var misnamed: [String] = []
+        for (operation, mapping) in zip(spec.operations, mappings) {
+            let shown = "\(operation.method) \(operation.path)"
+            let line = RouteNamesTests.logLine(mapping.route)
+            if mapping.route.description != shown || !line.contains("(\(shown))") {
+                misnamed.append("\(shown) is shown as \(mapping.route) and logged as \(line)")
+            }
+            _ = try await registry.engine.answer(check.request(for: operation))
+            // Another operation may answer a request made for this one (`/users/me` for `/users/{id}`).
+            if let route = registry.journal.entries.last?.route, route.identity == mapping.route.identity,
+                route.description != shown
+            {
+                misnamed.append("\(shown) is journaled as \(route)")
+            }
+        }
+        #expect(misnamed.isEmpty, "\(name): \(misnamed.prefix(5).joined(separator: "\n"))")
     }
 }
 
