@@ -52,6 +52,33 @@ struct SchemaValidator: Sendable {
         return found
     }
 
+    /// One of the schemas a value must pass together, which a `$ref` or an `allOf` join.
+    struct SchemaPart {
+        let pointer: String
+        let keywords: [String: JSONValue]
+        /// How many references and allOf parts lead to it from the schema it was gathered from.
+        let distance: Int
+    }
+
+    /// The schemas at `pointers`, what their references lead to and their allOf parts, and so on
+    /// down, each once, the nearest first; `nil` when one of them allows no value or is missing.
+    func parts(of pointers: [String]) -> [SchemaPart]? {
+        var parts: [SchemaPart] = []
+        var seen: Set<String> = []
+        func gather(_ pointer: String, distance: Int) -> Bool {
+            guard seen.insert(pointer).inserted else { return true }
+            guard distance < Self.depthLimit, let schema = document.at(pointer) else { return false }
+            guard case .object(let keywords) = schema else { return schema != .bool(false) }
+            parts.append(SchemaPart(pointer: pointer, keywords: keywords, distance: distance))
+            if case .string(let reference)? = keywords["$ref"], !gather(reference, distance: distance + 1) {
+                return false
+            }
+            guard case .array(let all)? = keywords["allOf"] else { return true }
+            return all.indices.allSatisfy { gather("\(pointer)/allOf/\($0)", distance: distance + 1) }
+        }
+        return pointers.allSatisfy { gather($0, distance: 0) } ? parts : nil
+    }
+
     private func check(
         _ value: JSONValue, _ pointer: String, _ path: String, depth: Int, into found: inout [SchemaViolation]
     ) {
