@@ -167,8 +167,9 @@ struct SchemaExample {
         var members: [String: JSONValue] = [:]
         for (name, schemas) in described {
             let nearest = schemas.map(\.distance).min() ?? 0
-            guard required.contains(name)
-                || (depth + nearest < Self.optionalDepth && !schemas.contains { isWriteOnly($0.pointer) })
+            guard
+                required.contains(name)
+                    || (depth + nearest < Self.optionalDepth && !schemas.contains { isWriteOnly($0.pointer) })
             else { continue }
             members[name] = value(forSchemasAt: schemas.map(\.pointer), depth: depth + nearest + 1)
         }

@@ -87,38 +87,38 @@ struct ServeOpenAPITests {
     @Test func examplesThatMissTheirSchemasAreSummedUpInOneLineNamingTheirOperations() throws {
         let folder = try CommandTests.Folder([
             "pets.yaml": """
-                openapi: 3.0.3
-                info: {title: Pets, version: '1'}
-                paths:
-                  /pets:
-                    get:
-                      operationId: listPets
-                      responses:
-                        '200':
-                          description: d
-                          content:
-                            application/json:
-                              schema: {type: array, items: {type: object, required: [id]}}
-                              example: [{name: Rex}]
-                  /pets/{id}:
-                    get:
-                      operationId: getPet
-                      responses:
-                        '200':
-                          description: d
-                          content:
-                            application/json:
-                              schema: {type: object, properties: {id: {type: integer}}}
-                              examples:
-                                rex: {value: {id: rex}}
-                                tom: {value: {id: 7}}
-                        '404':
-                          description: d
-                          content:
-                            application/json:
-                              schema: {type: object, required: [message]}
-                              example: {}
-                """
+            openapi: 3.0.3
+            info: {title: Pets, version: '1'}
+            paths:
+              /pets:
+                get:
+                  operationId: listPets
+                  responses:
+                    '200':
+                      description: d
+                      content:
+                        application/json:
+                          schema: {type: array, items: {type: object, required: [id]}}
+                          example: [{name: Rex}]
+              /pets/{id}:
+                get:
+                  operationId: getPet
+                  responses:
+                    '200':
+                      description: d
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {id: {type: integer}}}
+                          examples:
+                            rex: {value: {id: rex}}
+                            tom: {value: {id: 7}}
+                    '404':
+                      description: d
+                      content:
+                        application/json:
+                          schema: {type: object, required: [message]}
+                          example: {}
+            """
         ])
         let path = folder.url.appending(path: "pets.yaml").path
         let lines = try ServeCommand.registerExamples(ofSpecAt: path, in: StubRegistry())

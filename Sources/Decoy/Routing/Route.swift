@@ -159,8 +159,8 @@ public struct Route: Sendable, Hashable {
     public static func == (lhs: Route, rhs: Route) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.method == rhs.method && lhs.path == rhs.path && lhs.pathSyntax == rhs.pathSyntax
-                && lhs.pathTemplate == rhs.pathTemplate && lhs.matchers == rhs.matchers && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario
-                && lhs.webhooks == rhs.webhooks)
+                && lhs.pathTemplate == rhs.pathTemplate && lhs.matchers == rhs.matchers
+                && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario && lhs.webhooks == rhs.webhooks)
     }
 
     /// Hashes the fields.
