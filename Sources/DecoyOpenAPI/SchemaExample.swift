@@ -110,7 +110,7 @@ struct SchemaExample {
     /// A value of the type all `parts` allow, from their keywords.
     private func ownValue(_ parts: [SchemaValidator.SchemaPart], _ pointers: [String], depth: Int) -> JSONValue {
         let keywords = Self.merged(parts)
-        let type = Self.type(of: parts) ?? Self.impliedType(keywords)
+        let type = Self.sharedType(of: parts) ?? Self.impliedType(keywords)
         switch type {
         case "object":
             return object(parts, depth: depth)
@@ -133,7 +133,7 @@ struct SchemaExample {
 
     /// The first type every part that names types allows, not `null` where another will do (an
     /// integer where one part says number and another integer); `nil` when no part names one.
-    private static func type(of parts: [SchemaValidator.SchemaPart]) -> String? {
+    private static func sharedType(of parts: [SchemaValidator.SchemaPart]) -> String? {
         let named: [[String]] = parts.compactMap { part in
             switch part.keywords["type"] {
             case .string(let type)?: [type]

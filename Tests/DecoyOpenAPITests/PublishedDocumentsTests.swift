@@ -30,17 +30,24 @@ struct PublishedDocumentsTests {
 
     static let documents: [String] = urls.keys.sorted()
 
-    @Test(
-        .enabled(
-            if: !documents.isEmpty,
-            "no documents at ../shared/openapi-specs beside the repository: the published documents are not tried"),
-        arguments: documents)
-    func everyOperationAnswersWithADeclaredStatusAndABodyItsSchemaAllows(_ name: String) async throws {
+    static let documentsAreThere = Testing.ConditionTrait.enabled(
+        if: !documents.isEmpty,
+        "no documents at ../shared/openapi-specs beside the repository: the published documents are not tried")
+
+    /// The document `name`, how long it took to read, and a registry serving its examples.
+    private static func served(_ name: String) throws -> (
+        spec: OpenAPISpec, loaded: Duration, registry: StubRegistry, mappings: [StubMapping]
+    ) {
         let started = ContinuousClock.now
-        let spec = try OpenAPISpec(contentsOf: try #require(Self.urls[name]))
+        let spec = try OpenAPISpec(contentsOf: try #require(urls[name]))
         let loaded = ContinuousClock.now - started
         let registry = StubRegistry()
-        try registry.registerExamples(of: spec)
+        return (spec, loaded, registry, try registry.registerExamples(of: spec))
+    }
+
+    @Test(documentsAreThere, arguments: documents)
+    func everyOperationAnswersWithADeclaredStatusAndABodyItsSchemaAllows(_ name: String) async throws {
+        let (spec, loaded, registry, _) = try Self.served(name)
         let check = DocumentCheck(spec: spec)
         var failures: [String] = []
         // FNV-1a over every answer, to compare runs under other hash seeds (SWIFT_DETERMINISTIC_HASHING).
@@ -60,15 +67,9 @@ struct PublishedDocumentsTests {
         #expect(failures.isEmpty, "\(name): \(failures.joined(separator: "\n"))")
     }
 
-    @Test(
-        .enabled(
-            if: !documents.isEmpty,
-            "no documents at ../shared/openapi-specs beside the repository: the published documents are not tried"),
-        arguments: documents)
+    @Test(documentsAreThere, arguments: documents)
     func everyOperationsRouteAndLogLineNameItsPathTemplate(_ name: String) async throws {
-        let spec = try OpenAPISpec(contentsOf: try #require(Self.urls[name]))
-        let registry = StubRegistry()
-        let mappings = try registry.registerExamples(of: spec)
+        let (spec, _, registry, mappings) = try Self.served(name)
         let check = DocumentCheck(spec: spec)
         var misnamed: [String] = []
         for (operation, mapping) in zip(spec.operations, mappings) {
