@@ -26,7 +26,24 @@ extension ServeCommand {
         return spec.operations.map { "  \($0) from the examples of \(path)" }
             + spec.refused.map { "  refused: \($0)" }
             + folded(spec.unsupported).map { "  not supported: \($0)" }
+            + failingExamples(of: spec)
             + ["\(spec.operations.count) operations from \(path)\(refused)"]
+    }
+
+    /// One line naming the operations with examples that miss their schemas, which a document
+    /// written by hand often has in dozens; what each misses is in ``OpenAPISpec/failingExamples``.
+    static func failingExamples(of spec: OpenAPISpec) -> [String] {
+        let operations = spec.operations.filter(\.hasExamplesMissingTheirSchemas).map {
+            $0.id ?? "\($0.method) \($0.path)"
+        }
+        guard !operations.isEmpty else { return [] }
+        return [
+            """
+              warning: examples that miss their schemas are served only when Prefer: example=NAME asks for them \
+            (the first example that passes, or else a body made from the schema, is served instead), in \
+            \(operations.count) operation\(operations.count == 1 ? "" : "s"): \(operations.joined(separator: ", "))
+            """
+        ]
     }
 
     /// One line per kind of warning, in the order kinds first appear: a kind in one place as it

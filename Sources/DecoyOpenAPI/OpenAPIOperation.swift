@@ -19,14 +19,14 @@ package struct OpenAPIOperation: Sendable, CustomStringConvertible {
     let responses: [Response]
 
     /// The route the operation's requests take: a template of whole segments where the path is
-    /// one, a regular expression where a template sits inside a segment (`/Accounts/{Sid}.json`).
+    /// one, a regular expression where a template sits inside a segment (`/Accounts/{Sid}.json`),
+    /// named by the path template all the same.
     package var route: Route { Self.route(method, path) }
 
     static func route(_ method: HTTPRequest.Method?, _ path: String) -> Route {
         let template = PathTemplate(path)
-        return Route(
-            method: method, path: template.routePath ?? template.expression,
-            pathSyntax: template.routePath == nil ? .regularExpression : .template)
+        if let routePath = template.routePath { return Route(method: method, path: routePath) }
+        return Route(method: method, path: template.expression, pathSyntax: .regularExpression, pathTemplate: path)
     }
 
     /// `getUser (GET /users/{id})`.
@@ -72,9 +72,19 @@ package struct OpenAPIOperation: Sendable, CustomStringConvertible {
 
     /// An example body, named where the document names it.
     struct Example: Sendable {
+        /// The name `Prefer: example=` asks for it by: its key in `examples`, and `example` for the
+        /// media type's `example`; `nil` for one made from the schema.
         let name: String?
+        /// Where the document gives it; `nil` for one made from the schema.
+        let pointer: String?
         let body: [UInt8]
         /// Whether it passes the response's schema: only such an example is served unless asked for by name.
         var passes = true
+    }
+
+    /// Whether an example the document gives for a response misses the response's schema, and
+    /// is served only when asked for by name.
+    package var hasExamplesMissingTheirSchemas: Bool {
+        responses.contains { $0.content.contains { $0.examples.contains { !$0.passes } } }
     }
 }

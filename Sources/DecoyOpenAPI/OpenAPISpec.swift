@@ -24,6 +24,12 @@ public struct OpenAPISpec: Sendable {
     /// What of this document Decoy does not check in requests or cannot serve, each with its
     /// place; empty when it uses nothing Decoy leaves out.
     public let unsupported: [String]
+    /// The examples of this document that miss their response's schema, each with its place, the
+    /// schema keyword and how (`#/paths/~1a/get/responses/200/content/application~1json/example:
+    /// #/components/schemas/A/required: the property "id" is missing`). Each is served only when
+    /// `Prefer: example=` names it (the media type's `example` by `example`); the first example
+    /// that passes, or else a body made from the schema, is served in its place.
+    public let failingExamples: [String]
     /// The path of the first `servers` URL, such as `/api/1.0`; empty when it has none.
     public let serverBasePath: String
     /// The document as parsed, for the schemas that requests are checked against.
@@ -113,6 +119,7 @@ public struct OpenAPISpec: Sendable {
         self.operations = operations
         self.refusals = refused
         self.unsupported = reader.unsupported
+        self.failingExamples = reader.failingExamples
         self.serverBasePath = Self.basePath(ofFirstServerIn: root["servers"])
         self.document = parsed.value
         self.source = source

@@ -13,6 +13,8 @@ struct OperationReader {
     let basePath: String
     /// What of the document is not supported, with its place.
     private(set) var unsupported: [String] = []
+    /// The document's examples that miss their schemas, each with its place and its first miss.
+    private(set) var failingExamples: [String] = []
     private var noted: Set<String> = []
     private var checkedSchemas: Set<String> = []
     /// For each schema already walked, the first reference under it that leads nowhere.
@@ -203,12 +205,14 @@ struct OperationReader {
         let described = document.at(mediaPointer)
         var examples: [OpenAPIOperation.Example] = []
         if let example = described?["example"] {
-            examples.append(.init(name: nil, body: encode(example, as: mediaType)))
+            examples.append(
+                .init(name: "example", pointer: "\(mediaPointer)/example", body: encode(example, as: mediaType)))
         }
         for name in parsed.keys(at: "\(mediaPointer)/examples") {
-            let (examplePointer, example) = try resolve("\(mediaPointer)/examples/\(name.pointerEscaped)")
+            let place = "\(mediaPointer)/examples/\(name.pointerEscaped)"
+            let (examplePointer, example) = try resolve(place)
             if let value = example?["value"] {
-                examples.append(.init(name: name, body: encode(value, as: mediaType)))
+                examples.append(.init(name: name, pointer: place, body: encode(value, as: mediaType)))
             } else {
                 note(examplePointer, "examples by externalValue are not served")
             }
@@ -223,7 +227,7 @@ struct OperationReader {
         try refuseBrokenReferences(inSchemaAt: schemaPointer)
         guard Self.isJSON(mediaType) else {
             if examples.isEmpty, let value = made.value(forSchemaAt: schemaPointer) {
-                examples.append(.init(name: nil, body: encode(value, as: mediaType)))
+                examples.append(.init(name: nil, pointer: nil, body: encode(value, as: mediaType)))
             }
             return examples
         }
@@ -233,16 +237,13 @@ struct OperationReader {
                 let miss = validator.violations(of: value, schemaAt: schemaPointer).first
             else { continue }
             examples[index].passes = false
-            let place =
-                examples[index].name.map { "\(mediaPointer)/examples/\($0.pointerEscaped)" }
-                ?? "\(mediaPointer)/example"
-            note(
-                place,
-                "the example misses its schema, so it is served only by name: \(miss.schemaPath): \(miss.message)")
+            let line = "\(examples[index].pointer ?? mediaPointer): \(miss.schemaPath): \(miss.message)"
+            // A response shared by several operations is read for each.
+            if noted.insert(line).inserted { failingExamples.append(line) }
         }
         if !examples.contains(where: \.passes) {
             if let value = made.value(forSchemaAt: schemaPointer) {
-                examples.append(.init(name: nil, body: encode(value, as: mediaType)))
+                examples.append(.init(name: nil, pointer: nil, body: encode(value, as: mediaType)))
                 if let miss = validator.violations(of: value, schemaAt: schemaPointer).first {
                     note(miss.schemaPath, "the example made from the schema misses it: \(miss.message)")
                 }

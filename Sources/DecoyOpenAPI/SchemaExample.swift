@@ -4,7 +4,8 @@ import Foundation
 /// Makes a response body from its schema when the document gives no example, as Prism's static
 /// mode does, and checks what it makes against the schema: a schema's own example, default,
 /// constant or first allowed value where that passes, and otherwise a value of its type that
-/// keeps its bounds, lengths, pattern and format, with every property of an object.
+/// keeps its bounds, lengths, pattern and format, with every property of an object; the parts of
+/// an `allOf` and what a `$ref` leads to are read as one schema.
 struct SchemaExample {
     let validator: SchemaValidator
     /// What each schema made, by nesting and pointer: the operations of a document share most of
@@ -24,75 +25,59 @@ struct SchemaExample {
     private static let depthLimit = 24
 
     func value(forSchemaAt pointer: String) -> JSONValue? {
-        value(forSchemaAt: pointer, depth: 0)
+        value(forSchemasAt: [pointer], depth: 0)
     }
 
-    private func passes(_ value: JSONValue, _ pointer: String) -> Bool {
-        validator.violations(of: value, schemaAt: pointer).isEmpty
+    private func passes(_ value: JSONValue, _ pointers: [String]) -> Bool {
+        pointers.allSatisfy { validator.violations(of: value, schemaAt: $0).isEmpty }
     }
 
-    private func value(forSchemaAt pointer: String, depth: Int) -> JSONValue? {
-        let key = "\(depth) \(pointer)"
+    /// A value that passes every schema at `pointers`: one schema's, or those the parts of an
+    /// allOf give one property.
+    private func value(forSchemasAt pointers: [String], depth: Int) -> JSONValue? {
+        let key = "\(depth) \(pointers.joined(separator: "\u{0}"))"
         if let value = made.values[key] { return value }
-        let value = make(forSchemaAt: pointer, depth: depth)
+        let value = make(forSchemasAt: pointers, depth: depth)
         made.values[key] = .some(value)
         return value
     }
 
-    private func make(forSchemaAt pointer: String, depth: Int) -> JSONValue? {
-        guard depth < Self.depthLimit, let schema = document.at(pointer) else { return nil }
-        guard case .object(let keywords) = schema else { return schema == .bool(true) ? .object([:]) : nil }
-        if case .string(let reference)? = keywords["$ref"] {
-            let referred = value(forSchemaAt: reference, depth: depth + 1)
-            // 3.0 ignores a reference's siblings; 3.1 adds them, which the check below sees.
-            if let referred,
-                keywords.keys.allSatisfy({ !SchemaValidator.checked.contains($0) || $0 == "$ref" })
-                    || passes(referred, pointer)
-            {
-                return referred
-            }
-        }
+    /// The schemas, their references and allOf parts are read as one schema: a value made part by
+    /// part and merged would keep the first part's `"string"` where a later one narrows it to an
+    /// enum, and lose what one part requires of another's properties.
+    private func make(forSchemasAt pointers: [String], depth: Int) -> JSONValue? {
+        guard depth < Self.depthLimit, let parts = validator.parts(of: pointers) else { return nil }
         var candidates: [JSONValue] = []
-        if let example = keywords["example"] { candidates.append(example) }
-        if case .array(let examples)? = keywords["examples"] { candidates += examples }
-        if let value = keywords["const"] ?? keywords["default"] { candidates.append(value) }
-        if case .array(let allowed)? = keywords["enum"] { candidates += allowed }
-        if let passing = candidates.first(where: { passes($0, pointer) }) { return passing }
-        if case .array(let parts)? = keywords["allOf"] {
-            // The parts of an allOf are most often objects that together make one.
-            var merged = ownValue(keywords, pointer, depth: depth)
-            for index in parts.indices {
-                // A part such as `{nullable: true}` says nothing of the value's type or members.
-                guard case .object(let part)? = document.at("\(pointer)/allOf/\(index)"),
-                    part.keys.contains(where: Self.shaping.contains),
-                    let part = value(forSchemaAt: "\(pointer)/allOf/\(index)", depth: depth + 1)
-                else { continue }
-                merged = merged.map { Self.merge($0, part) } ?? part
-            }
-            return merged
+        for keywords in parts.map(\.keywords) {
+            if let example = keywords["example"] { candidates.append(example) }
+            if case .array(let examples)? = keywords["examples"] { candidates += examples }
+            if let value = keywords["const"] ?? keywords["default"] { candidates.append(value) }
+            if case .array(let allowed)? = keywords["enum"] { candidates += allowed }
         }
-        for keyword in ["oneOf", "anyOf"] {
-            guard case .array(let choices)? = keywords[keyword], !choices.isEmpty else { continue }
-            let own = ownValue(keywords, pointer, depth: depth)
-            var first: JSONValue?
-            for index in choices.indices {
-                guard let choice = value(forSchemaAt: "\(pointer)/\(keyword)/\(index)", depth: depth + 1) else {
-                    continue
+        if let passing = candidates.first(where: { passes($0, pointers) }) { return passing }
+        var value = ownValue(parts, pointers, depth: depth)
+        for part in parts {
+            for keyword in ["oneOf", "anyOf"] {
+                guard case .array(let choices)? = part.keywords[keyword], !choices.isEmpty else { continue }
+                var first: JSONValue?
+                var chosen: JSONValue?
+                for index in choices.indices {
+                    guard
+                        let choice = self.value(
+                            forSchemasAt: ["\(part.pointer)/\(keyword)/\(index)"], depth: depth + part.distance + 1)
+                    else { continue }
+                    let merged = Self.merge(value, choice)
+                    if passes(merged, [part.pointer]) {
+                        chosen = merged
+                        break
+                    }
+                    first = first ?? merged
                 }
-                let value = own.map { Self.merge($0, choice) } ?? choice
-                if passes(value, pointer) { return value }
-                first = first ?? value
+                value = chosen ?? first ?? value
             }
-            return first
         }
-        return ownValue(keywords, pointer, depth: depth) ?? candidates.first
+        return value
     }
-
-    /// The keywords that give a value its type or members.
-    private static let shaping: Set<String> = [
-        "$ref", "type", "properties", "required", "additionalProperties", "items", "enum", "const", "allOf", "anyOf",
-        "oneOf", "pattern", "format", "minimum", "maximum", "minLength", "maxLength", "example", "default",
-    ]
 
     /// `b`'s members added to `a`'s where both are objects; otherwise `b`, the more particular.
     private static func merge(_ a: JSONValue, _ b: JSONValue) -> JSONValue {
@@ -101,45 +86,96 @@ struct SchemaExample {
         return .object(members)
     }
 
-    /// A value of the schema's own type, from its own keywords.
-    private func ownValue(_ keywords: [String: JSONValue], _ pointer: String, depth: Int) -> JSONValue? {
-        let type: String? =
-            switch keywords["type"] {
-            case .string(let type)?: type
-            case .array(let types)?:
-                types.lazy.compactMap { if case .string(let type) = $0, type != "null" { type } else { nil } }.first
-                    ?? "null"
-            default: Self.impliedType(keywords)
-            }
-        switch type {
-        case "object":
-            var members: [String: JSONValue] = [:]
-            let required: Set<String> =
-                if case .array(let names)? = keywords["required"] {
-                    Set(names.compactMap { if case .string(let name) = $0 { name } else { nil } })
-                } else { [] }
-            if case .object(let properties)? = keywords["properties"] {
-                for name in properties.keys
-                where required.contains(name)
-                    || (depth < Self.optionalDepth && !isWriteOnly("\(pointer)/properties/\(name.pointerEscaped)"))
-                {
-                    members[name] = value(forSchemaAt: "\(pointer)/properties/\(name.pointerEscaped)", depth: depth + 1)
+    /// The keywords of `parts` as one schema's: the tightest of each bound, and otherwise the first
+    /// part's keyword.
+    private static func merged(_ parts: [SchemaValidator.SchemaPart]) -> [String: JSONValue] {
+        var keywords: [String: JSONValue] = [:]
+        for part in parts {
+            for (keyword, value) in part.keywords {
+                guard let kept = keywords[keyword] else {
+                    keywords[keyword] = value
+                    continue
+                }
+                guard case .number(let old) = kept, case .number(let new) = value else { continue }
+                if ["minimum", "minLength", "minItems", "minProperties"].contains(keyword) {
+                    keywords[keyword] = .number(max(old, new))
+                } else if ["maximum", "maxLength", "maxItems", "maxProperties"].contains(keyword) {
+                    keywords[keyword] = .number(min(old, new))
                 }
             }
-            return .object(members)
+        }
+        return keywords
+    }
+
+    /// A value of the type all `parts` allow, from their keywords.
+    private func ownValue(_ parts: [SchemaValidator.SchemaPart], _ pointers: [String], depth: Int) -> JSONValue {
+        let keywords = Self.merged(parts)
+        let type = Self.sharedType(of: parts) ?? Self.impliedType(keywords)
+        switch type {
+        case "object":
+            return object(parts, depth: depth)
         case "array":
             let minimum = Self.number(keywords["minItems"]).map { Int($0) } ?? 0
-            guard depth < Self.optionalDepth || minimum > 0,
-                let item = value(forSchemaAt: "\(pointer)/items", depth: depth + 1)
+            let itemParts = parts.filter { $0.keywords["items"] != nil }
+            guard let nearest = itemParts.map(\.distance).min(),
+                depth + nearest < Self.optionalDepth || minimum > 0,
+                let item = value(forSchemasAt: itemParts.map { "\($0.pointer)/items" }, depth: depth + nearest + 1)
             else { return .array([]) }
             return .array(Array(repeating: item, count: max(minimum, 1)))
         case "integer", "number": return .number(Self.number(keywords, integer: type == "integer"))
         case "boolean": return .bool(true)
         case "null": return .null
-        case "string": return .string(string(keywords, pointer))
+        case "string": return .string(string(keywords, pointers))
         // A schema that constrains no type allows any value.
         default: return .object([:])
         }
+    }
+
+    /// The first type every part that names types allows, not `null` where another will do (an
+    /// integer where one part says number and another integer); `nil` when no part names one.
+    private static func sharedType(of parts: [SchemaValidator.SchemaPart]) -> String? {
+        let named: [[String]] = parts.compactMap { part in
+            switch part.keywords["type"] {
+            case .string(let type)?: [type]
+            case .array(let types)?: types.compactMap { if case .string(let type) = $0 { type } else { nil } }
+            default: nil
+            }
+        }
+        guard let first = named.first else { return nil }
+        func allowed(_ type: String) -> Bool {
+            named.allSatisfy { $0.contains(type) || (type == "integer" && $0.contains("number")) }
+        }
+        let types = named.joined()
+        return types.first { $0 != "null" && allowed($0) } ?? (allowed("null") ? "null" : first.first)
+    }
+
+    /// An object with the properties of every part: each required one, and the others down to
+    /// ``optionalDepth`` but write-only ones, each made from every part that describes it.
+    private func object(_ parts: [SchemaValidator.SchemaPart], depth: Int) -> JSONValue {
+        var required: Set<String> = []
+        var described: [String: [(pointer: String, distance: Int)]] = [:]
+        for part in parts {
+            if case .array(let names)? = part.keywords["required"] {
+                for case .string(let name) in names { required.insert(name) }
+            }
+            guard case .object(let properties)? = part.keywords["properties"] else { continue }
+            for name in properties.keys {
+                described[name, default: []].append(
+                    ("\(part.pointer)/properties/\(name.pointerEscaped)", part.distance))
+            }
+        }
+        var members: [String: JSONValue] = [:]
+        for (name, schemas) in described {
+            let nearest = schemas.map(\.distance).min() ?? 0
+            guard
+                required.contains(name)
+                    || (depth + nearest < Self.optionalDepth && !schemas.contains { isWriteOnly($0.pointer) })
+            else { continue }
+            members[name] = value(forSchemasAt: schemas.map(\.pointer), depth: depth + nearest + 1)
+        }
+        // A name required where no part describes it takes any value.
+        for name in required where described[name] == nil { members[name] = .object([:]) }
+        return .object(members)
     }
 
     /// The type a schema without `type` means by its other keywords; `nil` when it allows anything.
@@ -200,7 +236,7 @@ struct SchemaExample {
     }
 
     /// A string that keeps the schema's format, pattern and lengths.
-    private func string(_ keywords: [String: JSONValue], _ pointer: String) -> String {
+    private func string(_ keywords: [String: JSONValue], _ pointers: [String]) -> String {
         let minimum = Self.number(keywords["minLength"]).map { Int($0) } ?? 0
         let maximum = Self.number(keywords["maxLength"]).map { Int($0) }
         var candidates: [String] = []
@@ -215,7 +251,7 @@ struct SchemaExample {
         if fitted.count < minimum { fitted += String(repeating: "x", count: minimum - fitted.count) }
         if let maximum, fitted.count > maximum { fitted = String(fitted.prefix(maximum)) }
         candidates.append(fitted)
-        return candidates.first { passes(.string($0), pointer) } ?? fitted
+        return candidates.first { passes(.string($0), pointers) } ?? fitted
     }
 
     /// A string of each format the checks know, which they pass, and of the common ones they do not check.

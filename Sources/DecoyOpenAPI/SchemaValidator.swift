@@ -52,8 +52,38 @@ struct SchemaValidator: Sendable {
         return found
     }
 
+    /// One of the schemas a value must pass together, which a `$ref` or an `allOf` join.
+    struct SchemaPart {
+        let pointer: String
+        let keywords: [String: JSONValue]
+        /// How many references and allOf parts lead to it from the schema it was gathered from.
+        let distance: Int
+    }
+
+    /// The schemas at `pointers`, what their references lead to and their allOf parts, and so on
+    /// down, each once, the nearest first; `nil` when one of them allows no value or is missing.
+    func parts(of pointers: [String]) -> [SchemaPart]? {
+        var parts: [SchemaPart] = []
+        var seen: Set<String> = []
+        func gather(_ pointer: String, distance: Int) -> Bool {
+            guard seen.insert(pointer).inserted else { return true }
+            guard distance < Self.depthLimit, let schema = document.at(pointer) else { return false }
+            guard case .object(let keywords) = schema else { return schema != .bool(false) }
+            parts.append(SchemaPart(pointer: pointer, keywords: keywords, distance: distance))
+            if case .string(let reference)? = keywords["$ref"], !gather(reference, distance: distance + 1) {
+                return false
+            }
+            guard case .array(let all)? = keywords["allOf"] else { return true }
+            return all.indices.allSatisfy { gather("\(pointer)/allOf/\($0)", distance: distance + 1) }
+        }
+        return pointers.allSatisfy { gather($0, distance: 0) } ? parts : nil
+    }
+
+    /// `joined` is the schema whose references and allOf parts `pointer` is one of, which a
+    /// `required` of this one may name the read-only properties of.
     private func check(
-        _ value: JSONValue, _ pointer: String, _ path: String, depth: Int, into found: inout [SchemaViolation]
+        _ value: JSONValue, _ pointer: String, _ path: String, depth: Int, joined: String? = nil,
+        into found: inout [SchemaViolation]
     ) {
         // This schema's own misses, apart from `found`, which the checks of nested schemas append to meanwhile.
         var own: [SchemaViolation] = []
@@ -74,7 +104,7 @@ struct SchemaValidator: Sendable {
             return
         }
         if case .string(let reference)? = keywords["$ref"] {
-            check(value, reference, path, depth: depth + 1, into: &found)
+            check(value, reference, path, depth: depth + 1, joined: joined ?? pointer, into: &found)
         }
         if value == .null, keywords["nullable"] == .bool(true) { return }
         if let types = keywords["type"] {
@@ -100,10 +130,11 @@ struct SchemaValidator: Sendable {
         case .number(let number): checkNumber(number, keywords, fail)
         case .string(let text): checkString(text, keywords, fail)
         case .array(let items): checkArray(items, keywords, pointer, path, depth: depth, into: &found, fail)
-        case .object(let members): checkObject(members, keywords, pointer, path, depth: depth, into: &found, fail)
+        case .object(let members):
+            checkObject(members, keywords, (pointer, joined ?? pointer), path, depth: depth, into: &found, fail)
         case .null, .bool: break
         }
-        checkCombinations(value, keywords, pointer, path, depth: depth, into: &found, fail)
+        checkCombinations(value, keywords, (pointer, joined ?? pointer), path, depth: depth, into: &found, fail)
     }
 
     private func checkFormat(_ format: String, of value: JSONValue, _ fail: (String, String) -> Void) {
@@ -200,13 +231,14 @@ struct SchemaValidator: Sendable {
     }
 
     private func checkObject(
-        _ members: [String: JSONValue], _ keywords: [String: JSONValue], _ pointer: String, _ path: String, depth: Int,
-        into found: inout [SchemaViolation], _ fail: (String, String) -> Void
+        _ members: [String: JSONValue], _ keywords: [String: JSONValue], _ at: (pointer: String, joined: String),
+        _ path: String, depth: Int, into found: inout [SchemaViolation], _ fail: (String, String) -> Void
     ) {
+        let pointer = at.pointer
         if case .array(let required)? = keywords["required"] {
-            // Only requests are checked, and a read-only property is required of responses alone.
-            for case .string(let name) in required
-            where members[name] == nil && !isReadOnly("\(pointer)/properties/\(name.pointerEscaped)") {
+            // A read-only property is required of responses alone, and the property may be
+            // described by another part of an allOf than the one that requires it.
+            for case .string(let name) in required where members[name] == nil && !isReadOnly(name, in: at.joined) {
                 fail("required", "the property \"\(name)\" is missing")
             }
         }
@@ -234,22 +266,19 @@ struct SchemaValidator: Sendable {
         }
     }
 
-    /// Whether the schema at `pointer`, references followed, says `readOnly: true`.
-    private func isReadOnly(_ pointer: String) -> Bool {
-        var pointer = pointer
-        for _ in 0..<Self.depthLimit {
-            guard let schema = document.at(pointer) else { return false }
-            if schema["readOnly"] == .bool(true) { return true }
-            guard case .string(let reference)? = schema["$ref"] else { return false }
-            pointer = reference
+    /// Whether a part of the schema at `pointer` describes the property `name` as `readOnly: true`.
+    private func isReadOnly(_ name: String, in pointer: String) -> Bool {
+        let described = (parts(of: [pointer]) ?? []).compactMap { part in
+            part.keywords["properties"]?[name] == nil ? nil : "\(part.pointer)/properties/\(name.pointerEscaped)"
         }
-        return false
+        return (parts(of: described) ?? []).contains { $0.keywords["readOnly"] == .bool(true) }
     }
 
     private func checkCombinations(
-        _ value: JSONValue, _ keywords: [String: JSONValue], _ pointer: String, _ path: String, depth: Int,
-        into found: inout [SchemaViolation], _ fail: (String, String) -> Void
+        _ value: JSONValue, _ keywords: [String: JSONValue], _ at: (pointer: String, joined: String), _ path: String,
+        depth: Int, into found: inout [SchemaViolation], _ fail: (String, String) -> Void
     ) {
+        let pointer = at.pointer
         func subschemas(_ keyword: String) -> [String] {
             guard case .array(let schemas)? = keywords[keyword] else { return [] }
             return schemas.indices.map { "\(pointer)/\(keyword)/\($0)" }
@@ -259,7 +288,9 @@ struct SchemaValidator: Sendable {
             check(value, schema, path, depth: depth + 1, into: &misses)
             return misses.isEmpty
         }
-        for schema in subschemas("allOf") { check(value, schema, path, depth: depth + 1, into: &found) }
+        for schema in subschemas("allOf") {
+            check(value, schema, path, depth: depth + 1, joined: at.joined, into: &found)
+        }
         let anyOf = subschemas("anyOf")
         if !anyOf.isEmpty, !anyOf.contains(where: passes) {
             fail("anyOf", "matches none of the \(anyOf.count) schemas")

@@ -3,7 +3,8 @@ import Foundation
 
 extension Route {
     /// The route of `mapping`, a stub-file document as the admin API lists it: its `request`,
-    /// `priority` and scenario, read by the stub-file decoder; `nil` when it has none Decoy reads.
+    /// `priority` and scenario, read by the stub-file decoder, and the path template a regular
+    /// expression was made from, which Decoy keeps in its metadata; `nil` when it has none Decoy reads.
     package init?(mapping: JSONValue) {
         guard case .object(let members) = mapping else { return nil }
         var routeOnly = members.filter {
@@ -15,5 +16,10 @@ extension Route {
             case .success(let definition) = StubDocument.stub(data, source: "mapping", folder: nil)
         else { return nil }
         self = definition.pattern.route
+        if case .object(let metadata)? = members["metadata"], case .object(let decoy)? = metadata["decoy"],
+            case .string(let template)? = decoy["pathTemplate"], pathSyntax == .regularExpression
+        {
+            pathTemplate = template
+        }
     }
 }

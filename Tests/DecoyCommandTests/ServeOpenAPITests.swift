@@ -84,6 +84,55 @@ struct ServeOpenAPITests {
         }
     }
 
+    @Test func examplesThatMissTheirSchemasAreSummedUpInOneLineNamingTheirOperations() throws {
+        let folder = try CommandTests.Folder([
+            "pets.yaml": """
+            openapi: 3.0.3
+            info: {title: Pets, version: '1'}
+            paths:
+              /pets:
+                get:
+                  operationId: listPets
+                  responses:
+                    '200':
+                      description: d
+                      content:
+                        application/json:
+                          schema: {type: array, items: {type: object, required: [id]}}
+                          example: [{name: Rex}]
+              /pets/{id}:
+                get:
+                  operationId: getPet
+                  responses:
+                    '200':
+                      description: d
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {id: {type: integer}}}
+                          examples:
+                            rex: {value: {id: rex}}
+                            tom: {value: {id: 7}}
+                    '404':
+                      description: d
+                      content:
+                        application/json:
+                          schema: {type: object, required: [message]}
+                          example: {}
+            """
+        ])
+        let path = folder.url.appending(path: "pets.yaml").path
+        let lines = try ServeCommand.registerExamples(ofSpecAt: path, in: StubRegistry())
+        let said = lines.filter { $0.contains("example") && !$0.contains("from the examples of") }
+        #expect(
+            said == [
+                """
+                  warning: examples that miss their schemas are served only when Prefer: example=NAME asks for \
+                them (the first example that passes, or else a body made from the schema, is served instead), in 2 \
+                operations: listPets, getPet
+                """
+            ])
+    }
+
     @Test func warningsOfOneKindFoldIntoOneLineWithTheirCountAndFirstPlaces() {
         let warnings =
             (1...5).map { "#/paths/~1p\($0)/get: security requirements are not checked" } + [

@@ -112,7 +112,7 @@ struct ExampleServingTests {
     @Test(arguments: [
         ("code=418", "the operation has no response 418; it has 200, 404"),
         ("code=abc", "code=abc is not a status code"),
-        ("example=nope", #"the response has no example named \"nope\"; it has no named examples"#),
+        ("example=nope", #"the response has no example named \"nope\"; it has \"example\""#),
         ("dynamic=true", #"the preference \"dynamic=true\" is not supported; Decoy reads code=… and example=…"#),
     ])
     func aPreferenceDecoyCannotHonourIsRefused(prefer: String, message: String) async throws {

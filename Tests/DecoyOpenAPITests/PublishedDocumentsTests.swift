@@ -14,21 +14,40 @@ struct PublishedDocumentsTests {
     static let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appending(path: "shared/openapi-specs")
 
-    static let documents: [String] =
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        .filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.sorted()
+    /// A folder of more documents to try, from `DECOY_MORE_OPENAPI_DOCUMENTS`: those whose licence
+    /// keeps them out of the shared folder (PagerDuty's) can be tried locally, never committed.
+    static let moreFolder = ProcessInfo.processInfo.environment["DECOY_MORE_OPENAPI_DOCUMENTS"].map {
+        URL(filePath: $0, directoryHint: .isDirectory)
+    }
 
-    @Test(
-        .enabled(
-            if: !documents.isEmpty,
-            "no documents at ../shared/openapi-specs beside the repository: the published documents are not tried"),
-        arguments: documents)
-    func everyOperationAnswersWithADeclaredStatusAndABodyItsSchemaAllows(_ name: String) async throws {
+    /// The documents' URLs by file name.
+    static let urls: [String: URL] = Dictionary(
+        ([folder] + (moreFolder.map { [$0] } ?? [])).flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+                .filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.map { ($0, folder.appending(path: $0)) }
+        }
+    ) { shared, _ in shared }
+
+    static let documents: [String] = urls.keys.sorted()
+
+    static let documentsAreThere = Testing.ConditionTrait.enabled(
+        if: !documents.isEmpty,
+        "no documents at ../shared/openapi-specs beside the repository: the published documents are not tried")
+
+    /// The document `name`, how long it took to read, and a registry serving its examples.
+    private static func served(_ name: String) throws -> (
+        spec: OpenAPISpec, loaded: Duration, registry: StubRegistry, mappings: [StubMapping]
+    ) {
         let started = ContinuousClock.now
-        let spec = try OpenAPISpec(contentsOf: Self.folder.appending(path: name))
+        let spec = try OpenAPISpec(contentsOf: try #require(urls[name]))
         let loaded = ContinuousClock.now - started
         let registry = StubRegistry()
-        try registry.registerExamples(of: spec)
+        return (spec, loaded, registry, try registry.registerExamples(of: spec))
+    }
+
+    @Test(documentsAreThere, arguments: documents)
+    func everyOperationAnswersWithADeclaredStatusAndABodyItsSchemaAllows(_ name: String) async throws {
+        let (spec, loaded, registry, _) = try Self.served(name)
         let check = DocumentCheck(spec: spec)
         var failures: [String] = []
         // FNV-1a over every answer, to compare runs under other hash seeds (SWIFT_DETERMINISTIC_HASHING).
@@ -46,6 +65,28 @@ struct PublishedDocumentsTests {
         )
         for refusal in spec.refused { print("  refused: \(refusal)") }
         #expect(failures.isEmpty, "\(name): \(failures.joined(separator: "\n"))")
+    }
+
+    @Test(documentsAreThere, arguments: documents)
+    func everyOperationsRouteAndLogLineNameItsPathTemplate(_ name: String) async throws {
+        let (spec, _, registry, mappings) = try Self.served(name)
+        let check = DocumentCheck(spec: spec)
+        var misnamed: [String] = []
+        for (operation, mapping) in zip(spec.operations, mappings) {
+            let shown = "\(operation.method) \(operation.path)"
+            let line = RouteNamesTests.logLine(mapping.route)
+            if mapping.route.description != shown || !line.contains("(\(shown))") {
+                misnamed.append("\(shown) is shown as \(mapping.route) and logged as \(line)")
+            }
+            _ = try await registry.engine.answer(check.request(for: operation))
+            // Another operation may answer a request made for this one (`/users/me` for `/users/{id}`).
+            if let route = registry.journal.entries.last?.route, route.identity == mapping.route.identity,
+                route.description != shown
+            {
+                misnamed.append("\(shown) is journaled as \(route)")
+            }
+        }
+        #expect(misnamed.isEmpty, "\(name): \(misnamed.prefix(5).joined(separator: "\n"))")
     }
 }
 

@@ -34,6 +34,45 @@ struct SchemaExampleTests {
         #expect(validator.violations(of: value, schemaAt: "#/s") == [], "\(value)")
     }
 
+    /// The shapes of PagerDuty's document: `Reference` is its base object's properties and a part
+    /// that requires two of them; `ServiceReference` narrows `Reference`'s `type` to one value.
+    private static let references = ##"""
+        "Base": {"type": "object", "properties": {"id": {"type": "string", "readOnly": true}, \##
+        "type": {"type": "string"}, "summary": {"type": "string"}}},
+        "Reference": {"allOf": [{"$ref": "#/Base"}, {"type": "object", "required": ["type", "id"]}]},
+        "ServiceReference": {"allOf": [{"$ref": "#/Reference"}, \##
+        {"type": "object", "properties": {"type": {"type": "string", "enum": ["service_reference"]}}}]}
+        """##
+
+    @Test(arguments: [
+        // Narrowed in the second part: the first part's "string" is no value of the enum.
+        ##"{"allOf": [{"$ref": "#/Base"}, {"properties": {"type": {"enum": ["tag"]}}}]}"##,
+        ##"{"$ref": "#/ServiceReference"}"##,
+        #"{"allOf": [{"type": "integer", "minimum": 3}, {"maximum": 5, "multipleOf": 2}]}"#,
+        #"{"allOf": [{"type": "string", "minLength": 3}, {"maxLength": 5, "pattern": "^a+$"}]}"#,
+        #"{"allOf": [{"type": ["number", "string"]}, {"type": "integer", "minimum": 1}]}"#,
+    ])
+    func theAllOfPartsOfAValueAreMergedBeforeItIsMade(_ schema: String) throws {
+        let document = try #require(
+            JSONValue(parsing: Data(#"{"s": \#(schema), \#(Self.references)}"#.utf8)))
+        let validator = SchemaValidator(document: document)
+        let value = try #require(SchemaExample(validator: validator).value(forSchemaAt: "#/s"))
+        #expect(validator.violations(of: value, schemaAt: "#/s") == [], "\(value)")
+    }
+
+    /// Deep down, where only required properties are made, those an allOf part requires of another
+    /// part's properties are made too.
+    @Test func aPropertyOneAllOfPartRequiresAndAnotherDescribesIsMadeAtAnyDepth() throws {
+        let levels = (0..<8).map { level in
+            ##""l\##(level)": {"required": ["next"], "properties": {"next": {"$ref": "#/l\##(level + 1)"}}}"##
+        }
+        let members = levels + [##""l8": {"$ref": "#/ServiceReference"}"##, Self.references]
+        let document = try #require(JSONValue(parsing: Data("{\(members.joined(separator: ", "))}".utf8)))
+        let validator = SchemaValidator(document: document)
+        let value = try #require(SchemaExample(validator: validator).value(forSchemaAt: "#/l0"))
+        #expect(validator.violations(of: value, schemaAt: "#/l0") == [], "\(value)")
+    }
+
     @Test func aSchemaThatRequiresItselfIsCutShort() throws {
         let document = try #require(
             JSONValue(

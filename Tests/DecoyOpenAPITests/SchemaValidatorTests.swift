@@ -84,6 +84,25 @@ struct SchemaValidatorTests {
         #expect(violations(#"{"email": "ada@example.com"}"#) == [#" /required: the property "since" is missing"#])
     }
 
+    /// PagerDuty's `Reference`: one allOf part declares the read-only `id`, another requires it.
+    @Test func aReadOnlyPropertyThatAnotherAllOfPartRequiresIsNotRequiredOfARequest() throws {
+        let document = try #require(
+            JSONValue(
+                parsing: Data(
+                    ##"""
+                    {"Base": {"type": "object", "properties": {"id": {"type": "string", "readOnly": true}, \##
+                    "type": {"type": "string"}}},
+                    "Reference": {"allOf": [{"$ref": "#/Base"}, {"type": "object", "required": ["type", "id"]}]},
+                    "Service": {"allOf": [{"$ref": "#/Reference"}, {"properties": {"name": {"type": "string"}}}]}}
+                    """##.utf8)))
+        let validator = SchemaValidator(document: document)
+        #expect(validator.violations(of: .object(["type": .string("service")]), schemaAt: "#/Service") == [])
+        #expect(
+            validator.violations(of: .object(["id": .string("P1")]), schemaAt: "#/Service").map(\.schemaPath) == [
+                "#/Reference/allOf/1/required"
+            ])
+    }
+
     @Test func the30DialectsNullableAndExclusiveFlagsAreRead() throws {
         let spec = try OpenAPISpec(
             data: Data(

@@ -35,9 +35,11 @@ package enum StubMappingJSON {
             }
         }
         members["name"] = .string("registered in code: \(route)")
-        members["metadata"] = .object([
-            "decoy": .object(["origin": .string("code"), "route": .string(route.description)])
-        ])
+        var decoy: [String: JSONValue] = ["origin": .string("code"), "route": .string(route.description)]
+        // The request matches by the expression, which is all WireMock reads; the template goes
+        // beside it, so that a serve event read back (`RemoteDecoy`) names the route as it was written.
+        if let template = route.pathTemplate { decoy["pathTemplate"] = .string(template) }
+        members["metadata"] = .object(["decoy": .object(decoy)])
         members["id"] = .string(id)
         members["uuid"] = .string(id)
         return String(decoding: (try? encoder.encode(JSONValue.object(members))) ?? Data("{}".utf8), as: UTF8.self)

@@ -12,7 +12,9 @@ enum PathPattern: Sendable {
         switch route.pathSyntax {
         case .regularExpression:
             self = .expression(
-                try CompiledExpression(route.path, orThrow: { DecoyError.invalidRoute(path: route.path, reason: $0) }),
+                try CompiledExpression(
+                    route.path, shownAs: route.pathTemplate,
+                    orThrow: { DecoyError.invalidRoute(path: route.path, reason: $0) }),
                 plainStart: Self.plainSegments(startingExpression: route.path))
         case .template, .exact:
             guard route.path.hasPrefix("/") else {
@@ -173,13 +175,16 @@ struct CompiledExpression: Sendable, CustomStringConvertible {
     private let expression: NSRegularExpression
     let description: String
 
-    init<Failure: Error>(_ pattern: String, orThrow makeError: (String) -> Failure) throws(Failure) {
+    /// `shownAs` is what a near miss names instead of the pattern: the path template it was made from.
+    init<Failure: Error>(_ pattern: String, shownAs: String? = nil, orThrow makeError: (String) -> Failure)
+        throws(Failure)
+    {
         do {
             expression = try NSRegularExpression(pattern: pattern)
         } catch {
             throw makeError("\"\(pattern)\" is not a valid regular expression")
         }
-        description = "/\(pattern)/"
+        description = shownAs ?? "/\(pattern)/"
     }
 
     /// How long one match may run. A pattern such as `(a+)+$` takes time exponential in its

@@ -28,18 +28,20 @@ public struct Route: Sendable, Hashable {
         let method: HTTPRequest.Method?
         let path: String
         let pathSyntax: PathSyntax
+        let pathTemplate: String?
         let matchers: [RequestMatcher]
         let priority: Int
         let scenario: Scenario?
         let webhooks: [Webhook]
 
         init(
-            method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, matchers: [RequestMatcher],
-            priority: Int, scenario: Scenario?, webhooks: [Webhook]
+            method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, pathTemplate: String?,
+            matchers: [RequestMatcher], priority: Int, scenario: Scenario?, webhooks: [Webhook]
         ) {
             self.method = method
             self.path = path
             self.pathSyntax = pathSyntax
+            self.pathTemplate = pathTemplate
             self.matchers = matchers
             self.priority = priority
             self.scenario = scenario
@@ -52,11 +54,12 @@ public struct Route: Sendable, Hashable {
     /// A changed route gets new storage; routes change only while they are being built.
     private mutating func update(
         method: HTTPRequest.Method?? = nil, path: String? = nil, pathSyntax: PathSyntax? = nil,
-        matchers: [RequestMatcher]? = nil,
+        pathTemplate: String?? = nil, matchers: [RequestMatcher]? = nil,
         priority: Int? = nil, scenario: Scenario?? = nil, webhooks: [Webhook]? = nil
     ) {
         storage = Storage(
             method: method ?? storage.method, path: path ?? storage.path, pathSyntax: pathSyntax ?? storage.pathSyntax,
+            pathTemplate: pathTemplate ?? storage.pathTemplate,
             matchers: matchers ?? storage.matchers, priority: priority ?? storage.priority,
             scenario: scenario ?? storage.scenario, webhooks: webhooks ?? storage.webhooks
         )
@@ -76,6 +79,14 @@ public struct Route: Sendable, Hashable {
     package var pathSyntax: PathSyntax {
         get { storage.pathSyntax }
         set { update(pathSyntax: newValue) }
+    }
+    /// The path template the route was written as, where ``path`` is a regular expression made
+    /// from it to match what Decoy's templates cannot (OpenAPI's `/Accounts/{Sid}.json`): the route
+    /// matches by the expression and is named by the template, in its description and wherever
+    /// that shows (404s, logs, the admin API, the dashboard).
+    package var pathTemplate: String? {
+        get { storage.pathTemplate }
+        set { update(pathTemplate: .some(newValue)) }
     }
     /// Further conditions on the query, header fields and body; all must hold.
     public var matchers: [RequestMatcher] {
@@ -128,14 +139,15 @@ public struct Route: Sendable, Hashable {
             method: method, path: pathPattern, pathSyntax: .regularExpression, matchers: matchers, priority: priority)
     }
 
-    /// A route whose path is written in `pathSyntax`.
+    /// A route whose path is written in `pathSyntax`; `pathTemplate` names a regular expression's
+    /// route by the template it was made from.
     package init(
-        method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, matchers: [RequestMatcher] = [],
-        priority: Int = Route.defaultPriority
+        method: HTTPRequest.Method?, path: String, pathSyntax: PathSyntax, pathTemplate: String? = nil,
+        matchers: [RequestMatcher] = [], priority: Int = Route.defaultPriority
     ) {
         storage = Storage(
-            method: method, path: path, pathSyntax: pathSyntax, matchers: matchers, priority: priority,
-            scenario: nil, webhooks: [])
+            method: method, path: path, pathSyntax: pathSyntax, pathTemplate: pathTemplate, matchers: matchers,
+            priority: priority, scenario: nil, webhooks: [])
     }
 
     /// The registration's own route, told apart from equal ones in one pointer: a journal entry
@@ -147,8 +159,8 @@ public struct Route: Sendable, Hashable {
     public static func == (lhs: Route, rhs: Route) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.method == rhs.method && lhs.path == rhs.path && lhs.pathSyntax == rhs.pathSyntax
-                && lhs.matchers == rhs.matchers && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario
-                && lhs.webhooks == rhs.webhooks)
+                && lhs.pathTemplate == rhs.pathTemplate && lhs.matchers == rhs.matchers
+                && lhs.priority == rhs.priority && lhs.scenario == rhs.scenario && lhs.webhooks == rhs.webhooks)
     }
 
     /// Hashes the fields.
@@ -156,6 +168,7 @@ public struct Route: Sendable, Hashable {
         hasher.combine(method)
         hasher.combine(path)
         hasher.combine(pathSyntax)
+        hasher.combine(pathTemplate)
         hasher.combine(matchers)
         hasher.combine(priority)
         hasher.combine(scenario)
@@ -280,8 +293,13 @@ extension Route: CustomStringConvertible {
         // Appended, not interpolated: every unmatched 404 shows up to three routes, and
         // interpolating the method goes through the generic `description` path.
         text.append(utf8: method?.rawValue ?? "ANY")
-        text.append(utf8: pathSyntax == .regularExpression ? " ~" : " ")
-        text.append(utf8: path)
+        if let pathTemplate {
+            text.append(utf8: " ")
+            text.append(utf8: pathTemplate)
+        } else {
+            text.append(utf8: pathSyntax == .regularExpression ? " ~" : " ")
+            text.append(utf8: path)
+        }
         if !matchers.isEmpty { text.append(utf8: " where \(matchers.map(\.description).joined(separator: ", "))") }
         if let scenario { text.append(utf8: " \(scenario)") }
     }

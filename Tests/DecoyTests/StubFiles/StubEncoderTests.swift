@@ -273,4 +273,17 @@ struct StubEncoderTests {
         #expect(Route(mapping: mapping) == route)
         #expect(Route(mapping: .string("no")) == nil)
     }
+
+    @Test("a route made from a path template keeps its name through the admin API's mapping")
+    func templateFromMapping() throws {
+        let route = Route(
+            method: .get, path: #"/Accounts/([^/]*)\.json"#, pathSyntax: .regularExpression,
+            pathTemplate: "/Accounts/{Sid}.json")
+        #expect(route.description == "GET /Accounts/{Sid}.json")
+        let registry = StubRegistry()
+        let mapping = try registry.register(ClosureStub { _ in StubResponse() }, for: route)
+        let read = try #require(Route(mapping: mapping.document))
+        #expect(read == route)
+        #expect(read.description == "GET /Accounts/{Sid}.json")
+    }
 }
