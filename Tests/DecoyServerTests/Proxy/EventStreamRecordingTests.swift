@@ -99,7 +99,7 @@ struct EventStreamRecordingTests {
         #expect(String(decoding: body, as: UTF8.self) == "id: 1\ndata: first\n\n")
         let delays = relay.noted.events.map(\.delay)
         #expect(delays.count == 1)
-        guard case .fixed(let gap)? = delays.first else { return }
+        guard case .fixed(let gap)? = delays.first else { Issue.record("no fixed delay: \(delays)"); return }
         #expect(gap >= .milliseconds(40), "\(gap)")
     }
 

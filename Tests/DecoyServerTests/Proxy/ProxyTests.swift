@@ -170,7 +170,9 @@ struct ProxyTests {
                     to: upstream.baseURL, removingRequestHeaders: [.init("X-Secret")!],
                     delay: .fixed(.milliseconds(5))),
                 for: .get("/x"))
-            guard case .object(let written) = encoded["response"] else { return }
+            guard case .object(let written) = encoded["response"] else {
+                Issue.record("the mapping has no response object"); return
+            }
             #expect(written["proxyBaseUrl"] == .string(upstream.baseURL.absoluteString))
             #expect(written["fixedDelayMilliseconds"] == .number(5))
             #expect(written["status"] == nil && written["statusMessage"] == nil)

@@ -45,31 +45,29 @@ import Testing
         return registry
     }
 
-    @Test func curlWithTheAuthorityFetchesAStubOverHTTPSAndTheSameJournalSeesBothPorts() async throws {
+    @Test(needsCurl) func curlWithTheAuthorityFetchesAStubOverHTTPSAndTheSameJournalSeesBothPorts() async throws {
         let registry = try Self.helloRegistry()
         let server = try server(registry)
         defer { server.stop() }
         let authority = try authorityFile(of: server)
         for host in ["127.0.0.1", "localhost"] {
             let url = "https://\(host):\(server.httpsPort)/hello"
-            guard let run = try await curlRun(["--cacert", authority, url]) else { return }
+            let run = try await curlRun(["--cacert", authority, url])
             #expect(run.output == "hello", "\(run.errors)")
         }
         #expect(try await curl([server.baseURL.absoluteString + "/hello"]) == "hello")
         // The admin API answers over HTTPS too, from the same journal.
         let requests = try await curl(["--cacert", authority, server.httpsBaseURL.absoluteString + "/__admin/requests"])
-        #expect(requests?.contains("\"https://127.0.0.1:\(server.httpsPort)/hello\"") == true)
+        #expect(requests.contains("\"https://127.0.0.1:\(server.httpsPort)/hello\"") == true)
         #expect(registry.journal.entries.count == 3)
     }
 
-    @Test func tls12AndTls13AreBothServed() async throws {
+    @Test(needsCurl) func tls12AndTls13AreBothServed() async throws {
         let server = try server(try Self.helloRegistry())
         defer { server.stop() }
         let authority = try authorityFile(of: server)
         for version in [["--tlsv1.2", "--tls-max", "1.2"], ["--tlsv1.3"]] {
-            guard let run = try await curlRun(version + ["--cacert", authority, "\(server.httpsBaseURL)/hello"]) else {
-                return
-            }
+            let run = try await curlRun(version + ["--cacert", authority, "\(server.httpsBaseURL)/hello"])
             #expect(run.output == "hello", "\(version): \(run.errors)")
         }
     }
@@ -88,7 +86,7 @@ import Testing
         }
     }
 
-    @Test func httpsAloneServesNoHTTPPort() async throws {
+    @Test(needsCurl) func httpsAloneServesNoHTTPPort() async throws {
         let server = try server(try Self.helloRegistry(), servesHTTP: false)
         defer { server.stop() }
         #expect(server.port == 0)
@@ -98,7 +96,7 @@ import Testing
 
     /// What curl (libcurl over OpenSSL, as under Linux's URLSession) reports for each fault, given
     /// the authority: the message the in-process servings imitate, and the category it names.
-    @Test(arguments: [
+    @Test(needsCurl, arguments: [
         (TLSFault.expiredCertificate, TransportFailure.serverCertificateExpired),
         (.wrongHost, .serverCertificateUntrusted),
         (.unknownAuthority, .serverCertificateUntrusted),
@@ -108,7 +106,7 @@ import Testing
         let server = try server(try Self.helloRegistry(), fault: fault)
         defer { server.stop() }
         let authority = try authorityFile(of: server)
-        guard let run = try await curlRun(["--cacert", authority, "\(server.httpsBaseURL)/hello"]) else { return }
+        let run = try await curlRun(["--cacert", authority, "\(server.httpsBaseURL)/hello"])
         #expect(run.status != 0)
         #expect(run.output.isEmpty)
         #if canImport(FoundationNetworking)
@@ -128,7 +126,7 @@ import Testing
         #expect(error.map(TransportFailure.init(classifying:)) == .tlsFailed, "\(String(describing: error))")
     }
 
-    @Test func aStalledHandshakeTimesOut() async throws {
+    @Test(needsCurl) func aStalledHandshakeTimesOut() async throws {
         let server = try server(try Self.helloRegistry(), fault: .handshakeStall)
         defer { server.stop() }
         let error = await transportError(fetching: server.httpsBaseURL.appending(path: "hello"), timeout: 1)
@@ -139,7 +137,7 @@ import Testing
 
     /// Faults below HTTP write nothing past GnuTLS, which would reach the client as a broken TLS
     /// record: a reset is a reset, and the others a close, a bad response as over HTTP.
-    @Test(arguments: [
+    @Test(needsCurl, arguments: [
         (Fault.connectionReset, "Connection reset by peer"),
         (.malformedResponse, "Empty reply from server"),
         (.randomDataThenClose, "Empty reply from server"),
@@ -151,7 +149,7 @@ import Testing
         let server = try server(registry)
         defer { server.stop() }
         let authority = try authorityFile(of: server)
-        guard let run = try await curlRun(["--cacert", authority, "\(server.httpsBaseURL)/broken"]) else { return }
+        let run = try await curlRun(["--cacert", authority, "\(server.httpsBaseURL)/broken"])
         #expect(run.errors.contains(said), "curl said: \(run.errors)")
         #expect(!run.errors.contains("SSL"), "curl said: \(run.errors)")
     }
@@ -204,24 +202,24 @@ import Testing
 
     // MARK: Certificate files
 
-    @Test func givenCertificateFilesAreServed() async throws {
+    @Test(needsCurl) func givenCertificateFilesAreServed() async throws {
         let first = try server(try Self.helloRegistry())
         let authority = try authorityFile(of: first)
         first.stop()
         let key = folder.appending(path: "key.pem").path
         let certificate = folder.appending(path: "cert.pem").path
-        guard
+        try #require(
             shell(
                 "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
                 key, "-out", certificate, "-subj", "/CN=localhost", "-days", "1", "-addext",
-                "subjectAltName=IP:127.0.0.1")
-        else { return }
+                "subjectAltName=IP:127.0.0.1"),
+            "openssl made no certificate")
         let server = try server(try Self.helloRegistry(), identity: .files(certificate: certificate, key: key))
         defer { server.stop() }
         #expect(server.certificateAuthorityPEM == nil)
         #expect(try await curl(["--cacert", certificate, "\(server.httpsBaseURL)/hello"]) == "hello")
         // Not the authority of another server.
-        #expect(try await curlRun(["--cacert", authority, "\(server.httpsBaseURL)/hello"])?.status == 60)
+        #expect(try await curlRun(["--cacert", authority, "\(server.httpsBaseURL)/hello"]).status == 60)
     }
 
     @Test func aMissingOrNonPEMFileIsAStartUpErrorNamingIt() throws {
@@ -245,7 +243,7 @@ import Testing
 
     // MARK: Hostile clients
 
-    @Test func cleartextAndTruncatedHandshakesAreClosedAndHTTPServesOn() async throws {
+    @Test(needsCurl) func cleartextAndTruncatedHandshakesAreClosedAndHTTPServesOn() async throws {
         let server = try server(try Self.helloRegistry())
         defer { server.stop() }
         let cleartext = try RawConnection(port: server.httpsPort, receiveTimeout: .seconds(5))
@@ -260,7 +258,7 @@ import Testing
         #expect(try await curl(["--cacert", authority, "\(server.httpsBaseURL)/hello"]) == "hello")
     }
 
-    @Test func aSlowHandshakeIsCutOffAtTheConnectionTimeout() async throws {
+    @Test(needsCurl) func aSlowHandshakeIsCutOffAtTheConnectionTimeout() async throws {
         var configuration = MockServer.Configuration(connectionTimeout: .seconds(1))
         configuration.tls = .init()
         let server = MockServer(registry: try Self.helloRegistry(), configuration: configuration)

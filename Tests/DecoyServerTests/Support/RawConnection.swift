@@ -1,6 +1,7 @@
 import DecoyClient
 import DecoyTestSupport
 import Foundation
+import Testing
 
 /// A bare TCP client for sending what no HTTP library would: partial requests, garbage, repeats.
 ///
@@ -98,18 +99,24 @@ func offThePool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) asyn
     }
 }
 
-/// Runs curl, when the machine has it, and returns what it printed.
-func curl(_ arguments: [String]) async throws -> String? {
-    try await curlRun(arguments)?.output
+/// Where the tests that drive curl find it.
+let curlPath = "/usr/bin/curl"
+
+/// The trait of a test that drives curl: without it the test is skipped, and says why.
+let needsCurl = ConditionTrait.enabled(
+    if: FileManager.default.isExecutableFile(atPath: curlPath), "curl is not installed at \(curlPath)")
+
+/// Runs curl and returns what it printed.
+func curl(_ arguments: [String]) async throws -> String {
+    try await curlRun(arguments).output
 }
 
 /// What a run of curl printed, on each stream, and its exit status.
 typealias CurlRun = ProgramRun
 
-/// Runs curl, when the machine has it, silent but for errors, for at most five seconds.
-func curlRun(_ arguments: [String]) async throws -> CurlRun? {
-    let executable = "/usr/bin/curl"
-    guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
+/// Runs curl, silent but for errors, for at most five seconds.
+func curlRun(_ arguments: [String]) async throws -> CurlRun {
+    let executable = curlPath
     return try await offThePool { Result { try ProgramRun(executable, ["-sS", "--max-time", "5"] + arguments) } }.get()
 }
 
@@ -138,3 +145,19 @@ extension RawConnection {
         }
     }
 }
+
+/// Whether a socket can bind the IPv6 loopback address here: containers often have none.
+let hasIPv6Loopback: Bool = {
+    let probe = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    guard probe >= 0 else { return false }
+    defer { close(probe) }
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_addr = in6addr_loopback
+    return withUnsafePointer(to: &address) { pointer in
+        // The pointer is bind's for the call only; sockaddr_in6 is the sockaddr it reads.
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+        }
+    }
+}()
