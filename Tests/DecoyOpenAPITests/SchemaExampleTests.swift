@@ -73,6 +73,29 @@ struct SchemaExampleTests {
         #expect(validator.violations(of: value, schemaAt: "#/l0") == [], "\(value)")
     }
 
+    /// Deep down, where only required properties are made, a oneOf whose choices differ only in
+    /// an optional property gets a choice with it: PagerDuty's log entries, told apart by `type`,
+    /// and its custom field values, by the type of `value`.
+    @Test(arguments: [
+        #"{"type": "object", "properties": {"kind": {"enum": ["a"]}, "n": {"type": "integer"}}}"#,
+        #"{"type": "object", "properties": {"value": {"type": "boolean", "nullable": true}}}"#,
+    ])
+    func aOneOfDeepDownIsToldApartByOptionalProperties(_ first: String) throws {
+        let levels = (0..<8).map { level in
+            ##""l\##(level)": {"required": ["next"], "properties": {"next": {"$ref": "#/l\##(level + 1)"}}}"##
+        }
+        let members =
+            levels + [
+                ##""l8": {"items": {"oneOf": [{"$ref": "#/A"}, {"$ref": "#/B"}]}, "minItems": 1}"##,
+                #""A": \#(first)"#,
+                #""B": {"type": "object", "properties": {"kind": {"enum": ["b"]}, "value": {"type": "integer"}}}"#,
+            ]
+        let document = try #require(JSONValue(parsing: Data("{\(members.joined(separator: ", "))}".utf8)))
+        let validator = SchemaValidator(document: document)
+        let value = try #require(SchemaExample(validator: validator).value(forSchemaAt: "#/l0"))
+        #expect(validator.violations(of: value, schemaAt: "#/l0") == [], "\(value)")
+    }
+
     @Test func aSchemaThatRequiresItselfIsCutShort() throws {
         let document = try #require(
             JSONValue(
