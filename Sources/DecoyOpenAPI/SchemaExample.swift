@@ -32,12 +32,20 @@ struct SchemaExample {
         pointers.allSatisfy { validator.violations(of: value, schemaAt: $0).isEmpty }
     }
 
+    /// Which optional properties an object made past ``optionalDepth`` has; its members have none.
+    private enum Below {
+        case requiredOnly
+        /// Those an `enum` or `const` pins.
+        case pinned
+        case every
+    }
+
     /// A value that passes every schema at `pointers`: one schema's, or those the parts of an
     /// allOf give one property.
-    private func value(forSchemasAt pointers: [String], depth: Int) -> JSONValue? {
-        let key = "\(depth) \(pointers.joined(separator: "\u{0}"))"
+    private func value(forSchemasAt pointers: [String], depth: Int, below: Below = .requiredOnly) -> JSONValue? {
+        let key = "\(depth) \(below) \(pointers.joined(separator: "\u{0}"))"
         if let value = made.values[key] { return value }
-        let value = make(forSchemasAt: pointers, depth: depth)
+        let value = make(forSchemasAt: pointers, depth: depth, below: below)
         made.values[key] = .some(value)
         return value
     }
@@ -45,7 +53,7 @@ struct SchemaExample {
     /// The schemas, their references and allOf parts are read as one schema: a value made part by
     /// part and merged would keep the first part's `"string"` where a later one narrows it to an
     /// enum, and lose what one part requires of another's properties.
-    private func make(forSchemasAt pointers: [String], depth: Int) -> JSONValue? {
+    private func make(forSchemasAt pointers: [String], depth: Int, below: Below) -> JSONValue? {
         guard depth < Self.depthLimit, let parts = validator.parts(of: pointers) else { return nil }
         var candidates: [JSONValue] = []
         for keywords in parts.map(\.keywords) {
@@ -55,23 +63,33 @@ struct SchemaExample {
             if case .array(let allowed)? = keywords["enum"] { candidates += allowed }
         }
         if let passing = candidates.first(where: { passes($0, pointers) }) { return passing }
-        var value = ownValue(parts, pointers, depth: depth)
+        var value = ownValue(parts, pointers, depth: depth, below: below)
         for part in parts {
             for keyword in ["oneOf", "anyOf"] {
                 guard case .array(let choices)? = part.keywords[keyword], !choices.isEmpty else { continue }
+                let choiceDepth = depth + part.distance + 1
                 var first: JSONValue?
                 var chosen: JSONValue?
-                for index in choices.indices {
-                    guard
-                        let choice = self.value(
-                            forSchemasAt: ["\(part.pointer)/\(keyword)/\(index)"], depth: depth + part.distance + 1)
-                    else { continue }
-                    let merged = Self.merge(value, choice)
-                    if passes(merged, [part.pointer]) {
-                        chosen = merged
-                        break
+                // Deep down a choice gets its required properties alone, which may fit several
+                // choices of a oneOf (PagerDuty's log entries, told apart by an optional `type`
+                // that a few references down counts as deep). Then each is made again with the
+                // optional properties an enum pins, which tell most such choices apart, and
+                // last with all of them (its custom fields' `value`, told apart by type), which
+                // first would bring along others that may miss oneOfs of their own.
+                choosing: for extra in [Below.requiredOnly, .pinned, .every] {
+                    for index in choices.indices {
+                        guard
+                            let choice = self.value(
+                                forSchemasAt: ["\(part.pointer)/\(keyword)/\(index)"], depth: choiceDepth,
+                                below: extra)
+                        else { continue }
+                        let merged = Self.merge(value, choice)
+                        if passes(merged, [part.pointer]) {
+                            chosen = merged
+                            break choosing
+                        }
+                        first = first ?? merged
                     }
-                    first = first ?? merged
                 }
                 value = chosen ?? first ?? value
             }
@@ -108,12 +126,14 @@ struct SchemaExample {
     }
 
     /// A value of the type all `parts` allow, from their keywords.
-    private func ownValue(_ parts: [SchemaValidator.SchemaPart], _ pointers: [String], depth: Int) -> JSONValue {
+    private func ownValue(
+        _ parts: [SchemaValidator.SchemaPart], _ pointers: [String], depth: Int, below: Below
+    ) -> JSONValue {
         let keywords = Self.merged(parts)
         let type = Self.sharedType(of: parts) ?? Self.impliedType(keywords)
         switch type {
         case "object":
-            return object(parts, depth: depth)
+            return object(parts, depth: depth, below: below)
         case "array":
             let minimum = Self.number(keywords["minItems"]).map { Int($0) } ?? 0
             let itemParts = parts.filter { $0.keywords["items"] != nil }
@@ -150,8 +170,9 @@ struct SchemaExample {
     }
 
     /// An object with the properties of every part: each required one, and the others down to
-    /// ``optionalDepth`` but write-only ones, each made from every part that describes it.
-    private func object(_ parts: [SchemaValidator.SchemaPart], depth: Int) -> JSONValue {
+    /// ``optionalDepth`` and those `below` says past it, but write-only ones, each made from every
+    /// part that describes it.
+    private func object(_ parts: [SchemaValidator.SchemaPart], depth: Int, below: Below) -> JSONValue {
         var required: Set<String> = []
         var described: [String: [(pointer: String, distance: Int)]] = [:]
         for part in parts {
@@ -169,7 +190,9 @@ struct SchemaExample {
             let nearest = schemas.map(\.distance).min() ?? 0
             guard
                 required.contains(name)
-                    || (depth + nearest < Self.optionalDepth && !schemas.contains { isWriteOnly($0.pointer) })
+                    || ((depth + nearest < Self.optionalDepth || below == .every
+                        || (below == .pinned && isPinned(schemas.map(\.pointer))))
+                        && !schemas.contains { isWriteOnly($0.pointer) })
             else { continue }
             members[name] = value(forSchemasAt: schemas.map(\.pointer), depth: depth + nearest + 1)
         }
@@ -187,6 +210,11 @@ struct SchemaExample {
         if keywords["minimum"] != nil || keywords["maximum"] != nil { return "number" }
         if ["pattern", "minLength", "maxLength", "format"].contains(where: { keywords[$0] != nil }) { return "string" }
         return nil
+    }
+
+    /// Whether a part of the schemas at `pointers` allows only some values.
+    private func isPinned(_ pointers: [String]) -> Bool {
+        (validator.parts(of: pointers) ?? []).contains { $0.keywords["enum"] != nil || $0.keywords["const"] != nil }
     }
 
     private func isWriteOnly(_ pointer: String) -> Bool {

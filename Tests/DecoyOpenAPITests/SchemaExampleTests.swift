@@ -60,17 +60,40 @@ struct SchemaExampleTests {
         #expect(validator.violations(of: value, schemaAt: "#/s") == [], "\(value)")
     }
 
-    /// Deep down, where only required properties are made, those an allOf part requires of another
-    /// part's properties are made too.
-    @Test func aPropertyOneAllOfPartRequiresAndAnotherDescribesIsMadeAtAnyDepth() throws {
+    /// The violations of the value made from `#/l0`, eight required objects above `#/l8`, deep
+    /// enough that only required properties are made there; `members` are more schemas beside.
+    private func violationsEightDeep(_ l8: String, beside members: [String]) throws -> [SchemaViolation] {
         let levels = (0..<8).map { level in
             ##""l\##(level)": {"required": ["next"], "properties": {"next": {"$ref": "#/l\##(level + 1)"}}}"##
         }
-        let members = levels + [##""l8": {"$ref": "#/ServiceReference"}"##, Self.references]
-        let document = try #require(JSONValue(parsing: Data("{\(members.joined(separator: ", "))}".utf8)))
+        let all = levels + [#""l8": \#(l8)"#] + members
+        let document = try #require(JSONValue(parsing: Data("{\(all.joined(separator: ", "))}".utf8)))
         let validator = SchemaValidator(document: document)
         let value = try #require(SchemaExample(validator: validator).value(forSchemaAt: "#/l0"))
-        #expect(validator.violations(of: value, schemaAt: "#/l0") == [], "\(value)")
+        return validator.violations(of: value, schemaAt: "#/l0")
+    }
+
+    /// Deep down, where only required properties are made, those an allOf part requires of another
+    /// part's properties are made too.
+    @Test func aPropertyOneAllOfPartRequiresAndAnotherDescribesIsMadeAtAnyDepth() throws {
+        #expect(try violationsEightDeep(##"{"$ref": "#/ServiceReference"}"##, beside: [Self.references]) == [])
+    }
+
+    /// Deep down, where only required properties are made, a oneOf whose choices differ only in
+    /// an optional property gets a choice with it: PagerDuty's log entries, told apart by `type`,
+    /// and its custom field values, by the type of `value`.
+    @Test(arguments: [
+        #"{"type": "object", "properties": {"kind": {"enum": ["a"]}, "n": {"type": "integer"}}}"#,
+        #"{"type": "object", "properties": {"value": {"type": "boolean", "nullable": true}}}"#,
+    ])
+    func aOneOfDeepDownIsToldApartByOptionalProperties(_ first: String) throws {
+        let choices = [
+            #""A": \#(first)"#,
+            #""B": {"type": "object", "properties": {"kind": {"enum": ["b"]}, "value": {"type": "integer"}}}"#,
+        ]
+        #expect(
+            try violationsEightDeep(
+                ##"{"items": {"oneOf": [{"$ref": "#/A"}, {"$ref": "#/B"}]}, "minItems": 1}"##, beside: choices) == [])
     }
 
     @Test func aSchemaThatRequiresItselfIsCutShort() throws {
