@@ -116,13 +116,8 @@ private let httpsRequests = """
 
 /// Runs Python 3, when the machine has it, and returns what it printed, trimmed.
 func python(_ script: String, arguments: [String]) async throws -> String? {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(
-                with: Result {
-                    let run = try ProgramRun("/usr/bin/env", ["python3", "-c", script] + arguments)
-                    return run.status == 127 ? nil : run.output.trimmingCharacters(in: .whitespacesAndNewlines)
-                })
-        }
+    try await offThePool {
+        let run = try ProgramRun("/usr/bin/env", ["python3", "-c", script] + arguments)
+        return run.status == 127 ? nil : run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

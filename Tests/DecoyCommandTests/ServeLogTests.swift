@@ -57,11 +57,7 @@ final class ServedProcess: Sendable {
 
     /// Starts `decoy` with `arguments` and returns once it says where it serves.
     static func start(arguments: [String]) async throws -> ServedProcess {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try ServedProcess(arguments: arguments) })
-            }
-        }
+        try await offThePool { try ServedProcess(arguments: arguments) }
     }
 
     private init(arguments: [String]) throws {
@@ -87,18 +83,14 @@ final class ServedProcess: Sendable {
 
     /// Sends `signal` and waits, at most ten seconds, for the exit status.
     func stop(with signal: Int32) async throws -> Int32 {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { [program] in
-                program.send(signal)
-                guard let status = program.exitStatus(within: .seconds(10)) else {
-                    program.send(SIGKILL)
-                    let reason = "decoy serve did not stop on signal \(signal)"
-                    continuation.resume(
-                        throwing: CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: reason]))
-                    return
-                }
-                continuation.resume(returning: status)
+        try await offThePool { [program] in
+            program.send(signal)
+            guard let status = program.exitStatus(within: .seconds(10)) else {
+                program.send(SIGKILL)
+                let reason = "decoy serve did not stop on signal \(signal)"
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: reason])
             }
+            return status
         }
     }
 

@@ -1,4 +1,5 @@
 import Decoy
+import DecoyTestSupport
 import DecoyClient
 import DecoyServer
 import DecoyServerTesting

@@ -92,13 +92,6 @@ final class RawConnection: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work on a dispatch queue and awaits its result.
-func offThePool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: work()) }
-    }
-}
-
 /// Where the tests that drive curl find it.
 let curlPath = "/usr/bin/curl"
 
@@ -117,7 +110,7 @@ typealias CurlRun = ProgramRun
 /// Runs curl, silent but for errors, for at most five seconds.
 func curlRun(_ arguments: [String]) async throws -> CurlRun {
     let executable = curlPath
-    return try await offThePool { Result { try ProgramRun(executable, ["-sS", "--max-time", "5"] + arguments) } }.get()
+    return try await offThePool { try ProgramRun(executable, ["-sS", "--max-time", "5"] + arguments) }
 }
 
 extension RawConnection {
