@@ -53,6 +53,17 @@ struct OrderedDocument {
                 .composer(_, let problem, let mark, _):
                 throw SyntaxError(
                     place: "line \(mark.line), column \(mark.column)", reason: "is not valid YAML: \(problem)")
+            case .reader(_, let offset, let value, _):
+                // Yams words this with the raw line, the refused character and all: no terminal's business.
+                let hex = String(UInt32(bitPattern: value), radix: 16, uppercase: true)
+                let code = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                let utf8Offset = offset.map {
+                    text.utf8.distance(from: text.startIndex, to: text.index(text.startIndex, offsetBy: $0))
+                }
+                throw SyntaxError(
+                    place: utf8Offset.map { Self.place(ofOffset: $0, in: text) },
+                    reason: "is not valid YAML: the character U+\(code) is not allowed; inside a double-quoted string, "
+                        + "escape it as \\u\(code)")
             default:
                 throw SyntaxError(place: nil, reason: "is not valid YAML: \(error)")
             }

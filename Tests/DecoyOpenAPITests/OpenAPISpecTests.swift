@@ -56,6 +56,11 @@ struct OpenAPISpecTests {
     @Test(arguments: [
         // A YAML syntax error: its line and column.
         ("openapi: 3.0.3\ninfo: [title\n", "broken.yaml, at line 3, column 1: is not valid YAML"),
+        // A control character: in words, its line and column, and not the raw line.
+        (
+            "openapi: 3.0.3\ninfo: {title: \"a\u{0}b\"}\n",
+            "broken.yaml, at line 2, column 17: is not valid YAML: the character U+0000 is not allowed"
+        ),
         // A field of the wrong kind: its JSON pointer.
         (
             "openapi: 3.0.3\ninfo:\n  title: T\n  version: 1\npaths:\n  /a:\n    get:\n      responses: 7\n",

@@ -101,13 +101,15 @@ package struct StubEngine: Sendable {
         try await deliver(request).response
     }
 
-    /// The delivery of `response`, or of the `500` in its place when its head does not fit
-    /// `headRoom`, after the delay of `response`; the journal records what goes out.
+    /// The delivery of `response`, its body cut to the `Content-Length` it sets, or of the `500` in
+    /// its place when its head does not fit `headRoom`, after the delay of `response`; the journal
+    /// records what goes out.
     private func deliver(_ response: StubResponse, to request: StubRequest, route: Route?, headRoom: HeadRoom?)
         -> Prepared<Delivery>
     {
         let delay = (response.delay == .none ? defaultDelay : response.delay).sample(from: random)
-        let response = headRoom?.fitting(response) ?? response
+        let sent = response.cutToItsContentLength
+        let response = headRoom?.fitting(sent) ?? sent
         let sentEvents = journal.record(request, route: route, response: response, delay: delay)
         let delivery = Delivery(
             response, to: request.method, route: route, delay: delay, clock: clock, random: random,

@@ -30,6 +30,9 @@ public struct StubResponse: Stub {
         let isSentAtOnce: Bool
         /// The room its head takes in a server's memory (``HeadRoom``), worked out with the response.
         let headLength: Int
+        /// The `Content-Length` its header fields set, when shorter than its body, which is then
+        /// sent cut to it; worked out with the response, so that a request costs no lookup.
+        let shorterLength: Int?
 
         convenience init(_ fields: Fields, isServedOnce: Bool) {
             self.init(
@@ -46,6 +49,9 @@ public struct StubResponse: Stub {
                 fields.fault == nil && fields.events == nil && fields.relay == nil
                 && (fields.throttle == .none || fields.body.isEmpty)
             headLength = HeadRoom.length(of: fields.headerFields)
+            shorterLength = fields.headerFields[.contentLength].flatMap { Int($0) }.flatMap { length in
+                length >= 0 && length < fields.body.count && fields.events == nil && fields.relay == nil ? length : nil
+            }
         }
     }
 
@@ -120,6 +126,17 @@ public struct StubResponse: Stub {
 
     /// The room its head takes in a server's memory for a connection, when it is sent (``HeadRoom``).
     package var headLength: Int { storage.headLength }
+
+    /// This response with its body cut to the `Content-Length` it sets, when that is shorter, as
+    /// WireMock's Jetty sends a stub's own length: each serving then sends what it announces, where
+    /// in-process servings announced the stub's length beside the whole body and a server the
+    /// body's. Itself, and its serving cache, when there is nothing to cut.
+    package var cutToItsContentLength: StubResponse {
+        guard let length = storage.shorterLength else { return self }
+        var cut = self
+        cut.body = body.prefix(length)
+        return cut
+    }
 
     /// Creates a response with a raw body.
     public init(

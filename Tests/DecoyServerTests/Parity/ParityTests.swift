@@ -288,6 +288,20 @@ struct ParityTests {
         }
     }
 
+    /// A stub's own `Content-Length` sends as many bytes of its body, as WireMock's Jetty does, in
+    /// every serving: a response registered in code as a stub file's.
+    @Test(arguments: ServingMode.allCases)
+    func aStubsOwnContentLengthCutsItsBodyInEveryServing(_ mode: ServingMode) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(headerFields: [.contentLength: "0"], json: "{}"), for: .get("/empty"))
+        try registry.register(StubResponse(headerFields: [.contentLength: "3"], json: #"{"a":1}"#), for: .get("/three"))
+        for (path, text) in [("/empty", ""), ("/three", #"{"a"#)] {
+            let outcome = try await mode.exchange(registry, .get, path)
+            #expect(outcome.text == text, "\(mode) \(path)")
+            #expect(outcome.headerFields[.contentLength] == "\(text.utf8.count)", "\(mode) \(path)")
+        }
+    }
+
     /// libcurl, under URLSession on Linux, silently retries a request whose reused keep-alive
     /// connection closes before a byte of the answer. A reset sends a status line first, so the
     /// retry never happens; an empty response cannot, so its stub is reached twice (documented on

@@ -238,11 +238,12 @@ struct MockServerTests {
             let late = try RawConnection(port: server.port)
             late.send(head)
             #expect(await late.read(until: "accepts.").hasPrefix("HTTP/1.1 413"))
-            late.send(body)
+            // Off the cooperative pool: a send this large blocks until the server reads it.
+            await offThePool { late.send(body) }
             #expect(await late.readToEnd().ending == .closed)
             // Head and body at once, as a client sends them.
             let atOnce = try RawConnection(port: server.port)
-            atOnce.send(Array(head.utf8) + body)
+            await offThePool { atOnce.send(Array(head.utf8) + body) }
             let reply = await atOnce.readToEnd()
             #expect(reply.text.hasPrefix("HTTP/1.1 413"), "\(reply.text)")
             #expect(reply.ending == .closed)
