@@ -28,7 +28,8 @@ struct UITestServerScriptTests {
         let decoy = Bundle.main.bundleURL.appending(path: "decoy").path
         let line = (["timeout", "60", "bash", Self.script, stubs.path] + options + ["--", "sh", "-c", command])
             .map(Self.quoted).joined(separator: " ")
-        let shell = "cd \(Self.quoted(folder.path)) && DECOY=\(Self.quoted(decoy)) exec \(line) 2>\(Self.quoted(errors))"
+        let shell =
+            "cd \(Self.quoted(folder.path)) && DECOY=\(Self.quoted(decoy)) exec \(line) 2>\(Self.quoted(errors))"
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
