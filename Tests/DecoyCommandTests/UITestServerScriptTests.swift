@@ -12,7 +12,7 @@ struct UITestServerScriptTests {
     private let folder = FileManager.default.temporaryDirectory.appending(path: "decoy-ui-\(UUID().uuidString)")
 
     /// What one run of the script printed, and how it ended.
-    private struct Run {
+    private struct Run: Sendable {
         let status: Int32?
         let output: String
         let errors: String
@@ -30,22 +30,17 @@ struct UITestServerScriptTests {
             .map(Self.quoted).joined(separator: " ")
         let shell =
             "cd \(Self.quoted(folder.path)) && DECOY=\(Self.quoted(decoy)) exec \(line) 2>\(Self.quoted(errors))"
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let program = try SpawnedProgram("/bin/sh", ["-c", shell], capturingErrors: false)
-                        var output = Data()
-                        while true {
-                            let piece = program.nextOutput()
-                            if piece.isEmpty { break }
-                            output += piece
-                        }
-                        let status = program.exitStatus(within: .seconds(70))
-                        let printed = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-                        return Run(status: status, output: String(decoding: output, as: UTF8.self), errors: printed)
-                    })
+        return try await onThreadOfItsOwn {
+            let program = try SpawnedProgram("/bin/sh", ["-c", shell], capturingErrors: false)
+            var output = Data()
+            while true {
+                let piece = program.nextOutput()
+                if piece.isEmpty { break }
+                output += piece
             }
+            let status = program.exitStatus(within: .seconds(70))
+            let printed = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            return Run(status: status, output: String(decoding: output, as: UTF8.self), errors: printed)
         }
     }
 

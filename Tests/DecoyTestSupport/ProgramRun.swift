@@ -117,3 +117,12 @@ package struct ProgramRun: Sendable {
         status = program.exitStatus(within: .seconds(365 * 24 * 3600)) ?? -1
     }
 }
+
+/// Runs `work`, which blocks (on a program, say), on a thread of its own and returns what it
+/// returns: on Dispatch's global queues or Swift's cooperative pool, a thread per core, it would
+/// hold one that URLSession or other tests wait for, on a 2-core machine half of them.
+package func onThreadOfItsOwn<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

@@ -33,11 +33,7 @@ struct PublicAPITests {
         for map in moduleMaps(in: products) { arguments += ["-Xcc", "-fmodule-map-file=\(map)"] }
         arguments.append(source)
         let command = arguments
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try ProgramRun("/usr/bin/env", command) })
-            }
-        }
+        return try await onThreadOfItsOwn { try ProgramRun("/usr/bin/env", command) }
     }
 
     /// The module maps SwiftPM hands the compiler, read from its build description
