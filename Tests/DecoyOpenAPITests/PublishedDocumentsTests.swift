@@ -8,7 +8,10 @@ import Testing
 /// The real documents in `../shared/openapi-specs` beside the repository (see its SOURCES.md):
 /// one valid request per operation, made from the document, answered in-process with a status
 /// the operation declares and a body valid against that response's schema.
-@Suite("Published OpenAPI documents")
+/// Serialized, and one pass over each document: reading, serving and checking a large document is
+/// seconds of CPU, and on Linux a test runs on one of Swift's executor threads, as many as there
+/// are cores; several documents at once left none for the suites that wait on sockets.
+@Suite("Published OpenAPI documents", .serialized)
 struct PublishedDocumentsTests {
     /// `../shared/openapi-specs` from the repository's root.
     static let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -45,40 +48,27 @@ struct PublishedDocumentsTests {
         return (spec, loaded, registry, try registry.registerExamples(of: spec))
     }
 
+    /// Every operation answers a valid request made for it with a status it declares and a body its
+    /// schema allows, and its route, its log line and the journal name it by its path template.
     @Test(documentsAreThere, arguments: documents)
-    func everyOperationAnswersWithADeclaredStatusAndABodyItsSchemaAllows(_ name: String) async throws {
-        let (spec, loaded, registry, _) = try Self.served(name)
+    func everyOperationAnswersAsDeclaredAndIsNamedByItsPathTemplate(_ name: String) async throws {
+        let (spec, loaded, registry, mappings) = try Self.served(name)
         let check = DocumentCheck(spec: spec)
         var failures: [String] = []
+        var misnamed: [String] = []
         // FNV-1a over every answer, to compare runs under other hash seeds (SWIFT_DETERMINISTIC_HASHING).
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-        for operation in spec.operations {
-            let answer = try await registry.engine.answer(check.request(for: operation))
-            for byte in Data("\(answer.status.code) ".utf8) + answer.body {
-                digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
-            }
-            if let failure = check.failure(of: operation, answer: answer) { failures.append(failure) }
-        }
-        let total = spec.operations.count + spec.refused.count
-        print(
-            "\(name): \(spec.operations.count - failures.count) of \(total) operations answered with a declared status and a valid body (\(spec.refused.count) refused; loaded in \(loaded); answers \(String(digest, radix: 16)))"
-        )
-        for refusal in spec.refused { print("  refused: \(refusal)") }
-        #expect(failures.isEmpty, "\(name): \(failures.joined(separator: "\n"))")
-    }
-
-    @Test(documentsAreThere, arguments: documents)
-    func everyOperationsRouteAndLogLineNameItsPathTemplate(_ name: String) async throws {
-        let (spec, _, registry, mappings) = try Self.served(name)
-        let check = DocumentCheck(spec: spec)
-        var misnamed: [String] = []
         for (operation, mapping) in zip(spec.operations, mappings) {
             let shown = "\(operation.method) \(operation.path)"
             let line = RouteNamesTests.logLine(mapping.route)
             if mapping.route.description != shown || !line.contains("(\(shown))") {
                 misnamed.append("\(shown) is shown as \(mapping.route) and logged as \(line)")
             }
-            _ = try await registry.engine.answer(check.request(for: operation))
+            let answer = try await registry.engine.answer(check.request(for: operation))
+            for byte in Data("\(answer.status.code) ".utf8) + answer.body {
+                digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            if let failure = check.failure(of: operation, answer: answer) { failures.append(failure) }
             // Another operation may answer a request made for this one (`/users/me` for `/users/{id}`).
             if let route = registry.journal.entries.last?.route, route.identity == mapping.route.identity,
                 route.description != shown
@@ -86,6 +76,12 @@ struct PublishedDocumentsTests {
                 misnamed.append("\(shown) is journaled as \(route)")
             }
         }
+        let total = spec.operations.count + spec.refused.count
+        print(
+            "\(name): \(spec.operations.count - failures.count) of \(total) operations answered with a declared status and a valid body (\(spec.refused.count) refused; loaded in \(loaded); answers \(String(digest, radix: 16)))"
+        )
+        for refusal in spec.refused { print("  refused: \(refusal)") }
+        #expect(failures.isEmpty, "\(name): \(failures.joined(separator: "\n"))")
         #expect(misnamed.isEmpty, "\(name): \(misnamed.prefix(5).joined(separator: "\n"))")
     }
 }

@@ -30,7 +30,9 @@ func aTestFailsOnAnyRefusedStub(_ registry: StubRegistry, _ stubsFolder: URL) th
     #expect(report.stubs.count == 19)
     let reloaded = try registry.reload(folder: stubsFolder, strict: true)
     for stub in reloaded.stubs { print(stub.file, stub.line, stub.id ?? "-", stub.name ?? "-", stub.route) }
-    for stub in reloaded.refused { print(stub.file, stub.line, stub.route.map(String.init(describing:)) ?? "-", stub.errors) }
+    for stub in reloaded.refused {
+        print(stub.file, stub.line, stub.route.map(String.init(describing:)) ?? "-", stub.errors)
+    }
 }
 
 /// The server mode in DecoyServerTesting: every mode, `.urlProtocol` among them.

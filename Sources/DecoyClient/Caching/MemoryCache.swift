@@ -116,7 +116,8 @@ final class MemoryCache: CacheStorage {
             entries.remove(key)
             guard size <= capacity else { return }
             while entries.bytes + size > capacity, let oldest = entries.oldest { entries.remove(oldest.key) }
-            entries.insert(Entry(key: key, response: response, size: size, expires: lifetime(of: response).map { now + $0 }))
+            entries.insert(
+                Entry(key: key, response: response, size: size, expires: lifetime(of: response).map { now + $0 }))
         }
     }
 

@@ -38,12 +38,24 @@ private let text = Resource<String>.get("/a").decoded { data, _ in String(decodi
 
 @Suite("HTTP caching in every serving")
 struct HTTPCachingServingTests {
+    /// Runs `body` with a client of `mode` whose memory cache and ages go by `clock`, a test
+    /// clock, against an origin whose answers carry `fields`; returns the origin.
+    private func withClockedClient(
+        _ mode: ServingMode, answering fields: HTTPFields, _ body: (APIClient, TestClock<Duration>) async throws -> Void
+    ) async throws -> StubRegistry {
+        let clock = TestClock()
+        let registry = try origin(fields)
+        let configuration = APIClient.Configuration(timeout: nil, clock: clock, cache: .memory(clock: clock))
+        try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ in
+            try await body(client, clock)
+        }
+        return registry
+    }
+
     @Test(arguments: ServingMode.allCases)
     func maxAgeIsServedUntilItPasses(_ mode: ServingMode) async throws {
-        let clock = TestClock()
-        let registry = try origin([.cacheControl: "max-age=60"])
-        let configuration = APIClient.Configuration(timeout: nil, clock: clock, cache: .memory(clock: clock))
-        try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ async throws in
+        let registry = try await withClockedClient(mode, answering: [.cacheControl: "max-age=60"]) {
+            client, clock async throws in
             #expect(try await client.response(for: text).source == .network)
             await clock.advance(by: .seconds(30))
             #expect(try await client.response(for: text).source == .cache)
@@ -55,10 +67,8 @@ struct HTTPCachingServingTests {
 
     @Test(arguments: ServingMode.allCases)
     func aClientAskingForAFresherAnswerGetsTheNetworks(_ mode: ServingMode) async throws {
-        let clock = TestClock()
-        let registry = try origin([.cacheControl: "max-age=600"])
-        let configuration = APIClient.Configuration(timeout: nil, clock: clock, cache: .memory(clock: clock))
-        try await withStubbedClient(mode, registry: registry, configuration: configuration) { client, _ async throws in
+        let registry = try await withClockedClient(mode, answering: [.cacheControl: "max-age=600"]) {
+            client, clock async throws in
             _ = try await client.send(text)
             await clock.advance(by: .seconds(60))
             #expect(try await client.response(for: text.header(.cacheControl, "max-age=120")).source == .cache)

@@ -175,7 +175,9 @@ struct ClientExamples {
         try live.verify(Route.get("/orders").header(.authorization, .equalTo("Bearer t0k3n")), count: .exactly(2))
         _ = try? await client.send(Resource<Void>.get("/admin"))
         var iterator = failures.makeAsyncIterator()
-        guard case .unacceptableStatus(let refused) = await iterator.next()?.error else { Issue.record("expected the 403"); return }
+        guard case .unacceptableStatus(let refused) = await iterator.next()?.error else {
+            Issue.record("expected the 403"); return
+        }
         #expect(refused.status == .forbidden)
     }
 

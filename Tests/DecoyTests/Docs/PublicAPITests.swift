@@ -15,7 +15,10 @@ struct PublicAPITests {
     @Test func allCasesWithDecoyTestingAloneSaysWhereItIs() async throws {
         let run = try await Self.typecheck("DecoyTestingAlone.swift")
         #expect(run.status != 0)
-        #expect(run.errors.contains("'allCases' is unavailable: ServingMode.allCases, with the server mode, is in DecoyServerTesting"), "\(run.errors)")
+        #expect(
+            run.errors.contains(
+                "'allCases' is unavailable: ServingMode.allCases, with the server mode, is in DecoyServerTesting"),
+            "\(run.errors)")
     }
 
     /// `swiftc -typecheck` of a file of `Tests/PublicAPI` against the built modules.
