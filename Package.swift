@@ -192,6 +192,7 @@ let package = Package(
             name: "DecoyOpenAPITests",
             dependencies: [
                 "DecoyOpenAPI", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting", "DecoyServerTesting",
+                "DecoyTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Clocks", package: "swift-clocks"),

@@ -26,30 +26,26 @@ struct ServeHTTPSTests {
     /// handshakes fetch the stub; then the HTTP port still serves. Python's `ssl` is the client,
     /// checking the certificate against the authority. Bounded: no client does a thousand key
     /// agreements, so the test costs the machine about a second.
-    @Test func aThousandHandshakesAtOnceAreServedOrClosed() async throws {
+    @Test(needsPython) func aThousandHandshakesAtOnceAreServedOrClosed() async throws {
         let authority = folder.appending(path: "ca.pem").path
         let server = try await serve(["--port", "0", "--https-port", "0", "--tls-ca-out", authority])
         defer { server.terminate() }
         let port = try #require(server.httpsBaseURL.flatMap(URL.init(string:))?.port)
-        guard let answered = try await python(Self.hostileClients, arguments: [String(port), authority]) else {
-            return
-        }
+        let answered = try await python(Self.hostileClients, arguments: [String(port), authority])
         #expect(answered == "1000 of 1000 hellos answered, 20 of 20 fetches answered 200")
         let (body, _) = try await URLSession(configuration: .ephemeral).data(
             from: URL(string: server.baseURL + "/hello")!)
         #expect(String(decoding: body, as: UTF8.self) == "hello")
     }
 
-    @Test func httpsAloneWritesTheAuthorityAndServesNoHTTP() async throws {
+    @Test(needsPython) func httpsAloneWritesTheAuthorityAndServesNoHTTP() async throws {
         let authority = folder.appending(path: "ca.pem").path
         let server = try await serve(["--https-port", "0", "--tls-ca-out", authority])
         defer { server.terminate() }
         #expect(server.baseURL.hasPrefix("https://"))
         #expect(try String(contentsOfFile: authority, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----"))
         let port = try #require(URL(string: server.baseURL)?.port)
-        guard let answered = try await fetchOverHTTPS(port: port, authority: authority, paths: ["/hello"]) else {
-            return
-        }
+        let answered = try await fetchOverHTTPS(port: port, authority: authority, paths: ["/hello"])
         #expect(answered == ["200 hello"])
     }
 
@@ -99,8 +95,8 @@ struct ServeHTTPSTests {
 /// Fetches `paths` over HTTPS from 127.0.0.1:`port` with Python's `ssl`, which checks the
 /// certificate against `authority` (Linux's URLSession can be given no authority); a line per
 /// path, its status and body, or `nil` when the machine has no Python 3.
-func fetchOverHTTPS(port: Int, authority: String, paths: [String]) async throws -> [String]? {
-    try await python(httpsRequests, arguments: [String(port), authority] + paths)?
+func fetchOverHTTPS(port: Int, authority: String, paths: [String]) async throws -> [String] {
+    try await python(httpsRequests, arguments: [String(port), authority] + paths)
         .split(separator: "\n").map(String.init)
 }
 
@@ -114,10 +110,14 @@ private let httpsRequests = """
         print(response.status, response.read().decode())
     """
 
-/// Runs Python 3, when the machine has it, and returns what it printed, trimmed.
-func python(_ script: String, arguments: [String]) async throws -> String? {
+/// The trait of a test that drives Python 3: without it the test is skipped, and says why.
+let needsPython = ConditionTrait.enabled(
+    if: (try? ProgramRun("/usr/bin/env", ["python3", "--version"]))?.status == 0, "python3 is not installed")
+
+/// Runs Python 3 and returns what it printed, trimmed.
+func python(_ script: String, arguments: [String]) async throws -> String {
     try await offThePool {
-        let run = try ProgramRun("/usr/bin/env", ["python3", "-c", script] + arguments)
-        return run.status == 127 ? nil : run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try ProgramRun("/usr/bin/env", ["python3", "-c", script] + arguments).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

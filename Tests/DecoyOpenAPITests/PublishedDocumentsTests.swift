@@ -1,4 +1,5 @@
 import Decoy
+import DecoyTestSupport
 import Foundation
 import HTTPTypes
 import Testing
@@ -8,9 +9,10 @@ import Testing
 /// The real documents in `../shared/openapi-specs` beside the repository (see its SOURCES.md):
 /// one valid request per operation, made from the document, answered in-process with a status
 /// the operation declares and a body valid against that response's schema.
-/// Serialized, and one pass over each document: reading, serving and checking a large document is
-/// seconds of CPU, and on Linux a test runs on one of Swift's executor threads, as many as there
-/// are cores; several documents at once left none for the suites that wait on sockets.
+/// Serialized, one pass over each document, read on a thread of its own and checked an operation
+/// at a time: reading, serving and checking a large document is seconds of CPU, and on Linux a test
+/// runs on one of Swift's executor threads, as many as there are cores; several documents at once
+/// left none for the suites that wait on sockets, which timed out.
 @Suite("Published OpenAPI documents", .serialized)
 struct PublishedDocumentsTests {
     /// `../shared/openapi-specs` from the repository's root.
@@ -37,12 +39,12 @@ struct PublishedDocumentsTests {
         if: !documents.isEmpty,
         "no documents at ../shared/openapi-specs beside the repository: the published documents are not tried")
 
-    /// The document `name`, how long it took to read, and a registry serving its examples.
-    private static func served(_ name: String) throws -> (
+    /// The document at `url`, how long it took to read, and a registry serving its examples.
+    private static func served(_ url: URL) throws -> (
         spec: OpenAPISpec, loaded: Duration, registry: StubRegistry, mappings: [StubMapping]
     ) {
         let started = ContinuousClock.now
-        let spec = try OpenAPISpec(contentsOf: try #require(urls[name]))
+        let spec = try OpenAPISpec(contentsOf: url)
         let loaded = ContinuousClock.now - started
         let registry = StubRegistry()
         return (spec, loaded, registry, try registry.registerExamples(of: spec))
@@ -52,13 +54,15 @@ struct PublishedDocumentsTests {
     /// schema allows, and its route, its log line and the journal name it by its path template.
     @Test(documentsAreThere, arguments: documents)
     func everyOperationAnswersAsDeclaredAndIsNamedByItsPathTemplate(_ name: String) async throws {
-        let (spec, loaded, registry, mappings) = try Self.served(name)
+        let url = try #require(Self.urls[name])
+        let (spec, loaded, registry, mappings) = try await offThePool { try Self.served(url) }
         let check = DocumentCheck(spec: spec)
         var failures: [String] = []
         var misnamed: [String] = []
         // FNV-1a over every answer, to compare runs under other hash seeds (SWIFT_DETERMINISTIC_HASHING).
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
         for (operation, mapping) in zip(spec.operations, mappings) {
+            await Task.yield()
             let shown = "\(operation.method) \(operation.path)"
             let line = RouteNamesTests.logLine(mapping.route)
             if mapping.route.description != shown || !line.contains("(\(shown))") {

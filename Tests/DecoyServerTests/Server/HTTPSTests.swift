@@ -96,12 +96,14 @@ import Testing
 
     /// What curl (libcurl over OpenSSL, as under Linux's URLSession) reports for each fault, given
     /// the authority: the message the in-process servings imitate, and the category it names.
-    @Test(needsCurl, arguments: [
-        (TLSFault.expiredCertificate, TransportFailure.serverCertificateExpired),
-        (.wrongHost, .serverCertificateUntrusted),
-        (.unknownAuthority, .serverCertificateUntrusted),
-        (.handshakeReset, .tlsFailed),
-    ])
+    @Test(
+        needsCurl,
+        arguments: [
+            (TLSFault.expiredCertificate, TransportFailure.serverCertificateExpired),
+            (.wrongHost, .serverCertificateUntrusted),
+            (.unknownAuthority, .serverCertificateUntrusted),
+            (.handshakeReset, .tlsFailed),
+        ])
     func eachFaultFailsTheHandshakeAsItsNameSays(fault: TLSFault, category: TransportFailure) async throws {
         let server = try server(try Self.helloRegistry(), fault: fault)
         defer { server.stop() }
@@ -137,12 +139,14 @@ import Testing
 
     /// Faults below HTTP write nothing past GnuTLS, which would reach the client as a broken TLS
     /// record: a reset is a reset, and the others a close, a bad response as over HTTP.
-    @Test(needsCurl, arguments: [
-        (Fault.connectionReset, "Connection reset by peer"),
-        (.malformedResponse, "Empty reply from server"),
-        (.randomDataThenClose, "Empty reply from server"),
-        (.emptyResponse, "Empty reply from server"),
-    ])
+    @Test(
+        needsCurl,
+        arguments: [
+            (Fault.connectionReset, "Connection reset by peer"),
+            (.malformedResponse, "Empty reply from server"),
+            (.randomDataThenClose, "Empty reply from server"),
+            (.emptyResponse, "Empty reply from server"),
+        ])
     func socketFaultsOverHTTPSAreTheFaultsNotBrokenRecords(fault: Fault, said: String) async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse.fault(fault), for: .get("/broken"))

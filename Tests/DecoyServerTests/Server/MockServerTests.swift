@@ -1,8 +1,8 @@
 import Decoy
-import DecoyTestSupport
 import DecoyClient
 import DecoyServer
 import DecoyServerTesting
+import DecoyTestSupport
 import Foundation
 import HTTPTypes
 import Testing
