@@ -4,9 +4,10 @@ import Foundation
 /// (``ServerSentEvents``). When its last copy goes, as when a `for try await` loop breaks, the
 /// exchange stops.
 ///
-/// A stream cut off is never read as its end: cancelling the reading task throws
-/// `CancellationError` where the stream would have ended quietly, and a body that ends short of
-/// the length its head announced throws `URLError(.networkConnectionLost)`.
+/// A stream cut off is never read as its end: in a cancelled task a read throws
+/// `CancellationError`, where the stream would have ended quietly or thrown the transport's own
+/// word for it, and a body that ends short of the length its head announced throws
+/// `URLError(.networkConnectionLost)`.
 public struct StreamIterator<Element: Sendable>: AsyncIteratorProtocol {
     private var elements: AsyncThrowingStream<Element, any Error>.AsyncIterator
     private let reader: Reader
@@ -25,7 +26,15 @@ public struct StreamIterator<Element: Sendable>: AsyncIteratorProtocol {
 
     /// The next element; `nil` at the end, or the error that broke the stream off.
     public mutating func next() async throws -> Element? {
-        guard let element = try await elements.next() else {
+        let next: Element?
+        do {
+            next = try await elements.next()
+        } catch {
+            // A cancelled reader may meet its transport's own word for the cancellation first.
+            try Task.checkCancellation()
+            throw error
+        }
+        guard let element = next else {
             // AsyncThrowingStream ends without an error when the task reading it is cancelled.
             try Task.checkCancellation()
             try length?.checkEnd()
