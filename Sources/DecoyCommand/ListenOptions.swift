@@ -94,6 +94,12 @@ struct ListenOptions: ParsableArguments {
         ].compactMap { $0 }.joined(separator: " and ")
     }
 
+    /// Where the dashboard is: on the HTTP port, or on the HTTPS one when that is all it serves.
+    func dashboardURL(of server: MockServer) -> String {
+        let base = server.configuration.servesHTTP ? server.baseURL : server.httpsBaseURL
+        return "\(base.absoluteString)/__admin/dashboard"
+    }
+
     /// The admin API as the flags ask for it.
     var adminAccess: MockServer.AdminAccess {
         noAdmin ? .off : adminToken.map { .token($0) } ?? .open

@@ -191,7 +191,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
         )
         if listen.adminAccess != .off {
-            FileHandle.standardOutput.say("The dashboard is at \(server.baseURL)/__admin/dashboard")
+            FileHandle.standardOutput.say("The dashboard is at \(listen.dashboardURL(of: server))")
         }
         let watcher =
             watch && servesFolder

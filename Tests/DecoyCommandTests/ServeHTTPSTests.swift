@@ -47,6 +47,14 @@ struct ServeHTTPSTests {
         let port = try #require(URL(string: server.baseURL)?.port)
         let answered = try await fetchOverHTTPS(port: port, authority: authority, paths: ["/hello"])
         #expect(answered == ["200 hello"])
+        // Where the dashboard is comes after where it serves; it named the unserved HTTP port 0.
+        _ = try await server.stop(with: SIGTERM)
+        let said = await offThePool { [program = server.program, seen = server.startOutput] in
+            var said = seen
+            while case let data = program.nextOutput(), !data.isEmpty { said += String(decoding: data, as: UTF8.self) }
+            return said
+        }
+        #expect(said.contains("The dashboard is at \(server.baseURL)/__admin/dashboard\n"), "\(said)")
     }
 
     @Test func aCertificateFileThatIsNotPEMStopsTheStartNamingIt() async throws {

@@ -54,6 +54,8 @@ final class ServedProcess: Sendable {
     let baseURL: String
     /// The HTTPS URL, when it serves HTTPS too (`--https-port`).
     let httpsBaseURL: String?
+    /// What it printed up to the line that says where it serves, that line and what came with it.
+    let startOutput: String
 
     /// Starts `decoy` with `arguments` and returns once it says where it serves.
     static func start(arguments: [String]) async throws -> ServedProcess {
@@ -74,6 +76,7 @@ final class ServedProcess: Sendable {
             {
                 baseURL = String(match.1)
                 httpsBaseURL = match.2.map(String.init) ?? (baseURL.hasPrefix("https") ? baseURL : nil)
+                startOutput = seen
                 return
             }
         }
