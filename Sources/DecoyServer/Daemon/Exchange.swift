@@ -31,9 +31,9 @@ final class Exchange: @unchecked Sendable {
     /// How many bytes of a body left unread to drop from the connection before it is closed
     /// (``LingeringClose``); `nil` when nothing is left unread.
     var drainsOnClose: Int?
-    /// Where the last header field's value ends in libmicrohttpd's read buffer, which holds the head
-    /// as received with each line end zeroed; valid during the handler's first call only.
-    private var lastValueEnd: UnsafePointer<CChar>?
+    /// The last header field's value in libmicrohttpd's read buffer, which holds the head as
+    /// received with each line end zeroed; valid during the handler's first call only.
+    private var lastValue: UnsafePointer<CChar>?
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
         self.target = target
@@ -67,7 +67,7 @@ final class Exchange: @unchecked Sendable {
                 // `: ` and the line end, and libmicrohttpd's record of the field.
                 exchange.headLength += field.name.utf8.count + field.value.utf8.count + 4 + 64
                 exchange.rawHeaderFields.append(field)
-                exchange.lastValueEnd = value.map { $0 + strlen($0) }
+                exchange.lastValue = value
                 return .YES
             }, Unmanaged.passUnretained(self).toOpaque())
     }
@@ -81,12 +81,15 @@ final class Exchange: @unchecked Sendable {
     /// two zeroed bytes each, unless a line with content ended the head.
     func headEndsAtAFieldLine(method: UnsafePointer<CChar>) -> Bool {
         let size = decoy_connection_head_size(connection)
-        guard size > 0, let valueEnd = lastValueEnd else { return false }
+        guard size > 0, let value = lastValue else { return false }
         let start = UnsafeRawPointer(method)
         let end = start + size
-        let from = UnsafeRawPointer(valueEnd)
+        // The value's end found once here, not for every field as it is read: strlen stops at the
+        // zeroed line end, inside the buffer, which libmicrohttpd keeps during this first call.
+        let from = UnsafeRawPointer(value + strlen(value))
         // A folded value lives elsewhere in the connection's memory: nothing to tell then.
         guard from > start, from <= end else { return false }
+        // Safe: `from` to `end` lies within the head's bytes in the read buffer, checked above.
         let rest = UnsafeRawBufferPointer(start: from, count: end - from)
         return rest.count > 4 || rest.contains { $0 != 0 }
     }
