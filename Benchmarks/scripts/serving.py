@@ -1,4 +1,5 @@
-"""Starting `decoy serve` for a start-up benchmark: the one way both start-up benchmarks read it."""
+"""Starting `decoy serve` for a benchmark and reading what it spent: the one way the benchmarks do it."""
+import os
 import re
 import subprocess
 
@@ -19,6 +20,13 @@ def peak_megabytes(process):
     """The process's peak resident memory so far."""
     with open(f"/proc/{process.pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
+
+
+def cpu_seconds(process):
+    """The process's user and system CPU time so far."""
+    with open(f"/proc/{process.pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def stop(process):

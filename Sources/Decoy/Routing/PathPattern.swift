@@ -79,18 +79,45 @@ enum PathPattern: Sendable {
         }
     }
 
-    /// The whole segments a path expression starts with as plain text, where the search for near
-    /// misses meets the route and from which its distance to a path is measured: `/users/9\d\d`
-    /// gives `["users"]`, `/orders/[0-9]+/items` `["orders"]`, and an expression that starts
-    /// with anything but `/` (after an optional `^`) none. A segment cut by the first character
-    /// that means more than itself is not whole, so `/users?/7` gives none.
+    /// The whole segments every text an expression matches starts with: `/users/9\d\d` gives
+    /// `["users"]`, `/orders/[0-9]+/items` `["orders"]`, and an expression that starts with
+    /// anything but `/` (after an optional `^`) none. A segment cut by the first character that
+    /// means more than itself is not whole, so `/users?/7` gives none; nor does an expression
+    /// with an alternative outside any group (`/a/b|/c`), whose texts need not start alike.
+    ///
+    /// A route is met there by the search for near misses, measured from there, and matched only
+    /// by requests whose path goes through there, so a request elsewhere never runs the expression.
     static func plainSegments(startingExpression pattern: String) -> [String] {
         let text = pattern.hasPrefix("^") ? pattern.dropFirst() : Substring(pattern)
-        guard text.hasPrefix("/") else { return [] }
+        guard text.hasPrefix("/"), !hasAlternativeOutsideGroups(text) else { return [] }
         let plain = text.prefix { !#"\.[](){}*+?^$|"#.contains($0) }
         var segments = plain.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if plain.count < text.count { segments.removeLast() }
         return segments
+    }
+
+    /// Whether `pattern` has a `|` outside every group and class, which splits the whole
+    /// expression into alternatives.
+    private static func hasAlternativeOutsideGroups(_ pattern: Substring) -> Bool {
+        var depth = 0
+        var inClass = false
+        var escaped = false
+        for character in pattern {
+            if escaped {
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\": escaped = true
+            case "[": inClass = true
+            case "]": inClass = false
+            case "(" where !inClass: depth += 1
+            case ")" where !inClass: depth = max(0, depth - 1)
+            case "|" where !inClass && depth == 0: return true
+            default: break
+            }
+        }
+        return false
     }
 
     /// How many single-byte edits turn the start of `requestSegments` into `plainStart`: each

@@ -1,8 +1,8 @@
 /// The registered routes, indexed so that finding a request's stub never scans them all.
 ///
 /// Literal paths hash straight to their routes, template paths sit in a trie of segments, and
-/// regular expressions, the last resort, are tried in turn. The trie also holds the literal
-/// routes, and the regular expressions at the plain segments they start with, for one purpose
+/// regular expressions sit in the trie at the plain segments they start with, tried only for a
+/// request whose path goes through there. The trie also holds the literal routes for one purpose
 /// only: finding the routes closest to a request that matched nothing.
 ///
 /// A value: the registry shares one snapshot of it with the lookups made until it next changes,
@@ -45,8 +45,9 @@ struct RouteTable: Sendable {
                 kindByID[entry.id] = .template
                 templateCount += 1
             }
-            trie.insert(entry, along: segments[...], as: pattern.path.literalPath == nil ? .template : .literal)
-            segmentsByID[entry.id] = segments
+            let placed = Self.placement(of: pattern, segments: segments)
+            trie.insert(entry, along: placed[...], as: pattern.path.literalPath == nil ? .template : .literal)
+            segmentsByID[entry.id] = placed
         }
         return entry.id
     }
@@ -66,6 +67,20 @@ struct RouteTable: Sendable {
             makeTrieUnique()
             trie.remove(id, along: segments[...])
         }
+    }
+
+    /// Where a route sits in the trie: along its path's segments; but a route for any path (`/**`)
+    /// whose target must match a regular expression (WireMock's `urlPattern`) sits at the plain
+    /// segments that expression starts with, the only paths its target can have, so that a request
+    /// elsewhere never runs it. A segment with a `%` ends them: the expression reads the target as
+    /// sent, the trie the path decoded.
+    private static func placement(of pattern: RequestPattern, segments: [PathSegment]) -> [PathSegment] {
+        guard segments == [.rest] else { return segments }
+        for case .target(.matches(let expression)) in pattern.route.matchers {
+            let plain = PathPattern.plainSegments(startingExpression: expression).prefix { !$0.contains("%") }
+            return plain.map(PathSegment.literal) + [.rest]
+        }
+        return segments
     }
 
     /// Copies the trie before a change when a lookup's snapshot of the table may be reading it.
@@ -116,8 +131,9 @@ struct RouteTable: Sendable {
         guard templateCount > 0 || !expressions.isEmpty else { return }
         let segments = request.pathSegments
         if templateCount > 0 { trie.visitTemplates(matching: segments[...], visit) }
-        for entry in expressions where entry.pattern.path.matches(path: request.path, segments: segments) {
-            visit(entry)
+        guard !expressions.isEmpty else { return }
+        trie.visitExpressions(along: segments[...]) { entry in
+            if entry.pattern.path.matches(path: request.path, segments: segments) { visit(entry) }
         }
     }
 

@@ -18,8 +18,8 @@ final class TrieNode: @unchecked Sendable {
     private var rests: [RouteEntry] = []
     /// Literal routes ending here, kept only to find near misses.
     private var literalRoutes: [RouteEntry] = []
-    /// Regular-expression routes whose expression starts with the path to here as plain text,
-    /// kept only to find near misses; like `rests`, they may match any longer path.
+    /// Regular-expression routes whose expression starts with the path to here as plain text;
+    /// like `rests`, they may match any longer path.
     private var expressionRoutes: [RouteEntry] = []
     /// The keys of `literals` by each of their ``SegmentEdits/variants(of:)``, in the order they
     /// were added: the children one edit from a request's segment are found with a lookup per
@@ -32,7 +32,7 @@ final class TrieNode: @unchecked Sendable {
         case template
         /// A literal path, hashed for matching: kept here for near misses only.
         case literal
-        /// A regular expression, kept at the plain segments it starts with, for near misses only.
+        /// A regular expression, kept at the plain segments it starts with.
         case expression
     }
 
@@ -116,6 +116,14 @@ final class TrieNode: @unchecked Sendable {
         }
         literals[String(segment)]?.visitTemplates(matching: segments.dropFirst(), visit)
         anySegment.first?.visitTemplates(matching: segments.dropFirst(), visit)
+    }
+
+    /// Calls `visit` with every regular-expression route met along `segments`: those whose plain
+    /// start the path goes through, to be tried on it.
+    func visitExpressions(along segments: ArraySlice<Substring>, _ visit: (RouteEntry) -> Void) {
+        expressionRoutes.forEach(visit)
+        guard let segment = segments.first else { return }
+        literals[String(segment)]?.visitExpressions(along: segments.dropFirst(), visit)
     }
 
     /// Routes whose paths are near `segments`, found nearest first within a fixed budget, so that

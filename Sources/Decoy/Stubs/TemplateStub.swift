@@ -34,6 +34,10 @@ public struct TemplateStub: Stub {
     let random: RandomSource
     /// The clock `{{now}}` reads; `nil` for the system's.
     let clock: (@Sendable () -> Date)?
+    /// The response every request gets when the templates write only text (as under
+    /// `--global-response-templating`, most stubs' do): made once, so that a server keeps its
+    /// encoding as it does a static stub's.
+    private let constant: StubResponse?
 
     /// Creates a stub that renders `response`'s body, when it is UTF-8 text, and its header values.
     ///
@@ -83,11 +87,45 @@ public struct TemplateStub: Stub {
         typesBodyFile = bodyFile?.typed ?? false
         random = RandomSource(seed: seed)
         clock = now
+        constant = Self.constant(response, body: body, headerValues: headerValues, namesBodyFile: bodyFile != nil)
+    }
+
+    /// `response` as every request renders it, when its body (if text) and header values are
+    /// text alone, it names no body file and it is no event stream; else `nil`.
+    private static func constant(
+        _ response: StubResponse, body: ResponseTemplate?, headerValues: [ResponseTemplate], namesBodyFile: Bool
+    ) -> StubResponse? {
+        guard !namesBodyFile, response.events == nil else { return nil }
+        var rendered = response
+        if let body {
+            guard let text = body.constantText else { return nil }
+            rendered.body = Data(text.utf8)
+        }
+        var fields = HTTPFields()
+        for (field, template) in zip(response.headerFields, headerValues) {
+            guard let text = template.constantText else { return nil }
+            fields.append(HTTPField(name: field.name, lenientValue: Array(text.utf8)))
+        }
+        rendered.headerFields = fields
+        fitContentLength(of: &rendered)
+        return rendered
+    }
+
+    /// As WireMock's Jetty sends a stub's own `Content-Length`: the rendered body cut to it. One
+    /// longer than the body, which Jetty announces and then closes short of, gives way to the
+    /// body's own length.
+    private static func fitContentLength(of rendered: inout StubResponse) {
+        guard let declared = rendered.headerFields[.contentLength], rendered.events == nil else { return }
+        if let length = Int(declared), length >= 0, length < rendered.body.count {
+            rendered.body = rendered.body.prefix(length)
+        }
+        rendered.headerFields[.contentLength] = "\(rendered.body.count)"
     }
 
     /// The response rendered for `request`; a template that cannot be rendered for it (a body
     /// file that is not there) answers `500` naming why, the same in every serving.
     public func resolve(for request: StubRequest) -> StubResolution {
+        if let constant { return .response(constant) }
         let context = TemplateContext(request: request, now: clock ?? Date.init, random: random)
         do throws(TemplateRenderError) {
             var rendered = response
@@ -107,15 +145,7 @@ public struct TemplateStub: Stub {
                 rendered.body = Data(try body.render(context).utf8)
             }
             if let stream = response.events { try render(stream, into: &rendered, context) }
-            if let declared = rendered.headerFields[.contentLength], rendered.events == nil {
-                // As WireMock's Jetty sends a stub's own Content-Length: the rendered body cut to it.
-                // One longer than the body, which Jetty announces and then closes short of, gives
-                // way to the body's own length.
-                if let length = Int(declared), length >= 0, length < rendered.body.count {
-                    rendered.body = rendered.body.prefix(length)
-                }
-                rendered.headerFields[.contentLength] = "\(rendered.body.count)"
-            }
+            Self.fitContentLength(of: &rendered)
             return .response(rendered)
         } catch {
             return .response(

@@ -28,6 +28,16 @@ package struct ResponseTemplate: Sendable, CustomStringConvertible {
     /// The name the request goes by in the template.
     let requestName: String
 
+    /// The text every request renders, when the template writes only text.
+    var constantText: String? {
+        var text = ""
+        for node in nodes {
+            guard case .text(let part) = node else { return nil }
+            text += part
+        }
+        return text
+    }
+
     /// The text for one request.
     func render(_ context: TemplateContext) throws(TemplateRenderError) -> String {
         var output = ""

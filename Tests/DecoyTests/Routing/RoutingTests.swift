@@ -26,6 +26,50 @@ struct RoutingTests {
         #expect(try await ServingMode.inProcess.exchange(registry, .get, "/reports/20x6").status == 404)
     }
 
+    /// Expressions are tried only for paths through the plain segments they start with, so each of
+    /// these, whose plain start is easy to misread, must still match.
+    @Test(arguments: [
+        (#"/a/b|/c/d"#, "/c/d"), (#"/users?/7"#, "/user/7"), (#"(?i)/Admin/[0-9]+"#, "/admin/1"),
+        (#"/files/(x|y)/[a-z]+"#, "/files/y/z"), (#"^/tpl/[0-9]+"#, "/tpl/12"), (#"/api/.*"#, "/api/"),
+    ])
+    func anExpressionMatchesWhereverItsTextsCanStart(_ expression: String, _ target: String) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "elsewhere"), for: .get("/stub"))
+        try registry.register(StubResponse(text: "expression"), for: .get(matching: expression))
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, target).text == "expression")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/stub").text == "elsewhere")
+    }
+
+    /// The same for an expression on the whole target (WireMock's `urlPattern`), which reads the
+    /// target as sent while the routes are found by the path decoded.
+    @Test(arguments: [
+        (#"/api/orders\?page=[0-9]+"#, "/api/orders?page=2"), (#"/caf%C3%A9/[0-9]+"#, "/caf%C3%A9/1"),
+        (#"/a|/b/c"#, "/b/c"), (#"/search/[a-z]+\?q=.*"#, "/search/all?q=1"),
+    ])
+    func aTargetExpressionMatchesWhereverItsTextsCanStart(_ expression: String, _ target: String) async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "elsewhere"), for: .get("/stub"))
+        try registry.register(
+            StubResponse(text: "expression"),
+            for: Route(method: .get, path: "/**", matchers: [.target(.matches(expression))]))
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, target).text == "expression")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/stub").text == "elsewhere")
+    }
+
+    /// WireMock's choice among equal priorities, the newest, holds between an exact route and an
+    /// expression, whichever is newer.
+    @Test func theNewerOfAnExactRouteAndAnExpressionWins() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "exact"), for: .get("/orders/1"))
+        let expression = try registry.register(StubResponse(text: "expression"), for: .get(matching: "/orders/[0-9]+"))
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/orders/1").text == "expression")
+        registry.remove(expression)
+        try registry.register(StubResponse(text: "expression"), for: .get(matching: "/orders/[0-9]+"))
+        try registry.register(StubResponse(text: "exact again"), for: .get("/orders/1"))
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/orders/1").text == "exact again")
+        #expect(try await ServingMode.inProcess.exchange(registry, .get, "/orders/2").text == "expression")
+    }
+
     @Test func percentEncodedPathsMatchTheirDecodedTemplate() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "found"), for: .get("/people/Ada Lovelace"))

@@ -49,6 +49,34 @@ struct TemplateStubTests {
         #expect(try await run() == first)
     }
 
+    /// A template of text alone answers every request with one response, so a server keeps its
+    /// encoding; text that reads as a tag only once parsed (`\\{{`) is still written as text, and a
+    /// shorter `Content-Length` still cuts the body.
+    @Test(arguments: ServingMode.allCases)
+    func aTemplateOfTextAloneIsRenderedOnce(_ serving: ServingMode) async throws {
+        let response = StubResponse(
+            headerFields: [HTTPField.Name("X-Kind")!: "plain", .contentLength: "12"], text: #"plain \{{text}} and more"#
+        )
+        let stub = try TemplateStub(response)
+        func cache(of stub: TemplateStub) -> ServingCache? {
+            guard case .response(let response) = stub.resolve(for: StubRequest(method: .get, target: "/plain")) else {
+                return nil
+            }
+            return response.cache
+        }
+        let first = try #require(cache(of: stub))
+        #expect(first === cache(of: stub))
+        let timed = try TemplateStub(StubResponse(text: "{{now}}"))
+        let once = try #require(cache(of: timed))
+        #expect(once !== cache(of: timed))
+
+        let registry = StubRegistry()
+        try registry.register(stub, for: .get("/plain"))
+        let exchange = try await serving.exchange(registry, .get, "/plain")
+        #expect(exchange.text == "plain {{text")
+        #expect(exchange.headerFields[HTTPField.Name("X-Kind")!] == "plain")
+    }
+
     @Test func aMalformedTemplateFailsWhenTheStubIsMade() {
         let error = #expect(throws: DecoyError.self) {
             try TemplateStub(StubResponse(text: "{{#each request.query.ids}}"))
