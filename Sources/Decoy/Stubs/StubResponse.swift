@@ -156,6 +156,17 @@ public struct StubResponse: Stub {
             head: head, isServedOnce: isServedOnce)
     }
 
+    /// This response with `headerFields` and `body` in place of its own, made in one step to
+    /// answer one request (a template's, rendered per request), so servings keep no encoding of it.
+    package func renderedOnce(headerFields: HTTPFields, body: Data) -> StubResponse {
+        var fields = storage.fields
+        fields.headerFields = headerFields
+        fields.body = body
+        var rendered = self
+        rendered.storage = Storage(fields, isServedOnce: true)
+        return rendered
+    }
+
     /// Creates a `text/plain` response.
     public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], text: String, delay: Delay = .none) {
         self.init(

@@ -96,30 +96,30 @@ public struct TemplateStub: Stub {
         _ response: StubResponse, body: ResponseTemplate?, headerValues: [ResponseTemplate], namesBodyFile: Bool
     ) -> StubResponse? {
         guard !namesBodyFile, response.events == nil else { return nil }
-        var rendered = response
+        var text = response.body
         if let body {
-            guard let text = body.constantText else { return nil }
-            rendered.body = Data(text.utf8)
+            guard let constant = body.constantText else { return nil }
+            text = Data(constant.utf8)
         }
         var fields = HTTPFields()
         for (field, template) in zip(response.headerFields, headerValues) {
-            guard let text = template.constantText else { return nil }
-            fields.append(HTTPField(name: field.name, lenientValue: Array(text.utf8)))
+            guard let constant = template.constantText else { return nil }
+            fields.append(HTTPField(name: field.name, lenientValue: Array(constant.utf8)))
         }
-        rendered.headerFields = fields
-        fitContentLength(of: &rendered)
-        return rendered
+        fitContentLength(&fields, of: &text)
+        var made = response
+        made.headerFields = fields
+        made.body = text
+        return made
     }
 
     /// As WireMock's Jetty sends a stub's own `Content-Length`: the rendered body cut to it. One
     /// longer than the body, which Jetty announces and then closes short of, gives way to the
     /// body's own length.
-    private static func fitContentLength(of rendered: inout StubResponse) {
-        guard let declared = rendered.headerFields[.contentLength], rendered.events == nil else { return }
-        if let length = Int(declared), length >= 0, length < rendered.body.count {
-            rendered.body = rendered.body.prefix(length)
-        }
-        rendered.headerFields[.contentLength] = "\(rendered.body.count)"
+    private static func fitContentLength(_ fields: inout HTTPFields, of body: inout Data) {
+        guard let declared = fields[.contentLength] else { return }
+        if let length = Int(declared), length >= 0, length < body.count { body = body.prefix(length) }
+        fields[.contentLength] = "\(body.count)"
     }
 
     /// The response rendered for `request`; a template that cannot be rendered for it (a body
@@ -128,24 +128,27 @@ public struct TemplateStub: Stub {
         if let constant { return .response(constant) }
         let context = TemplateContext(request: request, now: clock ?? Date.init, random: random)
         do throws(TemplateRenderError) {
-            var rendered = response
             var fields = HTTPFields()
             for (field, template) in zip(response.headerFields, headerValues) {
                 fields.append(HTTPField(name: field.name, lenientValue: Array(try template.render(context).utf8)))
             }
-            rendered.headerFields = fields
+            var text = response.body
             if let bodyFileName, let bodyFile {
                 let name = try bodyFileName.render(context)
-                rendered.body = Data(try bodyFile(name).render(context).utf8)
+                text = Data(try bodyFile(name).render(context).utf8)
                 // As for a body file named at load: the type follows the extension unless a header gives one.
                 if typesBodyFile, fields[.contentType] == nil {
-                    rendered.headerFields[.contentType] = MediaType.forExtension((name as NSString).pathExtension)
+                    fields[.contentType] = MediaType.forExtension((name as NSString).pathExtension)
                 }
             } else if let body {
-                rendered.body = Data(try body.render(context).utf8)
+                text = Data(try body.render(context).utf8)
             }
-            if let stream = response.events { try render(stream, into: &rendered, context) }
-            Self.fitContentLength(of: &rendered)
+            guard let stream = response.events else {
+                Self.fitContentLength(&fields, of: &text)
+                return .response(response.renderedOnce(headerFields: fields, body: text))
+            }
+            var rendered = response.renderedOnce(headerFields: fields, body: text)
+            try render(stream, into: &rendered, context)
             return .response(rendered)
         } catch {
             return .response(

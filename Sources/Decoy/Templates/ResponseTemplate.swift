@@ -23,23 +23,27 @@ package struct ResponseTemplate: Sendable, CustomStringConvertible {
         description = text
         nodes = try TemplateParser.parse(text, requestName: requestName)
         self.requestName = requestName
+        var constant: String? = ""
+        for node in nodes {
+            guard case .text(let part) = node else {
+                constant = nil
+                break
+            }
+            constant? += part
+        }
+        constantText = constant
     }
 
     /// The name the request goes by in the template.
     let requestName: String
 
-    /// The text every request renders, when the template writes only text.
-    var constantText: String? {
-        var text = ""
-        for node in nodes {
-            guard case .text(let part) = node else { return nil }
-            text += part
-        }
-        return text
-    }
+    /// The text every request renders, when the template writes only text: rendered once, as
+    /// most header values of a templated response are.
+    let constantText: String?
 
     /// The text for one request.
     func render(_ context: TemplateContext) throws(TemplateRenderError) -> String {
+        if let constantText { return constantText }
         var output = ""
         var renderer = TemplateRenderer(context: context, requestName: requestName)
         try renderer.render(nodes, into: &output)
@@ -87,6 +91,18 @@ struct TemplateContext {
         default:
             return .null
         }
+    }
+
+    /// The query parameter or header field `name` read straight from the request, as the part's
+    /// member `name` would give it, without making the whole part; `nil` for another part.
+    func requestPart(_ part: String, member name: String) -> TemplateValue? {
+        let values: [String]
+        switch part {
+        case "query": values = request.queryValues(name)
+        case "headers": values = HTTPField.Name(name).map { request.headerFields[values: $0] } ?? []
+        default: return nil
+        }
+        return values.isEmpty ? .null : .values(values)
     }
 
     /// The whole request, for a template that names `request` alone.
@@ -261,6 +277,12 @@ private struct TemplateRenderer {
             value = parameter
         } else if level == 0, first == requestName {
             guard let part = path.segments.dropFirst().first else { return context.requestValue() }
+            // `request.query.page` and `request.headers.X-Id`, a template's usual reads, cost one lookup.
+            if path.segments.count == 3, requestParts[part] == nil,
+                let value = context.requestPart(part, member: path.segments[2])
+            {
+                return value
+            }
             if let made = requestParts[part] {
                 value = made
             } else {

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""What a response template costs against a static stub: `template_bench.py DECOY [ROUNDS]`.
+
+One `decoy serve` with its defaults (request log on, to a file) serves three stubs whose answers
+have the same size: a static one; a template that reads a path segment, a query value and the
+method (`{{request.path.[1]}}`, `{{request.query.page}}`, `{{request.method}}`); and a template of
+text alone, as `--global-response-templating` makes of a static stub. wrk drives each in turn,
+round by round. Prints each one's median rate and server CPU per request, and the medians of
+the per-round ratios to the static stub. Target (issue 43): templated / static >= 0.8.
+Every load is bounded (wrk -d) and on 127.0.0.1.
+"""
+
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from serving import cpu_seconds, serve, stop
+
+BODY = '{"id":"42","page":"3","method":"GET","name":"benchmark-stub","status":"ok"}'
+TEMPLATE = ('{"id":"{{request.path.[1]}}","page":"{{request.query.page}}","method":"{{request.method}}",'
+            '"name":"benchmark-stub","status":"ok"}')
+HEADERS = {"Content-Type": "application/json"}
+CASES = {
+    "static": ("/static/42?page=3", {"body": BODY}),
+    "templated": ("/templated/42?page=3", {"body": TEMPLATE, "transformers": ["response-template"]}),
+    "text-only template": ("/plain/42?page=3", {"body": BODY, "transformers": ["response-template"]}),
+}
+
+
+def folder(root):
+    mappings = []
+    for target, response in CASES.values():
+        path = target.split("?")[0].rsplit("/", 1)[0]
+        mappings.append({"request": {"method": "GET", "urlPathPattern": path + "/[0-9]+"},
+                         "response": {"status": 200, "headers": HEADERS, **response}})
+    os.makedirs(os.path.join(root, "mappings"))
+    with open(os.path.join(root, "mappings", "all.json"), "w") as file:
+        json.dump({"mappings": mappings}, file)
+    return root
+
+
+def measure(process, url):
+    subprocess.run(["wrk", "-t1", "-c16", "-d1s", url], capture_output=True, check=True)
+    before = cpu_seconds(process)
+    out = subprocess.run(["wrk", "-t1", "-c16", "-d4s", url], capture_output=True, text=True, check=True).stdout
+    used = cpu_seconds(process) - before
+    if "Non-2xx" in out:
+        sys.exit(f"{url} did not answer 200")
+    count = int(re.search(r"(\d+) requests in", out).group(1))
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), used / count
+
+
+def main():
+    decoy = sys.argv[1]
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    rates = {name: [] for name in CASES}
+    cpu = {name: [] for name in CASES}
+    with tempfile.TemporaryDirectory() as root:
+        process, url = serve([decoy, "serve", folder(os.path.join(root, "stubs")), "--port", "0",
+                              "--log-file", os.path.join(root, "log")])
+        try:
+            for name, (target, _) in CASES.items():
+                answer = subprocess.run(["curl", "-s", url + target], capture_output=True, text=True).stdout
+                if answer != BODY:
+                    sys.exit(f"{name} answered {answer!r}, not the same body as the static stub")
+            for _ in range(rounds):
+                for name, (target, _) in CASES.items():
+                    rate, per_request = measure(process, url + target)
+                    rates[name].append(rate)
+                    cpu[name].append(per_request)
+        finally:
+            stop(process)
+    for name in CASES:
+        print(f"  {name:19} {statistics.median(rates[name]):9.0f} req/s   "
+              f"{statistics.median(cpu[name]) * 1e6:6.2f} µs CPU per request")
+    for name, target in [("templated", 0.8), ("text-only template", 0.95)]:
+        per_round = [y / x for x, y in zip(rates["static"], rates[name])]
+        median = statistics.median(per_round)
+        print(f"  rate {name} / static: median {median:.3f} [{min(per_round):.3f}..{max(per_round):.3f}]"
+              f" (target >= {target}){'  ok' if median >= target else '  BELOW'}")
+
+
+main()
