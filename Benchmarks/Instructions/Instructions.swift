@@ -34,6 +34,22 @@ struct Instructions {
 
     /// Each case: its setup for a number of iterations, returning one iteration.
     static let cases: [String: @Sendable (Int) throws -> (Int) async throws -> Void] = [
+        // A response template that reads a path segment, a query value and the method, against
+        // a static stub of the same size (the "templates" server benchmark's pair).
+        "static answer": { _ in
+            let registry = StubRegistry()
+            try registry.register(StubResponse(json: templateBody), for: .get("/static/{id}"))
+            let transport = StubTransport(registry)
+            let request = Self.get("/static/42?page=3")
+            return { _ in blackHole(try await transport.send(request, body: nil)) }
+        },
+        "templated answer": { _ in
+            let registry = StubRegistry()
+            try registry.register(try StubResponse(json: template).templated(), for: .get("/templated/{id}"))
+            let transport = StubTransport(registry)
+            let request = Self.get("/templated/42?page=3")
+            return { _ in blackHole(try await transport.send(request, body: nil)) }
+        },
         // A dictionary lookup and an async call returning a prebuilt response: the plain
         // call that every other case is compared to.
         "baseline": { _ in
@@ -96,6 +112,12 @@ struct Instructions {
             (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), body)
         }
     }
+
+    static let templateBody = #"{"id":"42","page":"3","method":"GET","name":"benchmark-stub","status":"ok"}"#
+    static let template = #"""
+        {"id":"{{request.path.[1]}}","page":"{{request.query.page}}","method":"{{request.method}}",\#
+        "name":"benchmark-stub","status":"ok"}
+        """#
 
     static let body = Data(#"{"id":42,"name":"benchmark-stub","status":"ok"}"#.utf8)
 

@@ -24,6 +24,8 @@ CASES = [
     "unmatched near miss",
     "unmatched, each new",
     "delayed stub",
+    "static answer",
+    "templated answer",
     "client decode",
 ]
 

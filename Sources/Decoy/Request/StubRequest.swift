@@ -128,7 +128,15 @@ public struct StubRequest: Sendable {
 
     /// Every value the query gives for `name`.
     public func queryValues(_ name: String) -> [String] {
-        queryItems.compactMap { $0.name == name ? ($0.value ?? "") : nil }
+        guard let query, !query.isEmpty else { return [] }
+        // Read in place, as ``queryItems`` would give them, without making an item of each pair.
+        var values: [String] = []
+        for pair in query.split(separator: "&") {
+            let equals = pair.firstIndex(of: "=")
+            guard Self.decodeFormComponent(pair[..<(equals ?? pair.endIndex)]) == name else { continue }
+            values.append(equals.map { Self.decodeFormComponent(pair[pair.index(after: $0)...]) } ?? "")
+        }
+        return values
     }
 
     /// Every value the `Cookie` header fields give for the cookie `name`.

@@ -36,6 +36,20 @@ struct StubRequestTests {
     func pathSegments(_ path: String, _ segments: [String]) {
         #expect(StubRequest(method: .get, target: path).pathSegments == segments.map { Substring($0) })
     }
+
+    /// A query value read by name is the value of every item of that name, decoded alike.
+    @Test(
+        arguments: [
+            ("/q?a=1&a=2&b", "a", ["1", "2"]), ("/q?a=1&a=2&b", "b", [""]),
+            ("/q?d+e=f+g&d%20e=%3D", "d e", ["f g", "="]),
+            ("/q?=x&&a==b", "", ["x"]), ("/q?=x&&a==b", "a", ["=b"]), ("/q?a%zz=1", "a%zz", ["1"]), ("/q", "a", []),
+            ("/q?", "a", []),
+        ] as [(String, String, [String])])
+    func queryValuesByName(_ target: String, _ name: String, _ values: [String]) {
+        let request = StubRequest(method: .get, target: target)
+        #expect(request.queryValues(name) == values)
+        #expect(request.queryItems.filter { $0.name == name }.map { $0.value ?? "" } == values)
+    }
 }
 
 @Suite("A request's header fields as they came off the wire")
