@@ -12,13 +12,9 @@ extension ResponseDecoder {
     /// fields are added to its own, and a delay holds its answer.
     private static let proxiedResponseFields = proxyFields + ["headers", "fixedDelayMilliseconds", "delayDistribution"]
 
-    /// The stub a stub's `response` describes: a ``ProxyStub`` when it has `proxyBaseUrl`,
-    /// otherwise a ``StubResponse``; `nil` after logging every problem in it.
-    func decodeAnswer(_ node: FileNode, seed: UInt64? = nil) -> (any Stub)? {
-        guard case .mapping(let mapping) = node.node, mapping.keys.contains(where: { $0.string == "proxyBaseUrl" })
-        else {
-            return decode(node, seed: seed)
-        }
+    /// The ``ProxyStub`` a stub's `response` with `proxyBaseUrl` describes; `nil` after logging
+    /// every problem in it.
+    func decodeProxy(_ node: FileNode) -> ProxyStub? {
         guard let object = node.object(known: Self.fields) else { return nil }
         var valid = true
         for (key, value) in object.members where !Self.proxiedResponseFields.contains(key) {

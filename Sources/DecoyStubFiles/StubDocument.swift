@@ -6,13 +6,16 @@ import Yams
 /// the admin API receives. It is read by the same decoders as stub files, so it takes the same
 /// fields and its errors name the field and place the same way.
 enum StubDocument {
-    /// The stub in `data`; its `bodyFileName` is looked up in `folder`, and refused without one.
+    /// The stub in `data`, of one of `kinds`; its `bodyFileName` is looked up in `folder`, and
+    /// refused without one.
     static func stub(
-        _ data: Data, source: String, folder: URL?, options: StubFileOptions = StubFileOptions(), id: String? = nil
+        _ data: Data, source: String, folder: URL?, options: StubFileOptions = StubFileOptions(), id: String? = nil,
+        kinds: [StubFileKind] = StubFileKind.all
     ) -> Result<StubDefinition, DecoyError> {
         let log = DiagnosticLog(file: source)
         var decoder = decoder(source: source, folder: folder, options: options)
         decoder.assignedID = id
+        decoder.kinds = kinds
         let definition = object(data, log: log).flatMap(decoder.decode)
         return finish(definition, log)
     }

@@ -84,10 +84,6 @@ extension StubRegistry {
         let (compiled, report) = folder.compile()
         guard report.isValid || !strict else { throw DecoyError.invalidStubFiles(report.errors) }
         let broken = Set(report.refused.map(\.file))
-        let refused = report.refused.compactMap { stub -> RefusedRoute? in
-            guard let route = stub.route, let pattern = try? RequestPattern(route) else { return nil }
-            return RefusedRoute(pattern: pattern, place: "\(stub.file):\(stub.line)", reason: stub.reason)
-        }
         // At once, so that no request sees some of the folder's stubs and not others.
         let (handles, keptStubs) = contents.withLock { contents in
             // On a reload, a broken file that served before keeps its previous stubs.
@@ -98,7 +94,7 @@ extension StubRegistry {
                 return stub
             }
             contents.folder = folder.url
-            contents.refused = refused
+            contents.refused = report.refused
             contents.folderReport = FolderReportJSON(report, folder: folder.url)
             let handles = compiled.map { definition -> StubMapping? in
                 guard !kept.contains(definition.loaded.file) else { return nil }

@@ -28,8 +28,8 @@ package struct RegistryContents {
     private(set) var staticFilesRoot: String?
     /// What loading the folder last found, as the admin API lists it.
     package var folderReport: (any Encodable & Sendable)?
-    /// The routes of the stubs the folder loaded last refused.
-    package var refused: [RefusedRoute] = [] {
+    /// The stubs the folder loaded last refused.
+    package var refused: [RefusedStub] = [] {
         didSet { snapshot = nil }
     }
     /// How loads and the admin API read stub documents; see ``StubRegistry/templatesEveryResponse``.
@@ -130,7 +130,7 @@ extension StubMapping.Origin {
 /// and the 404s go with it.
 final class RouteTableSnapshot: Sendable {
     let table: RouteTable
-    let refused: [RefusedRoute]
+    let refused: [RefusedStub]
     /// The 404s of unmatched requests that depend on their request line only and were asked for
     /// before; the only memo of them, so that a repeated request finds its closest routes, its
     /// 404 and the servings' encodings of it without working any of them out again.
@@ -139,10 +139,10 @@ final class RouteTableSnapshot: Sendable {
     /// key needs.
     private let refusalsDependOnLineOnly: Bool
 
-    init(table: RouteTable, refused: [RefusedRoute]) {
+    init(table: RouteTable, refused: [RefusedStub]) {
         self.table = table
         self.refused = refused
-        refusalsDependOnLineOnly = refused.allSatisfy(\.pattern.route.dependsOnRequestLineOnly)
+        refusalsDependOnLineOnly = refused.allSatisfy { $0.pattern?.route.dependsOnRequestLineOnly ?? true }
     }
 
     /// Looks `request` up in the table; an unmatched request that a refused stub fits is told so first.

@@ -20,117 +20,25 @@ package enum StubEncoder {
     }
 
     /// The fields a stub adds to its mapping: `response`, `responses` with `mode`, `when`, `failureRate`.
+    /// Each kind says its own (``StubFileEncodable``); a kind that does not is Swift code, refused.
     package static func stub(_ stub: any Stub) throws(DecoyError) -> [String: JSONValue] {
-        guard let failing = stub as? FailingStub else { return try answering(stub) }
-        var members = try part("FailingStub › otherwise") { () throws(DecoyError) in
-            try answering(failing.otherwise)
-        }
-        members["failureRate"] = .number(failing.rate)
-        members["failure"] = try responseOnly(failing.failure, at: "FailingStub › failure")
-        if let seed = try failureSeed(failing) { members["seed"] = try number(seed, of: "FailingStub") }
-        return members
-    }
-
-    /// A stub other than a failing one: a response, a list of responses, or a condition.
-    private static func answering(_ stub: any Stub) throws(DecoyError) -> [String: JSONValue] {
-        switch stub {
-        case let response as StubResponse:
-            return [
-                "response": try part("StubResponse") { () throws(DecoyError) in try self.response(response) }
-            ]
-        case let stream as EventStreamStub:
-            return [
-                "response": try part("EventStreamStub") { () throws(DecoyError) in
-                    try self.response(stream.response)
-                }
-            ]
-        case let template as TemplateStub:
-            var members = [
-                "response": try part("TemplateStub") { () throws(DecoyError) in try self.template(template) }
-            ]
-            if let seed = template.seed { members["seed"] = try number(seed, of: "TemplateStub") }
-            return members
-        case let proxy as ProxyStub:
-            return ["response": try proxyResponse(proxy)]
-        case let alternating as AlternatingStub:
-            return try list(alternating.stubs, mode: "alternating", of: "AlternatingStub")
-        case let random as RandomStub:
-            var members = try list(random.stubs, mode: "random", of: "RandomStub")
-            if let seed = random.random.seed { members["seed"] = try number(seed, of: "RandomStub") }
-            return members
-        case let sequence as SequenceStub:
-            return try list(sequence.first + [sequence.then], mode: "sequence", of: "SequenceStub")
-        case let conditional as ConditionalStub:
-            guard let matchers = conditional.matchers else {
-                throw DecoyError.cannotBeSent(
-                    stub: "ConditionalStub",
-                    reason:
-                        """
-                        its condition is a closure, which runs only in the process that made it; make it from \
-                        request matchers, ConditionalStub(when: [...], then:, else:)
-                        """
-                )
-            }
-            var when: [String: JSONValue] = [:]
-            try addMatchers(matchers, to: &when, of: "ConditionalStub › when")
-            return [
-                "when": .object(when),
-                "response": try responseOnly(conditional.then, at: "ConditionalStub › then"),
-                "else": try responseOnly(conditional.otherwise, at: "ConditionalStub › else"),
-            ]
-        default:
-            throw refusal(of: stub, "a stub file has one failure rate per stub, around the rest")
-        }
-    }
-
-    /// Why `stub` cannot be written where it is; `otherwise` for a kind that can be, elsewhere.
-    private static func refusal(of stub: any Stub, _ otherwise: String) -> DecoyError {
-        let name = String(describing: type(of: stub))
-        switch stub {
-        case is ClosureStub:
-            return DecoyError.cannotBeSent(
-                stub: name,
-                reason:
-                    """
-                    its closure runs only in the process that made it; register it in-process, or write its \
-                    answers as StubResponse values
-                    """
-            )
-        case is StubResponse, is EventStreamStub, is TemplateStub, is AlternatingStub, is RandomStub, is SequenceStub,
-            is ConditionalStub,
-            is FailingStub, is ProxyStub:
-            return DecoyError.cannotBeSent(stub: name, reason: otherwise)
-        default:
-            return DecoyError.cannotBeSent(
-                stub: name,
-                reason:
-                    """
-                    a custom Stub type is Swift code, which a stub file cannot hold; build it from StubResponse, \
-                    AlternatingStub, RandomStub, SequenceStub, FailingStub and ConditionalStub(when: [matchers], …)
-                    """
-            )
-        }
+        try encodable(stub).stubFileMembers()
     }
 
     /// `stub` as one response of a list, a condition or a failure: a stub file has only responses there.
-    private static func responseOnly(_ stub: any Stub, at place: String) throws(DecoyError) -> JSONValue {
-        if let template = stub as? TemplateStub {
-            guard template.seed == nil else {
-                throw DecoyError.cannotBeSent(
-                    stub: "its seed", reason: "a stub file seeds a template only as a stub's one response"
-                ).inside(place + " › TemplateStub")
-            }
-            return try part(place + " › TemplateStub") { () throws(DecoyError) in try self.template(template) }
-        }
-        guard let response = (stub as? EventStreamStub)?.response ?? stub as? StubResponse else {
-            throw refusal(
-                of: stub, "a stub file has only a StubResponse or a TemplateStub here, not a stub of another kind"
+    package static func responseOnly(_ stub: any Stub, at place: String) throws(DecoyError) -> JSONValue {
+        let response = try part(place) { () throws(DecoyError) in try encodable(stub).stubFileResponse() }
+        guard let response else {
+            throw DecoyError.cannotBeSent(
+                stub: String(describing: type(of: stub)),
+                reason: "a stub file has only a StubResponse or a TemplateStub here, not a stub of another kind"
             ).inside(place)
         }
-        return try part(place) { () throws(DecoyError) in try self.response(response) }
+        return response
     }
 
-    private static func list(_ stubs: [any Stub], mode: String, of kind: String) throws(DecoyError) -> [String:
+    /// `stubs` as a list of responses with its `mode`; `kind` names the stub in errors.
+    package static func list(_ stubs: [any Stub], mode: String, of kind: String) throws(DecoyError) -> [String:
         JSONValue]
     {
         var responses: [JSONValue] = []
@@ -140,32 +48,23 @@ package enum StubEncoder {
         return ["responses": .array(responses), "mode": .string(mode)]
     }
 
-    /// The file's `seed` for `failing`. Around a random mode, a stub file has one seed for both,
-    /// the list's, and the failures draw from it mixed; an unseeded side takes what the other implies.
-    private static func failureSeed(_ failing: FailingStub) throws(DecoyError) -> UInt64? {
-        if let template = failing.otherwise as? TemplateStub, let seed = template.seed, seed != failing.random.seed {
+    /// `stub` as a kind a stub file can hold.
+    private static func encodable(_ stub: any Stub) throws(DecoyError) -> any StubFileEncodable {
+        guard let encodable = stub as? any StubFileEncodable else {
             throw DecoyError.cannotBeSent(
-                stub: "FailingStub",
-                reason: "around a seeded TemplateStub, a stub file has one seed for both; give them the same seed")
-        }
-        guard let random = failing.otherwise as? RandomStub else { return failing.random.seed }
-        switch (random.random.seed, failing.random.seed) {
-        case (let seed, nil): return seed
-        case (let seed?, let failures?) where failures == seed ^ StubFileFormat.failureSeedMix: return seed
-        default:
-            throw DecoyError.cannotBeSent(
-                stub: "FailingStub",
+                stub: String(describing: type(of: stub)),
                 reason:
                     """
-                    around a RandomStub, a stub file has one seed, the RandomStub's; seed the RandomStub and \
-                    leave the FailingStub's seed nil
+                    a custom Stub type is Swift code, which a stub file cannot hold; build it from StubResponse, \
+                    AlternatingStub, RandomStub, SequenceStub, FailingStub and ConditionalStub(when: [matchers], …)
                     """
             )
         }
+        return encodable
     }
 
     /// Runs `body`, naming `place` in what it throws.
-    private static func part<Value>(_ place: String, _ body: () throws(DecoyError) -> Value)
+    package static func part<Value>(_ place: String, _ body: () throws(DecoyError) -> Value)
         throws(DecoyError) -> Value
     {
         do {
@@ -176,7 +75,7 @@ package enum StubEncoder {
     }
 
     /// A seed as a JSON number, which carries integers exactly up to 2^53.
-    private static func number(_ seed: UInt64, of kind: String) throws(DecoyError) -> JSONValue {
+    package static func number(_ seed: UInt64, of kind: String) throws(DecoyError) -> JSONValue {
         guard seed <= 1 << 53 else {
             throw DecoyError.cannotBeSent(
                 stub: kind,
@@ -280,20 +179,6 @@ package enum StubEncoder {
         }
     }
 
-    /// A template's response with WireMock's `transformers`; what a stub file cannot say is refused.
-    private static func template(_ template: TemplateStub) throws(DecoyError) -> JSONValue {
-        if template.clock != nil {
-            throw DecoyError.cannotBeSent(
-                stub: "its clock", reason: "the clock {{now}} reads runs only in the process that made it")
-        }
-        guard case .object(var members) = try response(template.response) else {
-            preconditionFailure("a response is written as an object")
-        }
-        members["transformers"] = .array([.string("response-template")])
-        return .object(members)
-    }
-
-    /// Each name once, in the order of its first field: a string, or a list for a repeated field.
     /// A uniform or lognormal `delay`'s members, as a `delayDistribution` is written; `nil` for
     /// none or a fixed one, which each place writes its own way. `part` names it in errors.
     static func distribution(_ delay: Delay, _ part: String) throws(DecoyError) -> [String: JSONValue]? {
@@ -310,6 +195,7 @@ package enum StubEncoder {
         }
     }
 
+    /// Each name once, in the order of its first field: a string, or a list for a repeated field.
     static func headers(_ fields: HTTPFields) -> JSONValue {
         var values: [String: [String]] = [:]
         for field in fields { values[field.name.rawName, default: []].append(field.value) }
@@ -377,7 +263,7 @@ package enum StubEncoder {
 
     /// `matchers` as `queryParameters`, `headers`, `cookies`, `formParameters` and `bodyPatterns` of `members`; a
     /// stub file has one matcher per name.
-    private static func addMatchers(
+    static func addMatchers(
         _ matchers: [RequestMatcher], to members: inout [String: JSONValue], of owner: String
     ) throws(DecoyError) {
         var groups: [String: [String: JSONValue]] = [:]

@@ -1,4 +1,5 @@
 import Decoy
+import DecoyStubFiles
 import Foundation
 import HTTPTypes
 

@@ -1,3 +1,4 @@
+package import Decoy
 package import Foundation
 package import HTTPTypes
 
