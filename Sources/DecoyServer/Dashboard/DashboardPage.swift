@@ -10,12 +10,12 @@ import HTTPTypes
 /// Its policy lets only its own script run, so markup in a stub or a request could not run even
 /// if the script put it into the page, which it never does (it builds text nodes).
 enum DashboardPage {
-    /// The answers to `GET` of each of the dashboard's paths under `/__admin`, made once.
-    static let files: [String: StubResponse] = [
-        "dashboard": file(DashboardHTML.text, type: "text/html; charset=utf-8"),
-        "dashboard/app.js": file(DashboardScript.text, type: "text/javascript; charset=utf-8"),
-        "dashboard/app.css": file(DashboardStyle.text, type: "text/css; charset=utf-8"),
-    ]
+    /// `GET /__admin/dashboard`, made once.
+    static let html = file(DashboardHTML.text, type: "text/html; charset=utf-8")
+    /// `GET /__admin/dashboard/app.js`, made once.
+    static let script = file(DashboardScript.text, type: "text/javascript; charset=utf-8")
+    /// `GET /__admin/dashboard/app.css`, made once.
+    static let style = file(DashboardStyle.text, type: "text/css; charset=utf-8")
 
     private static func file(_ text: String, type: String) -> StubResponse {
         StubResponse(
