@@ -81,6 +81,12 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            // The dashboard's page, compiled into the binary as bytes (`PackageResources`), so that
+            // `decoy serve` stays one file that works wherever it is installed, with no bundle beside it.
+            resources: [
+                .embedInCode("Dashboard/dashboard.html"), .embedInCode("Dashboard/app.js"),
+                .embedInCode("Dashboard/app.css"),
             ]
         ),
         .target(

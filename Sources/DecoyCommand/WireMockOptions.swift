@@ -73,7 +73,8 @@ struct WireMockOptions: ParsableArguments {
     /// Decoy's own where there is one.
     static let refused: [String: String] = {
         let keystore =
-            "Decoy reads PEM files, --tls-cert and --tls-key (export a keystore with keytool and openssl, docs/server.md)"
+            "Decoy reads PEM files, --tls-cert and --tls-key "
+            + "(export a keystore with keytool and openssl, docs/server.md)"
         let proxying = "Decoy proxies only a stub's \"proxyBaseUrl\", straight to it (see docs/proxying.md)"
         let threads = "Decoy's server threads are not set from the command line; a delayed or held response takes none"
         var refused = [

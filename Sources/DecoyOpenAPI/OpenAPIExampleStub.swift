@@ -91,7 +91,8 @@ struct OpenAPIExampleStub: Stub {
                 Problem(
                     place: "body", schema: "\(body.pointer)/content",
                     message:
-                        "the Content-Type \(contentType.isEmpty ? "is missing" : contentType + " is not allowed"); the document allows \(allowed)"
+                        "the Content-Type \(contentType.isEmpty ? "is missing" : contentType + " is not allowed"); "
+                        + "the document allows \(allowed)"
                 )
             ]
         }
@@ -222,7 +223,8 @@ struct OpenAPIExampleStub: Stub {
                         Problem(
                             place: "header Prefer", schema: "\(operation.pointer)/responses",
                             message:
-                                "the response has no example named \"\(wantedExample)\"; it has \(names.isEmpty ? "no named examples" : names.joined(separator: ", "))"
+                                "the response has no example named \"\(wantedExample)\"; it has "
+                                + (names.isEmpty ? "no named examples" : names.joined(separator: ", "))
                         )
                     ], in: operation)
             }
@@ -264,7 +266,8 @@ struct OpenAPIExampleStub: Stub {
                 throw Problem(
                     place: "header Prefer", schema: nil,
                     message:
-                        "the preference \"\(token.trimmingCharacters(in: .whitespaces))\" is not supported; Decoy reads code=… and example=…"
+                        "the preference \"\(token.trimmingCharacters(in: .whitespaces))\" is not supported; "
+                        + "Decoy reads code=… and example=…"
                 )
             }
             read.append((key, parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))))

@@ -38,7 +38,8 @@ extension StubRegistry {
                     StubResponse(
                         status: .notImplemented,
                         text:
-                            "Decoy does not serve this operation of \(spec.source): \(refusal.pointer): \(refusal.reason)\n"
+                            "Decoy does not serve this operation of \(spec.source): "
+                            + "\(refusal.pointer): \(refusal.reason)\n"
                     ),
                     for: OpenAPIOperation.route(method, path).priority(priority(path)))
             }

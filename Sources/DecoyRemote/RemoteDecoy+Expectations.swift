@@ -13,7 +13,7 @@ extension RemoteDecoy {
     public func count(of route: Route) async throws -> Int {
         struct Count: Decodable { let count: Int }
         let data = try await send(.post, "requests/count", json: try StubEncoder.request(route))
-        return try JSONDecoder().decode(Count.self, from: data).count
+        return try read(Count.self, from: data, answering: .post, "requests/count").count
     }
 
     /// Expects the number of requests matching `route` on the server to satisfy `count`;
@@ -43,7 +43,9 @@ extension RemoteDecoy {
     ) async throws {
         struct Unmatched: Decodable { let requests: [JSONValue] }
         let data = try await send(.get, "requests/unmatched")
-        guard !(try JSONDecoder().decode(Unmatched.self, from: data).requests.isEmpty) else { return }
+        guard !(try read(Unmatched.self, from: data, answering: .get, "requests/unmatched").requests.isEmpty) else {
+            return
+        }
         try await ServerJournal(self).expectNoUnmatchedRequests(
             fileID: fileID, filePath: filePath, line: line, column: column)
     }

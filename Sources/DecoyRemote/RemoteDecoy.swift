@@ -15,6 +15,12 @@ import HTTPTypesFoundation
 /// process, such as a closure, is refused with a ``DecoyError`` naming it before anything
 /// is sent. It needs Foundation's `URLSession` and nothing else, so it runs inside an iOS UI test.
 ///
+/// Every method that throws throws ``DecoyError``, but for a cancelled task's `CancellationError`:
+/// ``DecoyError/serverUnreachable(request:cause:)`` when an admin request gets no answer (the
+/// transport's `URLError` its cause), ``DecoyError/refusedByServer(request:status:problems:)`` when
+/// the server refuses it, and ``DecoyError/unreadableServerAnswer(request:reason:)`` when its answer
+/// cannot be read.
+///
 /// ```swift
 /// let decoy = RemoteDecoy(baseURL: URL(string: "http://127.0.0.1:8080")!)
 /// try await decoy.reset()
@@ -113,7 +119,11 @@ public struct RemoteDecoy: Sendable {
     /// messages and near misses.
     public func journal() async throws -> RequestJournal {
         let data = try await send(.get, "requests")
-        return try ServeEvents.journal(from: data)
+        do {
+            return try ServeEvents.journal(from: data)
+        } catch {
+            throw DecoyError.unreadableServerAnswer(request: "GET /__admin/requests", reason: "\(error)")
+        }
     }
 
     /// Whether the server answers `GET /__admin/health`; a UI test asks before it starts.
@@ -123,23 +133,42 @@ public struct RemoteDecoy: Sendable {
 
     // MARK: Requests
 
-    /// Sends one admin request and returns the body of its `2xx` answer.
+    /// Sends one admin request and returns the body of its `2xx` answer; every failure is a
+    /// ``DecoyError``, the transport's `URLError` kept in ``DecoyError/serverUnreachable(request:cause:)``.
     func send(_ method: HTTPRequest.Method, _ endpoint: String, json: JSONValue? = nil) async throws -> Data {
+        let name = "\(method) /__admin/\(endpoint)"
         // Joined as text: appending path components would encode the `%` of an encoded segment again.
         let base =
             baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
-        guard let url = URL(string: "\(base)/__admin/\(endpoint)") else { throw URLError(.badURL) }
+        guard let url = URL(string: "\(base)/__admin/\(endpoint)") else {
+            throw DecoyError.serverUnreachable(request: name, cause: URLError(.badURL))
+        }
         var request = HTTPRequest(method: method, url: url)
         if let token { request.headerFields[.authorization] = "Bearer \(token)" }
         let body = try json.map { try JSONEncoder().encode($0) }
         if body != nil { request.headerFields[.contentType] = "application/json" }
-        let (response, data) = try await transport.send(request, body: body)
+        let (response, data): (HTTPResponse, Data)
+        do {
+            (response, data) = try await transport.send(request, body: body)
+        } catch let error as URLError {
+            throw DecoyError.serverUnreachable(request: name, cause: error)
+        }
         guard response.status.kind == .successful else {
             throw DecoyError.refusedByServer(
-                request: "\(method) /__admin/\(endpoint)", status: response.status.code,
-                problems: Self.problems(in: data))
+                request: name, status: response.status.code, problems: Self.problems(in: data))
         }
         return data
+    }
+
+    /// `data`, the answer to `method` of `endpoint`, read as `type`; a ``DecoyError`` when it is not one.
+    func read<Value: Decodable>(
+        _ type: Value.Type, from data: Data, answering method: HTTPRequest.Method, _ endpoint: String
+    ) throws(DecoyError) -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw .unreadableServerAnswer(request: "\(method) /__admin/\(endpoint)", reason: "\(error)")
+        }
     }
 
     /// The problems of WireMock's error shape, `{"errors": [{"title": …, "source": {"pointer": …}}]}`;

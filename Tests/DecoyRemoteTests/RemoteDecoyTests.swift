@@ -317,6 +317,21 @@ struct RemoteDecoyTests {
         }
     }
 
+    @Test("a server that does not answer is a DecoyError whose cause is the URLError")
+    func unreachable() async throws {
+        let server = MockServer(registry: StubRegistry())
+        try server.start()
+        let gone = server.baseURL
+        server.stop()
+        let error = await #expect(throws: DecoyError.self) { try await RemoteDecoy(baseURL: gone).reset() }
+        guard case .serverUnreachable(let request, let cause)? = error else {
+            Issue.record("not an unreachable server: \(String(describing: error))")
+            return
+        }
+        #expect(request == "POST /__admin/reset")
+        #expect(cause.code == .cannotConnectToHost)
+    }
+
     @Test("a proxy stub crosses the process boundary as proxyBaseUrl")
     func proxy() async throws {
         let upstreamRegistry = StubRegistry()

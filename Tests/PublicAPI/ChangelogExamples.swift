@@ -4,6 +4,7 @@
 // package, which sees only what is public (the package's own tests also see what is `package`).
 import Decoy
 import DecoyClient
+import DecoyRemote
 import DecoyServerTesting
 import DecoyStubFiles
 import DecoyTesting
@@ -21,6 +22,15 @@ extension Resource where Value == User {
 func responsesOfAResourceNamedByItsStaticMember(_ client: APIClient) async throws {
     for try await delivery in client.responses(for: .user(id: 1)) { print(delivery.source, delivery.value.name) }
     _ = try await client.send(.user(id: 1))
+}
+
+/// RemoteDecoy throws DecoyError only: a URLError is the cause of `.serverUnreachable`.
+func aServerNotListeningIsUnreachable(_ decoy: RemoteDecoy) async throws {
+    do {
+        try await decoy.reset()
+    } catch DecoyError.serverUnreachable(_, let cause) where cause.code == .cannotConnectToHost {
+        print("start decoy serve first: \(cause.localizedDescription)")
+    }
 }
 
 /// Stub folders serve what loads: the migration to fail a test on any refused stub.

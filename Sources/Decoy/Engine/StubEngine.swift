@@ -21,9 +21,11 @@ package struct StubEngine: Sendable {
     let defaultDelaySetting: DelaySetting
     /// Sends the webhooks of the routes that answer.
     package var webhookSender: WebhookSender
-    /// The provider when it is a registry, whose lookups come with their 404s made, and kept for
-    /// request lines asked for again.
-    private let registry: StubRegistry?
+    /// The provider when it finds stubs by route, whose lookups come with their 404s made, and kept
+    /// for request lines asked for again.
+    private let routing: (any RoutedStubProvider)?
+    /// The provider when it has a TLS fault for `https` requests.
+    private let tlsFaulting: (any TLSFaultingProvider)?
 
     /// Creates an engine over `provider`.
     public init(
@@ -48,21 +50,28 @@ package struct StubEngine: Sendable {
         self.clock = clock
         self.random = random
         self.defaultDelaySetting = defaultDelay
-        registry = provider as? StubRegistry
+        routing = provider as? any RoutedStubProvider
+        tlsFaulting = provider as? any TLSFaultingProvider
     }
 
-    /// The TLS fault of the registry it serves, which the in-process servings throw before an
+    /// The TLS fault of the provider it serves, which the in-process servings throw before an
     /// `https` request, as a server's HTTPS port fails its handshake while its HTTP port serves.
     package func tlsFault(for scheme: String?) -> TLSFault? {
         guard scheme?.lowercased() == "https" else { return nil }
-        return registry?.tlsFault
+        return tlsFaulting?.tlsFault
+    }
+
+    /// The stub for `request` with its route, or the 404 naming the closest routes, from a provider
+    /// that finds stubs by route; any other provider's stub, with no route.
+    package func lookup(_ request: StubRequest) -> StubLookup {
+        routing?.lookup(request) ?? provider.lookupWithoutRoutes(request)
     }
 
     /// Decides as much as it can without waiting: a matched static stub without delay is ready at
     /// once. `headRoom` is the room a server has for the response's head; a response whose head
     /// does not fit is answered with a `500` in its place, and the journal records that.
     package func prepare(_ request: StubRequest, headRoom: HeadRoom? = nil) -> Prepared<Delivery> {
-        switch registry?.lookup(request) ?? provider.lookup(request) {
+        switch lookup(request) {
         case .unmatched(let unmatched):
             // At once: the default delay is a stub's, and no stub answers.
             let response = headRoom?.fitting(unmatched.response) ?? unmatched.response

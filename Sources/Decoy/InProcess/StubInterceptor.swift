@@ -29,7 +29,7 @@ package struct StubInterceptor: Interceptor {
     package func intercept(_ request: HTTPRequest, body: Data?, next: Next) async throws -> (HTTPResponse, Data) {
         let stubRequest = StubRequest(request, body: body)
         // Looked up once: the match found here is the one the engine answers with.
-        guard case .matched(let match) = engine.provider.lookup(stubRequest) else {
+        guard case .matched(let match) = engine.lookup(stubRequest) else {
             return try await next(request, body)
         }
         return try await StubTransport.translate(engine.prepare(stubRequest, for: match).value())

@@ -17,19 +17,6 @@ public protocol StubProvider: Sendable {
     func stub(for request: StubRequest) -> (any Stub)?
 }
 
-extension StubProvider {
-    /// The stub for `request` with the route it was registered for, or the 404 naming the closest
-    /// routes: a registry's own lookup; a custom provider's stub has no route, and its `404`,
-    /// made for this request alone, names no closest routes.
-    package func lookup(_ request: StubRequest) -> StubLookup {
-        if let registry = self as? StubRegistry { return registry.lookup(request) }
-        guard let stub = stub(for: request) else {
-            return .unmatched(Unmatched(request, nearMisses: [], isServedOnce: true))
-        }
-        return .matched(StubMatch(stub: stub, route: nil))
-    }
-}
-
 /// The outcome of matching a request.
 package enum StubLookup: Sendable {
     /// A stub answers the request.

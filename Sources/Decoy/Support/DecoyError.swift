@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why Decoy refused what it was given, or what a verification found: one error for every module
 /// (the engine, stub files, OpenAPI documents, a remote server, the mock server), each case naming
 /// what was refused and why, so that a test catches `DecoyError` and reads the case it expects.
@@ -32,6 +34,13 @@ public enum DecoyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// pointer of its field and `: ` before its title when it names one; one holding the body as
     /// it came when it was not WireMock's error shape.
     case refusedByServer(request: String, status: Int, problems: [String])
+    /// An admin request from `RemoteDecoy` that got no answer: the request (`GET /__admin/requests`)
+    /// and why, the transport's `URLError`: no server listening (`.cannotConnectToHost`), the
+    /// connection lost, a timeout, or a base URL that makes no admin URL (`.badURL`).
+    case serverUnreachable(request: String, cause: URLError)
+    /// An admin request from `RemoteDecoy` whose answer it cannot read, as from a server that is
+    /// not Decoy's nor WireMock's: the request, and what is wrong with the answer.
+    case unreadableServerAnswer(request: String, reason: String)
     /// A mock server's host that is not an IPv4 or IPv6 address.
     case invalidHost(String)
     /// A mock server's host reachable from other machines, with the admin API open to them.
@@ -69,6 +78,9 @@ public enum DecoyError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidOpenAPIDocument(let source, nil, let reason): "\(source): \(reason)"
         case .refusedByServer(let request, let status, let problems):
             (["\(request) was refused with \(status):"] + problems.map { "  " + $0 }).joined(separator: "\n")
+        case .serverUnreachable(let request, let cause):
+            "\(request) got no answer: \(cause.localizedDescription) (URLError \(cause.code.rawValue))"
+        case .unreadableServerAnswer(let request, let reason): "\(request) got an answer Decoy cannot read: \(reason)"
         case .invalidHost(let host):
             "cannot listen on \"\(host)\": give an IPv4 or IPv6 address such as 127.0.0.1 or ::1"
         case .cannotListen(let host, let port): "cannot listen on \(host) port \(port): is the port in use?"

@@ -9,17 +9,82 @@ import HTTPTypes
 ///
 /// The daemon hands admin requests to a task, off its threads, so that a long listing holds up
 /// no stub's traffic; they are neither matched against stubs nor journaled. See `docs/admin-api.md`.
+/// An endpoint is a row of ``routes``; its handler lives with those of its concern
+/// (`AdminAPI+Mappings.swift`, `+Requests`, `+Scenarios`, `+Settings`, `RecordingsAPI.swift`,
+/// `DashboardAPI.swift`).
 struct AdminAPI: Sendable {
     static let prefix = "/__admin"
 
     let engine: StubEngine
     let access: MockServer.AdminAccess
-    /// The server's recorder, for WireMock's recordings; `nil` when it serves no ``StubRegistry``.
+    /// The server's recorder, for WireMock's recordings; `nil` when its provider cannot record.
     let recorder: Recorder?
     let started = Date()
 
-    /// The stubs the mapping endpoints manage; only a ``StubRegistry`` has them.
-    private var registry: StubRegistry? { engine.provider as? StubRegistry }
+    /// Every endpoint, in the order they are tried: literal paths before the patterns they fit.
+    static let routes: [AdminRoute] = [
+        AdminRoute(.get, "dashboard", isOpen: true) { _, _ in DashboardPage.html },
+        AdminRoute(.get, "dashboard/app.js", isOpen: true) { _, _ in DashboardPage.script },
+        AdminRoute(.get, "dashboard/app.css", isOpen: true) { _, _ in DashboardPage.style },
+        AdminRoute(.get, "events") { api, call in
+            JournalFeed.stream(api.engine.journal) { api.serveEvents($0, baseURL: call.baseURL) }
+        },
+        AdminRoute(.get, "health") { api, _ in api.health() },
+        AdminRoute(.get, "stub-summaries") { $0.stubSummaries($1) },
+        AdminRoute(.get, "mappings") { $0.mappings($1) },
+        AdminRoute(.post, "mappings") { $0.addMapping($1) },
+        AdminRoute(.post, "mappings/new") { $0.addMapping($1) },
+        AdminRoute(.delete, "mappings") { api, call in api.changingMappings(call) { $0.removeAllMappings() } },
+        AdminRoute(.post, "mappings/reset") { api, call in api.changingMappings(call) { $0.resetMappings() } },
+        AdminRoute(.post, "mappings/edit") { $0.editMapping($1) },
+        AdminRoute(.post, "mappings/remove") { api, call in
+            api.changingMappings(call) { (store) throws(DecoyError) in try store.removeMappings(like: call.body) }
+        },
+        AdminRoute(.post, "mappings/import") { api, call in
+            api.changingMappings(call) { (store) throws(DecoyError) in try store.importMappings(call.body) }
+        },
+        AdminRoute(.post, "mappings/save") { api, call in
+            api.changingMappings(call) { (store) throws(DecoyError) in try store.saveMappings() }
+        },
+        AdminRoute(.post, "mappings/find-by-metadata") { $0.findMappingsByMetadata($1) },
+        AdminRoute(.post, "mappings/remove-by-metadata") { api, call in
+            api.changingMappings(call) { (store) throws(DecoyError) in try store.removeMappings(withMetadata: call.body)
+            }
+        },
+        AdminRoute(.get, "stub-files") { $0.stubFiles($1) },
+        AdminRoute(.get, "settings") { $0.settings($1) },
+        AdminRoute(.post, "settings/reset") { $0.resetSettings($1) },
+        AdminRoute(.post, "settings") { $0.applySettings($1) },
+        AdminRoute(.put, "settings") { $0.applySettings($1) },
+        AdminRoute(.get, "requests") { $0.requests($1) },
+        AdminRoute(.delete, "requests") { api, _ in api.resetJournal() },
+        AdminRoute(.post, "requests/reset") { api, _ in api.resetJournal() },
+        AdminRoute(.post, "requests/count") { $0.countRequests($1) },
+        AdminRoute(.post, "requests/find") { $0.findRequests($1) },
+        AdminRoute(.post, "requests/remove") { $0.removeRequests($1) },
+        AdminRoute(.post, "requests/remove-by-metadata") { $0.removeRequestsByMetadata($1) },
+        AdminRoute(.get, "requests/unmatched") { $0.unmatchedRequests($1) },
+        AdminRoute(.get, "requests/unmatched/near-misses") { $0.unmatchedNearMisses($1) },
+        AdminRoute(.post, "near-misses/request") { $0.nearMisses(toRequest: $1) },
+        AdminRoute(.post, "near-misses/request-pattern") { $0.nearMisses(toPattern: $1) },
+        AdminRoute(.post, "reset") { api, call in api.changingMappings(call) { $0.reset() } },
+        AdminRoute(.get, "scenarios") { $0.scenarios($1) },
+        AdminRoute(.post, "scenarios/reset") { $0.resetScenarios($1) },
+        AdminRoute(.put, "scenarios/{name}/state") { $0.setScenarioState($1) },
+        AdminRoute(.post, "recordings/start") { $0.startRecording($1) },
+        AdminRoute(.post, "recordings/stop") { $0.stopRecording($1) },
+        AdminRoute(.get, "recordings/status") { $0.recordingStatus($1) },
+        AdminRoute(.post, "recordings/snapshot") { $0.snapshotRecording($1) },
+        AdminRoute(.get, "mappings/{id}") { $0.mapping($1) },
+        AdminRoute(.put, "mappings/{id}") { $0.mapping($1) },
+        AdminRoute(.delete, "mappings/{id}") { $0.mapping($1) },
+        AdminRoute(.get, "requests/{id}/near-misses") { $0.nearMisses(ofRequest: $1) },
+        AdminRoute(.get, "requests/{id}") { $0.servedRequest($1) },
+        AdminRoute(.delete, "requests/{id}") { $0.servedRequest($1) },
+        AdminRoute(
+            unserved: "shutdown/**", reason: "stop decoy serve with SIGINT or SIGTERM, or MockServer with stop()"),
+        AdminRoute(unserved: "files/**", reason: "body files live in the stubs folder's __files; change them there"),
+    ]
 
     /// Whether `target` is for the admin API rather than the stubs.
     func handles(_ target: String) -> Bool {
@@ -28,13 +93,45 @@ struct AdminAPI: Sendable {
         return rest.isEmpty || rest.first == UInt8(ascii: "/") || rest.first == UInt8(ascii: "?")
     }
 
-    /// The answer to an admin request: a reply, or the live feed of `GET /__admin/events`, which
-    /// goes on for as long as its client stays.
-    func answer(_ request: StubRequest, baseURL: String) -> ExchangeStateMachine.Answer {
-        if request.method == .get, request.path == Self.prefix + "/events", isAuthorized(request) {
-            return JournalFeed.answer(engine.journal, events: { serveEvents($0, baseURL: baseURL) })
+    /// The reply to an admin request: JSON, one of the dashboard's files, or the live feed of
+    /// `GET /__admin/events`, which goes on for as long as its client stays.
+    func reply(to request: StubRequest, baseURL: String) -> ExchangeStateMachine.Answer {
+        let path = request.path.dropFirst(Self.prefix.count).split(separator: "/")
+        var fitsAnotherMethod = false
+        var found: (route: AdminRoute, parameters: [String])?
+        for route in Self.routes {
+            guard let parameters = route.parameters(of: path) else { continue }
+            guard route.method == nil || route.method == request.method else {
+                fitsAnotherMethod = true
+                continue
+            }
+            found = (route, parameters)
+            break
         }
-        return .reply(reply(to: request, baseURL: baseURL))
+        if let found, found.route.isOpen, case .served(let handler) = found.route.handling {
+            return handler(self, AdminCall(request: request, baseURL: baseURL, parameters: found.parameters))
+        }
+        guard isAuthorized(request) else {
+            return .reply(
+                AdminReply.error(.unauthorized, "The admin API needs the header Authorization: Bearer <token>."))
+        }
+        switch found?.route.handling {
+        case .served(let handler)?:
+            return handler(self, AdminCall(request: request, baseURL: baseURL, parameters: found?.parameters ?? []))
+        case .unserved(let reason)?:
+            return .reply(
+                AdminReply.error(
+                    .notImplemented,
+                    "Decoy does not serve \(request.method) \(request.path): \(reason). See docs/admin-api.md."))
+        case nil where fitsAnotherMethod:
+            return .reply(
+                AdminReply.error(
+                    .methodNotAllowed,
+                    "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md."))
+        case nil:
+            return .reply(
+                AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md."))
+        }
     }
 
     /// Whether `request` carries the token, when one is needed.
@@ -42,113 +139,6 @@ struct AdminAPI: Sendable {
         guard case .token(let token) = access else { return true }
         return Self.sameBytes(request.headerFields[.authorization] ?? "", "Bearer \(token)")
     }
-
-    /// The JSON answer to an admin request, or one of the dashboard's files.
-    func reply(to request: StubRequest, baseURL: String) -> StubResponse {
-        let path = request.path.dropFirst(Self.prefix.count).split(separator: "/").map(String.init)
-        let endpoint = path.joined(separator: "/")
-        // The dashboard's files hold no data: the page asks for the token and sends it with every call it makes.
-        if request.method == .get, let file = DashboardPage.files[endpoint] { return file }
-        guard isAuthorized(request) else {
-            return AdminReply.error(.unauthorized, "The admin API needs the header Authorization: Bearer <token>.")
-        }
-        switch (request.method, endpoint) {
-        case (.get, "health"): return health()
-        case (.get, "stub-summaries"): return withRegistry(request) { stubSummaries($0, request) }
-        case (.get, "mappings"): return withRegistry(request) { mappings($0, request) }
-        case (.post, "mappings"), (.post, "mappings/new"): return withRegistry(request) { add($0, request.body) }
-        case (.delete, "mappings"):
-            return withRegistry(request) {
-                $0.removeAllMappings(); return AdminReply.ok
-            }
-        case (.post, "mappings/reset"):
-            return withRegistry(request) {
-                $0.resetMappings(); return AdminReply.ok
-            }
-        case (.post, "mappings/edit"): return withRegistry(request) { edit($0, request.body) }
-        case (.post, "mappings/remove"):
-            return changing(request) { (registry) throws(DecoyError) in
-                try registry.removeMappings(like: request.body)
-            }
-        case (.post, "mappings/import"):
-            return changing(request) { (registry) throws(DecoyError) in try registry.importMappings(request.body) }
-        case (.post, "mappings/save"):
-            return changing(request) { (registry) throws(DecoyError) in try registry.saveMappings() }
-        case (.post, "mappings/find-by-metadata"): return withRegistry(request) { findByMetadata($0, request.body) }
-        case (.post, "mappings/remove-by-metadata"):
-            return changing(request) { (registry) throws(DecoyError) in
-                try registry.removeMappings(withMetadata: request.body)
-            }
-        case (.get, "stub-files"): return withRegistry(request, stubFiles)
-        case (.get, "settings"): return withRegistry(request, settings)
-        case (.post, "settings/reset"):
-            return withRegistry(request) {
-                $0.resetSettings(); return AdminReply.ok
-            }
-        case (.post, "settings"), (.put, "settings"):
-            return changing(request) { (registry) throws(DecoyError) in try registry.applySettings(request.body) }
-        case (.get, "requests"): return requests(request, baseURL: baseURL)
-        case (.delete, "requests"), (.post, "requests/reset"): engine.journal.reset(); return AdminReply.ok
-        case (.post, "requests/count"): return matching(request.body) { AdminReply.encoded(["count": $0.count]) }
-        case (.post, "requests/find"): return matching(request.body) { found($0, baseURL: baseURL) }
-        case (.post, "requests/remove"): return removeRequests(request.body, baseURL: baseURL)
-        case (.post, "requests/remove-by-metadata"):
-            return withRegistry(request) { removeRequests($0, byMetadata: request.body, baseURL: baseURL) }
-        case (.get, "requests/unmatched"): return found(engine.journal.unmatchedEntries, baseURL: baseURL)
-        case (.get, "requests/unmatched/near-misses"): return unmatchedNearMisses(baseURL: baseURL)
-        case (.post, "near-misses/request"): return nearMisses(toRequest: request.body, baseURL: baseURL)
-        case (.post, "near-misses/request-pattern"): return nearMisses(toPattern: request.body, baseURL: baseURL)
-        case (.post, "reset"):
-            return withRegistry(request) {
-                $0.reset(); return AdminReply.ok
-            }
-        case (.get, "scenarios"): return withRegistry(request, scenarios)
-        case (.post, "scenarios/reset"):
-            return withRegistry(request) {
-                $0.resetScenarios(); return AdminReply.ok
-            }
-        case (.put, _) where path.count == 3 && path[0] == "scenarios" && path[2] == "state":
-            return withRegistry(request) { setState($0, scenario: path[1], request.body) }
-        case (_, let endpoint) where path.first == "recordings":
-            return recorder.map { recordings($0, request, endpoint: endpoint) } ?? withoutRegistry(request)
-        case (let method, _) where path.count == 2 && path[0] == "mappings" && [.get, .put, .delete].contains(method):
-            return withRegistry(request) { mapping($0, id: path[1], request) }
-        case (.get, _) where path.count == 3 && path[0] == "requests" && path[2] == "near-misses":
-            return nearMisses(ofRequest: path[1], baseURL: baseURL)
-        case (let method, _) where path.count == 2 && path[0] == "requests" && [.get, .delete].contains(method):
-            return servedRequest(id: path[1], removing: method == .delete, baseURL: baseURL)
-        case (_, let endpoint) where Self.endpoints.contains(endpoint) || (path.count == 2 && path[0] == "mappings"):
-            return AdminReply.error(
-                .methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
-        case (_, let endpoint):
-            if let reason = Self.unserved.first(where: { endpoint == $0.key || endpoint.hasPrefix($0.key + "/") })?
-                .value
-            {
-                return AdminReply.error(
-                    .notImplemented,
-                    "Decoy does not serve \(request.method) \(request.path): \(reason). See docs/admin-api.md.")
-            }
-            return AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
-        }
-    }
-
-    /// WireMock's endpoints that Decoy answers with `501` and why, so that a client sees a reason
-    /// rather than a missing endpoint.
-    private static let unserved = [
-        "shutdown": "stop decoy serve with SIGINT or SIGTERM, or MockServer with stop()",
-        "files": "body files live in the stubs folder's __files; change them there",
-    ]
-
-    private static let endpoints: Set = [
-        "health", "dashboard", "dashboard/app.js", "dashboard/app.css", "events", "stub-summaries",
-        "mappings", "mappings/new", "mappings/reset", "mappings/edit", "mappings/remove", "mappings/import",
-        "mappings/save", "mappings/find-by-metadata", "mappings/remove-by-metadata", "stub-files", "settings",
-        "settings/reset", "requests",
-        "requests/remove", "requests/remove-by-metadata", "requests/count", "requests/find", "requests/unmatched",
-        "requests/reset",
-        "requests/unmatched/near-misses", "near-misses/request", "near-misses/request-pattern",
-        "reset", "scenarios", "scenarios/reset",
-    ]
 
     /// Compares every byte whatever the first difference, so that the time taken tells nothing of the token.
     private static func sameBytes(_ given: String, _ expected: String) -> Bool {
@@ -171,39 +161,67 @@ struct AdminAPI: Sendable {
         let reply: StubResponse
     }
 
-    /// `body`'s answer when the server serves a ``StubRegistry``; otherwise `501`, naming the
-    /// request and the provider: a custom ``StubProvider`` only looks stubs up, so the admin API
-    /// has no stubs, scenarios or settings of it to list or change, while the request journal,
-    /// which the engine keeps, is there as with any provider.
-    func withRegistry(_ request: StubRequest, _ body: (StubRegistry) -> StubResponse) -> StubResponse {
-        guard let registry else { return withoutRegistry(request) }
-        return body(registry)
+    // MARK: Capabilities
+
+    /// `body`'s reply when the server's provider is a `Store`, a capability beyond finding stubs;
+    /// otherwise `501`, naming what it lacks. The request journal, which the engine keeps, is there
+    /// with any provider.
+    private func with<Store>(
+        _ capability: ProviderCapability, _ call: AdminCall, as _: Store.Type, _ body: (Store) -> StubResponse
+    ) -> StubResponse {
+        guard let store = engine.provider as? Store else { return unsupported(capability, call) }
+        return body(store)
     }
 
-    /// The `501` for what only a ``StubRegistry`` has, on a server of another provider.
-    private func withoutRegistry(_ request: StubRequest) -> StubResponse {
+    /// The `501` for what the server's provider cannot do, naming the request, the provider and the capability.
+    private func unsupported(_ capability: ProviderCapability, _ call: AdminCall) -> StubResponse {
         AdminReply.error(
             .notImplemented,
             """
-            Decoy cannot serve \(request.method) \(request.path) here: this server serves a custom StubProvider \
-            (\(type(of: engine.provider))), which has no stub mappings, scenarios or settings to list or change; only \
-            a StubRegistry has them. The request journal endpoints work with any provider.
+            Decoy cannot serve \(call.request.method) \(call.request.path) here: this server serves a custom \
+            StubProvider (\(type(of: engine.provider))), which does not support \(capability.words) (it does not \
+            conform to \(capability.protocolName)); a StubRegistry does. The request journal endpoints work with \
+            any provider.
             """)
     }
 
-    /// `{}` once `change` is made to the registry; its refusal, by field, when it throws.
-    private func changing(_ request: StubRequest, _ change: (StubRegistry) throws(DecoyError) -> Void)
+    func withMappings(_ call: AdminCall, _ body: (any StubMappingStore) -> StubResponse) -> StubResponse {
+        with(.stubMappings, call, as: (any StubMappingStore).self, body)
+    }
+
+    func withScenarios(_ call: AdminCall, _ body: (any ScenarioStore) -> StubResponse) -> StubResponse {
+        with(.scenarios, call, as: (any ScenarioStore).self, body)
+    }
+
+    func withSettings(_ call: AdminCall, _ body: (any SettingsStore) -> StubResponse) -> StubResponse {
+        with(.settings, call, as: (any SettingsStore).self, body)
+    }
+
+    func withRoutes(_ call: AdminCall, _ body: (any RoutedStubProvider) -> StubResponse) -> StubResponse {
+        with(.routes, call, as: (any RoutedStubProvider).self, body)
+    }
+
+    /// `body`'s reply with the server's recorder, which a provider that can record has.
+    func withRecorder(_ call: AdminCall, _ body: (Recorder) -> StubResponse) -> StubResponse {
+        guard let recorder else { return unsupported(.recording, call) }
+        return body(recorder)
+    }
+
+    /// `{}` once `change` is made to the provider's mappings; its refusal, by field, when it throws.
+    func changingMappings(_ call: AdminCall, _ change: (any StubMappingStore) throws(DecoyError) -> Void)
         -> StubResponse
     {
-        withRegistry(request) { registry in
+        withMappings(call) { store in
             do throws(DecoyError) {
-                try change(registry)
+                try change(store)
                 return AdminReply.ok
             } catch {
                 return AdminReply.invalid(error)
             }
         }
     }
+
+    // MARK: Health
 
     private func health() -> StubResponse {
         let uptime = Int(Date().timeIntervalSince(started))
@@ -217,317 +235,29 @@ struct AdminAPI: Sendable {
         let uptimeInSeconds: Int
         let timestamp: String
     }
+}
 
-    // MARK: Mappings
+/// What a provider may have beyond finding stubs, as the admin API names it when one lacks it.
+enum ProviderCapability {
+    case stubMappings, scenarios, settings, routes, recording
 
-    /// A list of mappings, as `GET /__admin/mappings` gives it.
-    private struct MappingsPage: Encodable {
-        let mappings: [JSONValue]
-        let meta: AdminListMeta
-
-        init(_ mappings: some Sequence<StubMapping>, total: Int) {
-            self.mappings = mappings.map(\.document)
-            meta = AdminListMeta(total: total)
+    var words: String {
+        switch self {
+        case .stubMappings: "stub mappings"
+        case .scenarios: "scenarios"
+        case .settings: "settings"
+        case .routes: "routes, which near misses are made of"
+        case .recording: "recording"
         }
     }
 
-    /// Newest first, with WireMock's `limit` and `offset`.
-    private func mappings(_ registry: StubRegistry, _ request: StubRequest) -> StubResponse {
-        let all = registry.mappings
-        let offset: Int?
-        let limit: Int?
-        do {
-            (offset, limit) = (try Self.wholeNumber("offset", in: request), try Self.wholeNumber("limit", in: request))
-        } catch {
-            return error.reply
+    var protocolName: String {
+        switch self {
+        case .stubMappings: "StubMappingStore"
+        case .scenarios: "ScenarioStore"
+        case .settings: "SettingsStore"
+        case .routes: "RoutedStubProvider"
+        case .recording: "RecordingStore"
         }
-        let page = all.dropFirst(offset ?? 0).prefix(limit ?? all.count)
-        return AdminReply.encoded(MappingsPage(page, total: all.count))
-    }
-
-    private func add(_ registry: StubRegistry, _ body: Data) -> StubResponse {
-        do {
-            return AdminReply.json(try registry.addMapping(body).json, status: .created)
-        } catch {
-            return AdminReply.invalid(error)
-        }
-    }
-
-    /// WireMock's `editStub`: the stub in `body` replaces the one with its id.
-    private func edit(_ registry: StubRegistry, _ body: Data) -> StubResponse {
-        do {
-            guard let mapping = try registry.editMapping(body) else {
-                return AdminReply.error(.notFound, "No stub mapping has the id of the edited stub.")
-            }
-            return AdminReply.json(mapping.json)
-        } catch {
-            return AdminReply.invalid(error)
-        }
-    }
-
-    private func findByMetadata(_ registry: StubRegistry, _ body: Data) -> StubResponse {
-        do {
-            let found = try registry.mappings(withMetadata: body)
-            return AdminReply.encoded(MappingsPage(found, total: found.count))
-        } catch {
-            return AdminReply.invalid(error)
-        }
-    }
-
-    // MARK: Stub files
-
-    /// What loading the stubs folder found: how many stubs serve, each refused one with every
-    /// problem, and the warnings. Decoy's own: WireMock refuses a folder with a broken file whole.
-    private func stubFiles(_ registry: StubRegistry) -> StubResponse {
-        guard let report = registry.contents.withLock(\.folderReport) else {
-            return AdminReply.error(.notFound, "No stubs folder was loaded.")
-        }
-        return AdminReply.encoded(report)
-    }
-
-    // MARK: Settings
-
-    /// WireMock's global settings: Decoy has the fixed delay, its registry's default delay.
-    private func settings(_ registry: StubRegistry) -> StubResponse {
-        let fixedDelay: Int? =
-            switch registry.defaultDelay {
-            case .none: 0
-            case .fixed(let duration): Int(duration / .milliseconds(1))
-            default: nil
-            }
-        return AdminReply.encoded(["settings": ["fixedDelay": fixedDelay]])
-    }
-
-    /// `GET`, `PUT` or `DELETE` of the mapping `id`.
-    private func mapping(_ registry: StubRegistry, id: String, _ request: StubRequest) -> StubResponse {
-        do {
-            let mapping =
-                switch request.method {
-                case .get: registry.mapping(id: id)
-                case .put: try registry.replaceMapping(id: id, with: request.body)
-                default: registry.removeMapping(id: id)
-                }
-            guard let mapping else { return AdminReply.error(.notFound, "No stub mapping has the id \"\(id)\".") }
-            return request.method == .delete ? AdminReply.ok : AdminReply.json(mapping.json)
-        } catch {
-            return AdminReply.invalid(error)
-        }
-    }
-
-    // MARK: Requests
-
-    /// Newest first, with WireMock's `limit` and `since` (an ISO 8601 time), and Decoy's `offset`
-    /// and filters (``JournalFilter``), with which the dashboard pages through a long journal.
-    private func requests(_ request: StubRequest, baseURL: String) -> StubResponse {
-        let filter: JournalFilter
-        let offset: Int
-        let limit: Int?
-        do {
-            filter = try JournalFilter(request)
-            (offset, limit) = (
-                try Self.wholeNumber("offset", in: request) ?? 0, try Self.wholeNumber("limit", in: request)
-            )
-        } catch {
-            return error.reply
-        }
-        var since: Date?
-        if let text = request.queryValues("since").first {
-            guard let date = Self.date(text) else {
-                return AdminReply.error(
-                    .badRequest, "since: expected an ISO 8601 time such as 2026-11-21T10:00:00Z, found \"\(text)\".")
-            }
-            since = date
-        }
-        let page = engine.journal.entries.reversed().lazy
-            .filter { entry in (since.map { entry.date > $0 } ?? true) && filter.admits(entry) }
-            .dropFirst(offset).prefix(limit ?? .max)
-        return AdminReply.encoded(
-            ServeEvent.Page(requests: serveEvents(Array(page), baseURL: baseURL), total: engine.journal.totalCount))
-    }
-
-    /// `entries` as WireMock's serve events, each with the stub that answered it.
-    func serveEvents(_ entries: [JournalEntry], baseURL: String) -> [ServeEvent] {
-        let routes = Set(entries.compactMap(\.route))
-        var answering: [Route: StubMapping] = [:]
-        if !routes.isEmpty {
-            // Most routes are found by the identity of the registration that answered, a pointer
-            // each, rather than by hashing every field of thousands of routes; one replaced since
-            // is found by its fields.
-            let identities = Set(routes.map(\.identity))
-            let all = registry?.mappings ?? []
-            for mapping in all where identities.contains(mapping.route.identity) {
-                answering[mapping.route] = answering[mapping.route] ?? mapping
-            }
-            if answering.count < routes.count {
-                let missing = routes.subtracting(answering.keys)
-                for mapping in all where missing.contains(mapping.route) {
-                    answering[mapping.route] = answering[mapping.route] ?? mapping
-                }
-            }
-        }
-        // Only the mappings these entries name are read as JSON: a registry may hold thousands.
-        let mappings = answering.mapValues(\.document)
-        return entries.map { ServeEvent($0, baseURL: baseURL, mappings: mappings) }
-    }
-
-    /// Each route's registration, the newest where routes are equal: the one that answers them.
-    func mappingsByRoute() -> [Route: StubMapping] {
-        Dictionary((registry?.mappings ?? []).map { ($0.route, $0) }) { newest, _ in newest }
-    }
-
-    private struct FoundRequests: Encodable {
-        let requests: [ServedRequest]
-    }
-
-    private func found(_ entries: [JournalEntry], baseURL: String) -> StubResponse {
-        AdminReply.encoded(FoundRequests(requests: entries.map { ServedRequest($0, baseURL: baseURL) }))
-    }
-
-    /// One served request by its id, as a serve event; `removing` forgets it too.
-    private func servedRequest(id: String, removing: Bool, baseURL: String) -> StubResponse {
-        let isIt = { (entry: JournalEntry) in ServedRequest.id(of: entry) == id }
-        guard
-            let entry = removing ? engine.journal.remove(where: isIt).first : engine.journal.entries.first(where: isIt)
-        else {
-            return AdminReply.error(.notFound, "No request in the journal has the id \"\(id)\".")
-        }
-        return removing ? AdminReply.ok : AdminReply.encoded(serveEvents([entry], baseURL: baseURL)[0])
-    }
-
-    /// WireMock's `removeServeEvents`: forgets the requests matching the pattern in `body` and lists them.
-    private func removeRequests(_ body: Data, baseURL: String) -> StubResponse {
-        do {
-            let removed = engine.journal.remove(matching: try Self.pattern(body))
-            return AdminReply.encoded(["serveEvents": serveEvents(removed, baseURL: baseURL)])
-        } catch {
-            return AdminReply.invalid(error)
-        }
-    }
-
-    /// WireMock's `removeEventsByStubMetadata`: forgets the requests answered by stubs whose metadata
-    /// satisfies the matcher in `body`, and lists them.
-    private func removeRequests(_ registry: StubRegistry, byMetadata body: Data, baseURL: String) -> StubResponse {
-        do {
-            let routes = Set(try registry.mappings(withMetadata: body).map(\.route))
-            let removed = engine.journal.remove { $0.route.map(routes.contains) ?? false }
-            return AdminReply.encoded(["serveEvents": serveEvents(removed, baseURL: baseURL)])
-        } catch {
-            return AdminReply.invalid(error)
-        }
-    }
-
-    // MARK: Near misses
-
-    /// For each request no stub matched, the stubs it nearly matched as they are registered now.
-    private func unmatchedNearMisses(baseURL: String) -> StubResponse {
-        let mappings = mappingsByRoute().mapValues(\.document)
-        let misses = engine.journal.unmatchedEntries.flatMap { entry in
-            NearMisses.stubs(
-                nearlyMatching: ServedRequest(entry, baseURL: baseURL), entry.request, engine: engine,
-                mappings: mappings)
-        }
-        return AdminReply.encoded(NearMisses(nearMisses: misses))
-    }
-
-    /// The stubs the request in `body`, in WireMock's logged-request shape, nearly matches.
-    private func nearMisses(toRequest body: Data, baseURL: String) -> StubResponse {
-        let logged: LoggedRequest
-        do {
-            logged = try JSONDecoder().decode(LoggedRequest.self, from: body)
-        } catch {
-            return AdminReply.error(.unprocessableContent, "Expected a request with url and method: \(error)")
-        }
-        guard let request = logged.stubRequest else {
-            return AdminReply.error(.unprocessableContent, "The request's method or a header name is not valid HTTP.")
-        }
-        let served = ServedRequest(request, id: UUID().uuidString.lowercased(), date: Date(), baseURL: baseURL)
-        return AdminReply.encoded(
-            NearMisses(
-                nearMisses: NearMisses.stubs(
-                    nearlyMatching: served, request, engine: engine, mappings: mappingsByRoute().mapValues(\.document)))
-        )
-    }
-
-    /// The received requests that nearly match the request pattern in `body`: what WireMock's
-    /// clients show when a `verify` fails.
-    private func nearMisses(toPattern body: Data, baseURL: String) -> StubResponse {
-        do {
-            let pattern = try Self.pattern(body)
-            let misses = NearMisses.requests(
-                nearlyMatching: pattern, document: JSONValue(parsing: body), in: engine.journal.entries,
-                baseURL: baseURL)
-            return AdminReply.encoded(NearMisses(nearMisses: misses))
-        } catch {
-            return AdminReply.invalid(error)
-        }
-    }
-
-    /// The kept entries matching the request pattern in `body`, oldest first.
-    private func matching(_ body: Data, _ reply: ([JournalEntry]) -> StubResponse) -> StubResponse {
-        do {
-            return reply(engine.journal.entries(matching: try Self.pattern(body)))
-        } catch {
-            return AdminReply.invalid(error)
-        }
-    }
-
-    /// The request pattern in `body`; an empty body matches every request.
-    private static func pattern(_ body: Data) throws(DecoyError) -> RequestPattern {
-        try RequestPattern(json: body.isEmpty ? Data("{}".utf8) : body, source: "request body")
-    }
-
-    private static func date(_ text: String) -> Date? {
-        (try? Date(text, strategy: .iso8601))
-            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-    }
-
-    // MARK: Scenarios
-
-    private func scenarios(_ registry: StubRegistry) -> StubResponse {
-        let summaries = registry.scenarioSummaries
-        // Listed only when some stub takes part in a scenario: the dashboard asks for scenarios
-        // of a registry of thousands of stubs once a second.
-        let mappings = summaries.isEmpty ? [] : registry.mappings
-        return AdminReply.encoded(
-            Scenarios(
-                scenarios: summaries.map { summary in
-                    Scenarios.Entry(
-                        id: summary.name, name: summary.name, state: summary.state,
-                        possibleStates: summary.possibleStates,
-                        mappings: mappings.filter { $0.route.scenario?.name == summary.name }.reversed().map(\.document)
-                    )
-                }))
-    }
-
-    /// `PUT /__admin/scenarios/{name}/state` with `{"state": "…"}`; without a state, back to ``Scenario/started``.
-    private func setState(_ registry: StubRegistry, scenario name: String, _ body: Data) -> StubResponse {
-        guard registry.scenarioSummaries.contains(where: { $0.name == name }) else {
-            return AdminReply.error(.notFound, "No stub takes part in the scenario \"\(name)\".")
-        }
-        let state: String
-        do {
-            state =
-                body.isEmpty
-                ? Scenario.started : try JSONDecoder().decode(ScenarioState.self, from: body).state ?? Scenario.started
-        } catch {
-            return AdminReply.error(.unprocessableContent, #"Expected {"state": "…"}: \#(error)"#)
-        }
-        registry.setScenarioState(name, to: state)
-        return AdminReply.ok
-    }
-
-    private struct ScenarioState: Decodable {
-        let state: String?
-    }
-
-    private struct Scenarios: Encodable {
-        struct Entry: Encodable {
-            let id: String
-            let name: String
-            let state: String
-            let possibleStates: [String]
-            let mappings: [JSONValue]
-        }
-        let scenarios: [Entry]
     }
 }

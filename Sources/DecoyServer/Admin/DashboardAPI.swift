@@ -127,7 +127,11 @@ private struct RequestNearMisses: Encodable {
 extension AdminAPI {
     /// Newest first, paged by `offset` and `limit` (100 by default), filtered by `text` (in the
     /// route or the origin, ignoring case); each with how many journaled requests it answered.
-    func stubSummaries(_ registry: StubRegistry, _ request: StubRequest) -> StubResponse {
+    func stubSummaries(_ call: AdminCall) -> StubResponse {
+        withMappings(call) { store in stubSummaries(store, call.request) }
+    }
+
+    private func stubSummaries(_ store: any StubMappingStore, _ request: StubRequest) -> StubResponse {
         let offset: Int
         let limit: Int
         do {
@@ -138,7 +142,7 @@ extension AdminAPI {
             return error.reply
         }
         let text = request.queryValues("text").first?.lowercased() ?? ""
-        let all = registry.mappings.filter { mapping in
+        let all = store.mappings.filter { mapping in
             text.isEmpty || mapping.route.description.lowercased().contains(text)
                 || StubSummary.origin(of: mapping).lowercased().contains(text)
         }
@@ -154,25 +158,29 @@ extension AdminAPI {
     }
 
     /// `GET /__admin/requests/{id}/near-misses`: the stubs the journaled request nearly matches.
-    func nearMisses(ofRequest id: String, baseURL: String) -> StubResponse {
-        guard let sequence = ServedRequest.sequence(inID: id),
-            let entry = engine.journal.entries.last(where: { $0.sequence == sequence })
-        else {
-            return AdminReply.error(.notFound, "No request in the journal has the id \"\(id)\".")
-        }
-        let mappings = mappingsByRoute()
-        var misses: [RequestNearMisses.Entry] = []
-        if !entry.isMatched, case .unmatched(let unmatched) = engine.provider.lookup(entry.request) {
-            misses = unmatched.nearMisses.map { miss in
-                let mapping = mappings[miss.route]
-                return RequestNearMisses.Entry(
-                    id: mapping?.id, name: mapping.flatMap(StubSummary.name(of:)),
-                    route: miss.route.description, reason: miss.reason,
-                    differences: miss.reason.components(separatedBy: "; "))
+    func nearMisses(ofRequest call: AdminCall) -> StubResponse {
+        withRoutes(call) { provider in
+            let id = call.parameters[0]
+            guard let sequence = ServedRequest.sequence(inID: id),
+                let entry = engine.journal.entries.last(where: { $0.sequence == sequence })
+            else {
+                return AdminReply.error(.notFound, "No request in the journal has the id \"\(id)\".")
             }
+            let mappings = mappingsByRoute()
+            var misses: [RequestNearMisses.Entry] = []
+            if !entry.isMatched, case .unmatched(let unmatched) = provider.lookup(entry.request) {
+                misses = unmatched.nearMisses.map { miss in
+                    let mapping = mappings[miss.route]
+                    return RequestNearMisses.Entry(
+                        id: mapping?.id, name: mapping.flatMap(StubSummary.name(of:)),
+                        route: miss.route.description, reason: miss.reason,
+                        differences: miss.reason.components(separatedBy: "; "))
+                }
+            }
+            return AdminReply.encoded(
+                RequestNearMisses(
+                    request: ServedRequest(entry, baseURL: call.baseURL), wasMatched: entry.isMatched,
+                    nearMisses: misses))
         }
-        return AdminReply.encoded(
-            RequestNearMisses(
-                request: ServedRequest(entry, baseURL: baseURL), wasMatched: entry.isMatched, nearMisses: misses))
     }
 }

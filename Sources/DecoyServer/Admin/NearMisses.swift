@@ -26,10 +26,10 @@ struct NearMisses: Encodable {
 
     /// The stubs `request` nearly matched, closest first, as the unmatched 404 names them.
     static func stubs(
-        nearlyMatching request: ServedRequest, _ stubRequest: StubRequest, engine: StubEngine,
+        nearlyMatching request: ServedRequest, _ stubRequest: StubRequest, provider: any RoutedStubProvider,
         mappings: [Route: JSONValue]
     ) -> [Entry] {
-        guard case .unmatched(let unmatched) = engine.provider.lookup(stubRequest) else { return [] }
+        guard case .unmatched(let unmatched) = provider.lookup(stubRequest) else { return [] }
         return unmatched.nearMisses.map { miss in
             Entry(
                 request: request, stubMapping: mappings[miss.route], requestPattern: nil,

@@ -6,11 +6,9 @@ import HTTPTypes
 /// WireMock's recording endpoints: `recordings/start`, `stop`, `status` and `snapshot`, over the
 /// server's ``Recorder``.
 extension AdminAPI {
-    /// The answer to `endpoint` under `recordings`.
-    func recordings(_ recorder: Recorder, _ request: StubRequest, endpoint: String) -> StubResponse {
-        switch (request.method, endpoint) {
-        case (.post, "recordings/start"):
-            return Self.withSpec(request.body, fields: Self.startFields) { spec throws(DecoyError) in
+    func startRecording(_ call: AdminCall) -> StubResponse {
+        withRecorder(call) { recorder in
+            Self.withSpec(call.body, fields: Self.startFields) { spec throws(DecoyError) in
                 guard case .string(let text)? = spec["targetBaseUrl"] else {
                     throw Self.invalid("targetBaseUrl", "targetBaseUrl is required")
                 }
@@ -27,22 +25,27 @@ extension AdminAPI {
                 }
                 return AdminReply.ok
             }
-        case (.post, "recordings/stop"):
-            return Self.recorded(outputFormat: nil) { () throws(Recorder.Failure) in try recorder.stop() }
-        case (.get, "recordings/status"):
-            return AdminReply.encoded(["status": recorder.status.rawValue])
-        case (.post, "recordings/snapshot"):
-            return Self.withSpec(request.body, fields: Self.snapshotFields) { spec throws(DecoyError) in
+        }
+    }
+
+    func stopRecording(_ call: AdminCall) -> StubResponse {
+        withRecorder(call) { recorder in
+            Self.recorded(outputFormat: nil) { () throws(Recorder.Failure) in try recorder.stop() }
+        }
+    }
+
+    func recordingStatus(_ call: AdminCall) -> StubResponse {
+        withRecorder(call) { AdminReply.encoded(["status": $0.status.rawValue]) }
+    }
+
+    func snapshotRecording(_ call: AdminCall) -> StubResponse {
+        withRecorder(call) { recorder in
+            Self.withSpec(call.body, fields: Self.snapshotFields) { spec throws(DecoyError) in
                 let options = try Self.options(spec)
                 return Self.recorded(outputFormat: spec["outputFormat"]) { () throws(Recorder.Failure) in
                     try recorder.snapshot(options: options)
                 }
             }
-        case (_, "recordings/start"), (_, "recordings/stop"), (_, "recordings/status"), (_, "recordings/snapshot"):
-            return AdminReply.error(
-                .methodNotAllowed, "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md.")
-        default:
-            return AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md.")
         }
     }
 

@@ -189,7 +189,7 @@ final class Daemon: Sendable {
                 // while, and the stubs' traffic should not wait for it.
                 let request = exchange.request
                 exchange.machine.answerPending()
-                suspend(exchange) { [admin, baseURL] in .answer(admin.answer(request, baseURL: baseURL)) }
+                suspend(exchange) { [admin, baseURL] in .answer(admin.reply(to: request, baseURL: baseURL)) }
                 return .YES
             }
             let headRoom = HeadRoom(limit: configuration.headerMemoryLimit, requestLength: exchange.headLength)

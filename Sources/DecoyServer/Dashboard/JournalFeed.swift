@@ -25,8 +25,8 @@ struct JournalFeed: AsyncSequence, Sendable {
     let subscription: JournalSubscription
     let events: @Sendable ([JournalEntry]) -> [ServeEvent]
 
-    /// The streamed answer, subscribed to `journal` from now on.
-    static func answer(_ journal: RequestJournal, events: @escaping @Sendable ([JournalEntry]) -> [ServeEvent])
+    /// The streamed reply, subscribed to `journal` from now on.
+    static func stream(_ journal: RequestJournal, events: @escaping @Sendable ([JournalEntry]) -> [ServeEvent])
         -> ExchangeStateMachine.Answer
     {
         let head = HTTPResponse(

@@ -55,7 +55,7 @@ public final class MockServer: Sendable {
         if let logger = configuration.logger { engine.webhookSender.logger = logger }
         self.engine = engine
         self.configuration = configuration
-        recorder = (engine.provider as? StubRegistry).map(Recorder.init(registry:))
+        recorder = (engine.provider as? any RecordingStore).map(Recorder.init(registry:))
     }
 
     deinit { stop() }

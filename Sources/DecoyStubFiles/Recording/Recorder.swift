@@ -44,12 +44,13 @@ package final class Recorder: Sendable {
     /// The route of a recording's proxy: every request, at the lowest priority a stub file can write.
     private static let proxyRoute = Route(method: nil, path: "/**", priority: Int(Int32.max))
 
-    private let registry: StubRegistry
+    private let registry: any RecordingStore
     private let state = Mutex<(status: Status, session: Session?)>((.neverStarted, nil))
 
-    /// A recorder of what `registry` proxies. A server keeps one (``MockServer``'s admin API and
-    /// `decoy record` share it), so that no recording is process-wide.
-    package init(registry: StubRegistry) {
+    /// A recorder of what `registry` (a ``StubRegistry``, or another provider that can record)
+    /// proxies. A server keeps one (``MockServer``'s admin API and `decoy record` share it), so that
+    /// no recording is process-wide.
+    package init(registry: any RecordingStore) {
         self.registry = registry
     }
 
@@ -102,9 +103,9 @@ package final class Recorder: Sendable {
             from: entries.map { StubRecording.Proxied(request: $0.request, response: $0.response) })
         guard !mappings.isEmpty else { return [] }
         do throws(DecoyError) {
-            if options.persist, let folder = registry.contents.withLock(\.folder) {
+            if options.persist, let folder = registry.stubsFolder {
                 try options.recording.write(mappings, to: folder)
-                try registry.reload(folder: folder)
+                try registry.reload(folder: folder, strict: false)
             } else {
                 // One import, so that the mappings are added all together or not at all.
                 try registry.importMappings(

@@ -4,6 +4,7 @@ import DecoyServerTesting
 import DecoyStubFiles
 import DecoyTestSupport
 import Foundation
+import HTTPTypes
 import Testing
 
 /// The admin API, driven with plain HTTP the way WireMock's clients drive it.
@@ -244,6 +245,56 @@ struct AdminAPITests {
         #expect(
             try await http.admin("POST", "/requests/count", #"{"urlPath": "/anything"}"#).json["count"] as? Int == 1)
         #expect(try await http.admin("GET", "/requests").json["requests"] as? [[String: Any]] != nil)
+    }
+
+    @Test func aCustomProviderIsToldWhichCapabilityItLacks() async throws {
+        struct Fixed: StubProvider {
+            func stub(for request: StubRequest) -> (any Stub)? { nil }
+        }
+        let server = MockServer(provider: Fixed())
+        try server.start()
+        defer { server.stop() }
+        let http = AdminConnection(server)
+        _ = try await http.send("GET", "/anything")
+        for (method, path, capability) in [
+            ("GET", "/requests/unmatched/near-misses", "RoutedStubProvider"),
+            ("POST", "/near-misses/request", "RoutedStubProvider"), ("GET", "/recordings/status", "RecordingStore"),
+            ("GET", "/stub-summaries", "StubMappingStore"), ("POST", "/scenarios/reset", "ScenarioStore"),
+            ("POST", "/settings/reset", "SettingsStore"),
+        ] {
+            let refused = try await http.admin(
+                method, path, method == "POST" ? #"{"url": "/a", "method": "GET"}"# : nil)
+            #expect(refused.status == 501, "\(method) \(path)")
+            #expect(refused.errorTitle?.contains("(it does not conform to \(capability))") == true, "\(method) \(path)")
+        }
+    }
+
+    @Test func aProviderThatFindsStubsByRouteHasNearMissesAndTLSFaultsWithoutBeingARegistry() async throws {
+        /// A provider of its own over a registry's table, as one that logs or counts lookups would be.
+        struct Delegating: RoutedStubProvider, TLSFaultingProvider {
+            let registry: StubRegistry
+            var tlsFault: TLSFault? { registry.tlsFault }
+            func stub(for request: StubRequest) -> (any Stub)? { registry.stub(for: request) }
+            func lookup(_ request: StubRequest) -> StubLookup { registry.lookup(request) }
+        }
+        let registry = StubRegistry()
+        try registry.register(StubResponse(text: "a user"), for: .get("/users/{id}"))
+        registry.tlsFault = .expiredCertificate
+        let provider = Delegating(registry: registry)
+        let server = MockServer(provider: provider)
+        try server.start()
+        defer { server.stop() }
+        let http = AdminConnection(server)
+        #expect(try await http.send("GET", "/user/1").text.contains("/users/{id}"))
+        let misses = try await http.admin("GET", "/requests/unmatched/near-misses")
+        #expect(misses.status == 200)
+        #expect((misses.json["nearMisses"] as? [[String: Any]])?.count == 1)
+
+        let transport = StubTransport(provider: provider)
+        await #expect(throws: URLError.self) {
+            _ = try await transport.send(
+                HTTPRequest(method: .get, scheme: "https", authority: "x", path: "/users/1"), body: nil)
+        }
     }
 
     @Test func bodyFilesOfAddedStubsStayInsideTheStubsFolder() async throws {
