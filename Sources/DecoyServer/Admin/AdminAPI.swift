@@ -30,11 +30,11 @@ struct AdminAPI: Sendable {
 
     /// The answer to an admin request: a reply, or the live feed of `GET /__admin/events`, which
     /// goes on for as long as its client stays.
-    func answer(_ request: StubRequest, baseURL: String) -> ExchangeStateMachine.Answer {
+    func answer(_ request: StubRequest, baseURL: String) -> Reply {
         if request.method == .get, request.path == Self.prefix + "/events", isAuthorized(request) {
             return JournalFeed.answer(engine.journal, events: { serveEvents($0, baseURL: baseURL) })
         }
-        return .reply(reply(to: request, baseURL: baseURL))
+        return .whole(reply(to: request, baseURL: baseURL))
     }
 
     /// Whether `request` carries the token, when one is needed.

@@ -26,7 +26,7 @@ struct JournalFeed: AsyncSequence, Sendable {
 
     /// The streamed answer, subscribed to `journal` from now on.
     static func answer(_ journal: RequestJournal, events: @escaping @Sendable ([JournalEntry]) -> [ServeEvent])
-        -> ExchangeStateMachine.Answer
+        -> Reply
     {
         let head = HTTPResponse(
             status: .ok,
