@@ -51,7 +51,8 @@ package struct Delivery: Sendable {
     /// encoding of the response asks only whether it is paced, and copying the head and body
     /// into a delivery it never reads would cost every request.
     package var content: Content {
-        if let fault = response.fault {
+        // A fault put into words (a proxy failure) goes out as its response, in every serving.
+        if let fault = response.fault, !fault.isAnsweredOverHTTP {
             return .fault(fault, hold: fault == .timeout ? timeoutHold : .zero)
         }
         let body = response.body

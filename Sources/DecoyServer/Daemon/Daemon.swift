@@ -220,9 +220,6 @@ final class Daemon: Sendable {
                 log(StubResponse(status: head.status), by: .adminAPI, for: exchange)
             }
             return Self.queueStreamed(head, length: length, on: exchange)
-        case .respondWithFault(let delivered):
-            log(delivered.delivery, for: exchange)
-            return PreparedResponse.queueOnce(delivered.delivery.response, on: exchange.connection)
         case .breakConnection(let delivered, let fault):
             log(delivered.delivery, for: exchange)
             return SocketFault.realise(

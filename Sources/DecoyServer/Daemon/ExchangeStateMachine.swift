@@ -100,8 +100,6 @@ struct ExchangeStateMachine {
         /// Queue `head` with a content reader that reads out the body, `length` bytes announced
         /// (`nil`: chunked); the delivery's, or the server's own reply when `delivery` is `nil`.
         case stream(HTTPResponse, length: Int?, of: Delivered?)
-        /// Queue the response of the delivery's fault, a failure a server can still put into words.
-        case respondWithFault(Delivered)
         /// Break the connection the way the fault says, at once and without an answer.
         case breakConnection(Delivered, Fault)
         /// Suspend the connection for the delivery's hold on the engine's clock, then resume it
@@ -261,9 +259,6 @@ struct ExchangeStateMachine {
         case .response(let head, let body):
             state = .streaming(Stream(body: StreamedBody(delivery.pieces(of: body), length: body.length)))
             return .stream(head, length: body.length, of: Delivered(delivery))
-        case .fault(let fault, _) where fault.isAnsweredOverHTTP:
-            state = .responding
-            return .respondWithFault(Delivered(delivery))
         case .fault(let fault, let hold) where hold <= .zero:
             state = .closing(cutOffBy: nil)
             return .breakConnection(Delivered(delivery), fault)

@@ -182,12 +182,13 @@ struct ExchangeStateMachineTests {
         #expect(actions == [.breakConnection(Delivered(delivery), .connectionReset), .close, .wait])
     }
 
-    @Test func aProxyFailureIsAnsweredOverHTTP() throws {
+    /// The engine delivers a proxy failure as its response, as to every serving.
+    @Test func aProxyFailureIsRespondedToLikeAnyResponse() throws {
         let failure = StubResponse.fault(.proxyFailure(.cannotConnectToHost, reason: "upstream down"))
         let delivery = try Self.delivery(failure)
         var machine = Self.preparing()
         let actions = [machine.prepared(.ready(delivery)), machine.completed()]
-        #expect(actions == [.respondWithFault(Delivered(delivery)), .wait])
+        #expect(actions == [.respond(Delivered(delivery)), .wait])
     }
 
     @Test func aTimeoutIsHeldThenClosed() throws {
