@@ -27,9 +27,10 @@ public enum Fault: Sendable, Hashable {
     case timeout
     /// A transport error with this code; in-process servings only, as no server can make a client raise it.
     case transportError(URLError.Code)
-    /// A proxied request whose upstream failed with this error, for the reason given: in-process
-    /// the error is thrown, as the proxy's transport threw it; the server answers with the
-    /// response's status and body instead (`502 Bad Gateway` and the reason), as a gateway does.
+    /// A proxied request whose upstream failed with this error, for the reason given. It is a
+    /// failure the journal notes, not a broken exchange: every serving answers with the
+    /// response's status and body (``ProxyStub``'s `502 Bad Gateway` and the reason), as a
+    /// gateway does, since no server can make its client raise the upstream's error.
     case proxyFailure(URLError.Code, reason: String)
 
     /// The error an in-process serving throws: what `URLSessionTransport` reports for the
@@ -45,8 +46,8 @@ public enum Fault: Sendable, Hashable {
         }
     }
 
-    /// Whether the server sends the response, whose status and body say what failed, rather than breaking the
-    /// connection.
+    /// Whether the response is sent, its status and body saying what failed, rather than the exchange
+    /// broken: the engine delivers such a response like any other, in every serving.
     package var isAnsweredOverHTTP: Bool {
         if case .proxyFailure = self { true } else { false }
     }

@@ -13,8 +13,9 @@ package struct Delivery: Sendable {
         /// The head, sent as soon as the delivery is handed over, then the body.
         case response(HTTPResponse, Body)
         /// No response: the fault breaks the exchange once `hold` has passed on the engine's clock.
-        /// Only ``Fault/timeout`` holds, for ``Delivery/untilTheClientGivesUp``; every other fault
-        /// breaks the exchange at once, with a `hold` of zero.
+        /// Only ``Fault/timeout`` holds, for the engine's ``StubEngine/timeoutHold`` (until the
+        /// client gives up, unless a server limits it); every other fault breaks the exchange at
+        /// once, with a `hold` of zero.
         case fault(Fault, hold: Duration)
     }
 
@@ -50,8 +51,9 @@ package struct Delivery: Sendable {
     /// encoding of the response asks only whether it is paced, and copying the head and body
     /// into a delivery it never reads would cost every request.
     package var content: Content {
-        if let fault = response.fault {
-            return .fault(fault, hold: fault == .timeout ? Self.untilTheClientGivesUp : .zero)
+        // A fault put into words (a proxy failure) goes out as its response, in every serving.
+        if let fault = response.fault, !fault.isAnsweredOverHTTP {
+            return .fault(fault, hold: fault == .timeout ? timeoutHold : .zero)
         }
         let body = response.body
         if isAnswerToHead { return .response(response.head, .withheld(length: body.count)) }
@@ -77,18 +79,21 @@ package struct Delivery: Sendable {
     private let sentEvents: SentEvents?
     /// Whether the request was a `HEAD`, whose answer withholds the body.
     private let isAnswerToHead: Bool
+    /// How long a ``Fault/timeout`` holds (``StubEngine/timeoutHold``).
+    private let timeoutHold: Duration
 
     /// The hold of a ``Fault/timeout``, which answers nothing until the client gives up: a year,
-    /// which in-process is as long as a test can wait; a server closes the connection sooner, after
-    /// its own limit.
+    /// which in-process is as long as a test can wait; a server's engine holds it for less, its own
+    /// limit (``StubEngine/timeoutHold``).
     package static let untilTheClientGivesUp = Duration.seconds(365 * 24 * 3600)
 
     /// How `response` goes out to `method`, after `delay`, timed on `clock`, its events' delays
-    /// drawn from `random`.
+    /// drawn from `random`, a timeout held for `timeoutHold`.
     init(
         _ response: StubResponse, to method: HTTPRequest.Method, route: Route?, delay: Duration,
-        clock: any Clock<Duration>, random: RandomSource, sentEvents: SentEvents? = nil
+        clock: any Clock<Duration>, random: RandomSource, timeoutHold: Duration, sentEvents: SentEvents? = nil
     ) {
+        self.timeoutHold = timeoutHold
         self.response = response
         self.route = route
         self.delay = delay

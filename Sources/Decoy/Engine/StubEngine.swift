@@ -21,6 +21,10 @@ package struct StubEngine: Sendable {
     let defaultDelaySetting: DelaySetting
     /// Sends the webhooks of the routes that answer.
     package var webhookSender: WebhookSender
+    /// How long a ``Fault/timeout`` holds the exchange: until the client gives up, in-process; a
+    /// server, which must let its connections go at some point, sets its own limit (`MockServer`'s
+    /// `faultTimeoutHold`). Decided here with the rest of the delivery, so no serving caps it.
+    package var timeoutHold = Delivery.untilTheClientGivesUp
     /// The provider when it finds stubs by route, whose lookups come with their 404s made, and kept
     /// for request lines asked for again.
     private let routing: (any RoutedStubProvider)?
@@ -77,7 +81,9 @@ package struct StubEngine: Sendable {
             let response = headRoom?.fitting(unmatched.response) ?? unmatched.response
             journal.record(request, route: nil, response: response)
             return .ready(
-                Delivery(response, to: request.method, route: nil, delay: .zero, clock: clock, random: random))
+                Delivery(
+                    response, to: request.method, route: nil, delay: .zero, clock: clock, random: random,
+                    timeoutHold: timeoutHold))
         case .matched(let match):
             return prepare(request, for: match, headRoom: headRoom)
         }
@@ -122,7 +128,7 @@ package struct StubEngine: Sendable {
         let sentEvents = journal.record(request, route: route, response: response, delay: delay)
         let delivery = Delivery(
             response, to: request.method, route: route, delay: delay, clock: clock, random: random,
-            sentEvents: sentEvents)
+            timeoutHold: timeoutHold, sentEvents: sentEvents)
         guard delay > .zero else {
             sendWebhooks(of: route, for: request)
             return .ready(delivery)

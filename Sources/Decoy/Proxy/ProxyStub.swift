@@ -9,8 +9,8 @@ public import HTTPTypes
 /// header fields and its body, through `transport`. The upstream's status, header fields and body
 /// are the answer, journaled like any other; an event stream (`text/event-stream`) goes on to
 /// the client piece by piece as it arrives, and its events are noted for a recording. When the
-/// upstream cannot be reached, the client sees ``Fault/proxyFailure(_:reason:)``: in-process the
-/// transport's error, over the server a `502 Bad Gateway` whose body gives the reason.
+/// upstream cannot be reached, the client gets a `502 Bad Gateway` whose body gives the reason, in
+/// every serving, and the journal notes the failure (``Fault/proxyFailure(_:reason:)``).
 ///
 /// ```swift
 /// let registry = StubRegistry()

@@ -46,7 +46,7 @@ public struct StubResponse: Stub {
             self.head = head
             cache = isServedOnce ? nil : ServingCache()
             isSentAtOnce =
-                fields.fault == nil && fields.events == nil && fields.relay == nil
+                (fields.fault?.isAnsweredOverHTTP ?? true) && fields.events == nil && fields.relay == nil
                 && (fields.throttle == .none || fields.body.isEmpty)
             headLength = HeadRoom.length(of: fields.headerFields)
             shorterLength = fields.headerFields[.contentLength].flatMap { Int($0) }.flatMap { length in

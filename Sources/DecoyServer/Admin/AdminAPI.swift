@@ -95,7 +95,7 @@ struct AdminAPI: Sendable {
 
     /// The reply to an admin request: JSON, one of the dashboard's files, or the live feed of
     /// `GET /__admin/events`, which goes on for as long as its client stays.
-    func reply(to request: StubRequest, baseURL: String) -> ExchangeStateMachine.Answer {
+    func reply(to request: StubRequest, baseURL: String) -> Reply {
         let path = request.path.dropFirst(Self.prefix.count).split(separator: "/")
         var fitsAnotherMethod = false
         var found: (route: AdminRoute, parameters: [String])?
@@ -112,24 +112,24 @@ struct AdminAPI: Sendable {
             return handler(self, AdminCall(request: request, baseURL: baseURL, parameters: found.parameters))
         }
         guard isAuthorized(request) else {
-            return .reply(
+            return .whole(
                 AdminReply.error(.unauthorized, "The admin API needs the header Authorization: Bearer <token>."))
         }
         switch found?.route.handling {
         case .served(let handler)?:
             return handler(self, AdminCall(request: request, baseURL: baseURL, parameters: found?.parameters ?? []))
         case .unserved(let reason)?:
-            return .reply(
+            return .whole(
                 AdminReply.error(
                     .notImplemented,
                     "Decoy does not serve \(request.method) \(request.path): \(reason). See docs/admin-api.md."))
         case nil where fitsAnotherMethod:
-            return .reply(
+            return .whole(
                 AdminReply.error(
                     .methodNotAllowed,
                     "\(request.method) \(request.path) is not an admin endpoint; see docs/admin-api.md."))
         case nil:
-            return .reply(
+            return .whole(
                 AdminReply.error(.notFound, "\(request.path) is not an admin endpoint; see docs/admin-api.md."))
         }
     }

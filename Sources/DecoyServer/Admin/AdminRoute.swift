@@ -9,7 +9,7 @@ struct AdminRoute: Sendable {
     /// What answers a request to the endpoint.
     enum Handling: Sendable {
         /// The handler's reply (or stream).
-        case served(@Sendable (AdminAPI, AdminCall) -> ExchangeStateMachine.Answer)
+        case served(@Sendable (AdminAPI, AdminCall) -> Reply)
         /// WireMock's endpoint, which Decoy answers `501` with the reason, whatever the method.
         case unserved(reason: String)
     }
@@ -29,13 +29,13 @@ struct AdminRoute: Sendable {
         _ method: HTTPRequest.Method, _ pattern: String, isOpen: Bool = false,
         _ reply: @escaping @Sendable (AdminAPI, AdminCall) -> StubResponse
     ) {
-        self.init(method, pattern, isOpen: isOpen, streaming: { .reply(reply($0, $1)) })
+        self.init(method, pattern, isOpen: isOpen, streaming: { .whole(reply($0, $1)) })
     }
 
     /// An endpoint whose handler gives a reply or a stream.
     init(
         _ method: HTTPRequest.Method?, _ pattern: String, isOpen: Bool = false,
-        streaming handler: @escaping @Sendable (AdminAPI, AdminCall) -> ExchangeStateMachine.Answer
+        streaming handler: @escaping @Sendable (AdminAPI, AdminCall) -> Reply
     ) {
         self.method = method
         self.pattern = pattern.split(separator: "/")

@@ -38,8 +38,10 @@ final class Daemon: Sendable {
     private let overLimit = PreparedResponse.text(
         .serviceUnavailable, "The server has as many connections open as it accepts.\n")
     /// Connections open now, counted so that those over the limit get `503` rather than silence.
-    private let openConnections = ManagedAtomic<Int>(0)
-    private let headDeadlines: HeadDeadlines
+    let openConnections = ManagedAtomic<Int>(0)
+    let headDeadlines: HeadDeadlines
+    /// The timeout of a connection resumed to be closed (``perform(_:for:method:version:)``).
+    private let closingTimeout: UInt32
     /// Where it listens and, for HTTPS, how.
     let listener: Listener
 
@@ -59,7 +61,7 @@ final class Daemon: Sendable {
     /// A started libmicrohttpd daemon and the reference it holds to its context.
     private struct Running {
         let pointer: OpaquePointer
-        let context: Unmanaged<Daemon>
+        let context: Context
     }
 
     init(
@@ -75,7 +77,8 @@ final class Daemon: Sendable {
         admin = AdminAPI(engine: engine, access: configuration.adminAccess, recorder: recorder)
         headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
         let timeout = UInt32(max(1, configuration.connectionTimeout.components.seconds))
-        suspended = SuspendedExchanges { Daemon.resume($0, closingTimeout: timeout + 1) }
+        closingTimeout = timeout + 1
+        suspended = SuspendedExchanges()
         // After the address is known good: the log starts a thread, which only close() ends.
         requestLog = configuration.logger.map(RequestLog.init(logger:))
         listeningPort = ManagedAtomic(listener.port)
@@ -87,7 +90,7 @@ final class Daemon: Sendable {
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         if listener.identity != nil { flags |= MHD_USE_TLS.rawValue }
         // libmicrohttpd's own reference (see Lifetime above), released in stop() or just below.
-        let context = Unmanaged.passRetained(self)
+        let context = Context(retaining: self)
         // Started under the lock, which the callbacks never take, so that stop() finds it.
         let port = running.withLock { running -> UInt16? in
             // GnuTLS copies the key and certificate while the daemon starts.
@@ -104,7 +107,7 @@ final class Daemon: Sendable {
                                 timeout,
                                 configuration.headerMemoryLimit,
                                 Daemon.handleRequest, Daemon.requestCompleted, Daemon.requestStarted,
-                                Daemon.connectionChanged, key, certificate, priorities, context.toOpaque()
+                                Daemon.connectionChanged, key, certificate, priorities, context.pointer
                             )
                         }
                     }
@@ -141,7 +144,7 @@ final class Daemon: Sendable {
     /// call more than once, from any thread.
     func stop() {
         // Under the lock, so that a second stop() returns only once the first has stopped it.
-        let context = running.withLock { running -> Unmanaged<Daemon>? in
+        let context = running.withLock { running -> Context? in
             guard let daemon = running.take() else { return nil }
             suspended.closeAll()
             headDeadlines.stop()
@@ -156,128 +159,153 @@ final class Daemon: Sendable {
         context.release()
     }
 
-    // MARK: Handling one request
+    // MARK: Performing the machine's actions
 
-    private func handle(
+    /// A call of the connection's handler for a request of `method` and `version`, with a piece
+    /// of the body or without.
+    func handle(
         _ exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         if uploadSize.pointee > 0, let upload {
-            exchange.machine.bodyPieceArrived(
-                UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee), limit: configuration.maxBodySize)
+            let action = exchange.machine.bodyPieceArrived(
+                UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee))
             uploadSize.pointee = 0
-            return .YES
+            return perform(action, for: exchange)
         }
         return perform(exchange.machine.handlerCalled(), for: exchange, method: method, version: version)
     }
 
-    /// Does on the exchange's connection what its machine says, in a call of the handler for a
-    /// request of `method` and `version`. A response prepared once per stub response goes out as
-    /// it is; a paced body, a `HEAD`'s withheld one and the server's own streamed one are read out
-    /// as their pieces come; and a fault is held on the engine's clock for as long as the delivery
-    /// says but at most ``MockServer/Configuration/faultTimeoutHold``.
-    private func perform(
-        _ action: ExchangeStateMachine.Action, for exchange: Exchange, method: UnsafePointer<CChar>,
-        version: UnsafePointer<CChar>
+    /// Does on the exchange's connection what its machine says; `method` and `version` are the
+    /// request's, given on the handler's calls. A response prepared once per stub response goes
+    /// out as it is; a paced body, a `HEAD`'s withheld one and the server's own streamed one are
+    /// read out by the content reader as their pieces come (``read(_:into:capacity:)``).
+    @discardableResult
+    func perform(
+        _ action: ExchangeStateMachine.Action, for exchange: Exchange, method: UnsafePointer<CChar>? = nil,
+        version: UnsafePointer<CChar>? = nil
     ) -> MHD_Result {
         switch action {
+        case .wait:
+            return .YES
         case .readHead:
-            return readHead(of: exchange, method: method, version: version)
-        case .answer:
-            if admin.handles(exchange.target) {
-                // Off the server's threads: listing a full journal or reading a body file takes a
-                // while, and the stubs' traffic should not wait for it.
-                let request = exchange.request
-                exchange.machine.answerPending()
-                suspend(exchange) { [admin, baseURL] in .answer(admin.reply(to: request, baseURL: baseURL)) }
-                return .YES
-            }
-            let headRoom = HeadRoom(limit: configuration.headerMemoryLimit, requestLength: exchange.headLength)
-            switch engine.prepare(exchange.request, headRoom: headRoom) {
-            case .ready(let delivery):
-                return perform(
-                    exchange.machine.answered(with: delivery), for: exchange, method: method, version: version)
-            case .pending(let wait):
-                exchange.machine.answerPending()
-                suspend(exchange) { (try? await wait()).map { .answer(.delivery($0)) } ?? .close }
-                return .YES
-            }
+            guard let method, let version else { preconditionFailure("The head is read on a call of the handler.") }
+            return perform(readHead(of: exchange, method: method, version: version), for: exchange)
+        case .refuseHead(let refusal):
+            return response(refusing: refusal).queue(on: exchange.connection)
         case .refuseBody:
             return tooLarge.queue(on: exchange.connection)
+        case .askAdminAPI:
+            // Off the server's threads: listing a full journal or reading a body file takes a
+            // while, and the stubs' traffic should not wait for it.
+            let request = exchange.request
+            suspend(exchange) { [admin, baseURL] in .reply(admin.reply(to: request, baseURL: baseURL)) }
+            return .YES
+        case .askEngine:
+            let headRoom = HeadRoom(limit: configuration.headerMemoryLimit, requestLength: exchange.headLength)
+            return perform(
+                exchange.machine.prepared(engine.prepare(exchange.request, headRoom: headRoom)), for: exchange)
+        case .awaitDelivery(let awaited):
+            suspend(exchange) { (try? await awaited.wait()).map { .delivery(Delivered($0)) } ?? .close }
+            return .YES
         case .reply(let reply):
-            log(reply, by: .adminAPI, for: exchange)
-            return PreparedResponse.queueOnce(reply, on: exchange.connection)
-        case .respond(let delivery):
-            return queue(delivery, on: exchange)
-        case .stream(let head, let body, of: let delivery?):
-            log(delivery, for: exchange)
-            return StreamedResponse.queue(head, body: body, on: exchange, daemon: self)
-        case .stream(let head, let body, of: nil):
-            log(StubResponse(status: head.status), by: .adminAPI, for: exchange)
-            return StreamedResponse.queue(head, body: body, on: exchange, daemon: self)
-        case .respondWithFault(let delivery):
-            log(delivery, for: exchange)
-            return PreparedResponse.queueOnce(delivery.response, on: exchange.connection)
-        case .breakConnection(let delivery, let fault):
-            log(delivery, for: exchange)
+            log(reply.response, by: .adminAPI, for: exchange)
+            return PreparedResponse.queueOnce(reply.response, on: exchange.connection)
+        case .respond(let delivered):
+            return queue(delivered.delivery, on: exchange)
+        case .stream(let head, let length, of: let delivered):
+            if let delivered {
+                log(delivered.delivery, for: exchange)
+            } else {
+                log(StubResponse(status: head.status), by: .adminAPI, for: exchange)
+            }
+            return Self.queueStreamed(head, length: length, on: exchange)
+        case .breakConnection(let delivered, let fault):
+            log(delivered.delivery, for: exchange)
             return SocketFault.realise(
                 fault, on: exchange.connection, random: engine.random, overTLS: listener.identity != nil)
-        case .hold(let delivery, let hold):
-            log(delivery, for: exchange)
-            let hold = min(hold, configuration.faultTimeoutHold)
+        case .hold(let delivered, let hold):
+            log(delivered.delivery, for: exchange)
             suspend(exchange) {
-                try? await delivery.clock.sleep(for: hold)
+                try? await delivered.delivery.clock.sleep(for: hold)
                 return .close
             }
             return .YES
         case .close:
             return .NO
+        case .resume(let closing):
+            resume(exchange, closing: closing)
+            return .YES
+        case .drainOnClose(let bytes):
+            LingeringClose.start(decoy_connection_socket(exchange.connection), droppingUpTo: bytes)
+            return .YES
         }
     }
 
-    /// Reads and checks the request head on the handler's first call. A refused head is answered
-    /// on that call, so libmicrohttpd closes the connection after it and reads nothing more from
-    /// it as a request; an accepted one is answered on a later call, which keeps the connection alive.
+    /// Reads the request head on the handler's first call and tells the machine what it found.
     private func readHead(
         of exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>
-    ) -> MHD_Result {
+    ) -> ExchangeStateMachine.Action {
         exchange.watch?.headArrived()
         exchange.readHead(method: method)
-        if let (status, reason) = HeadCheck.problem(
-            method: exchange.method, version: String(cString: version), fields: exchange.rawHeaderFields)
-        {
-            return refuseHead(of: exchange, with: PreparedResponse.text(status, reason + "\n"))
-        }
-        if exchange.headEndsAtAFieldLine(method: method) {
-            return refuseHead(of: exchange, with: emptyFieldName)
-        }
-        if requestLog != nil { exchange.started = Nanoseconds.now }
-        if let length = exchange.contentLength, length > configuration.maxBodySize {
-            // Answered before the body is read, which the client may still be sending.
-            exchange.drainsOnClose = min(length, max(configuration.maxBodySize, Self.minimumDrain))
-            return refuseHead(of: exchange, with: tooLarge)
-        }
-        if openConnections.load(ordering: .relaxed) > configuration.connectionLimit {
-            return refuseHead(of: exchange, with: overLimit)
-        }
-        exchange.machine.headAccepted()
-        return .YES
+        let action = exchange.machine.headRead(
+            method: exchange.method, fields: exchange.rawHeaderFields, isForAdminAPI: admin.handles(exchange.target),
+            version: String(cString: version), endsAtAFieldLine: exchange.headEndsAtAFieldLine(method: method),
+            contentLength: exchange.contentLength,
+            isOverConnectionLimit: openConnections.load(ordering: .relaxed) > configuration.connectionLimit)
+        if case .wait = action, requestLog != nil { exchange.started = Nanoseconds.now }
+        return action
     }
 
-    private func refuseHead(of exchange: Exchange, with response: PreparedResponse) -> MHD_Result {
-        exchange.machine.headRefused()
-        return response.queue(on: exchange.connection)
+    /// The server's answer to a refused head.
+    private func response(refusing refusal: ExchangeStateMachine.HeadRefusal) -> PreparedResponse {
+        switch refusal {
+        case .malformed(let status, let reason): PreparedResponse.text(status, reason + "\n")
+        case .emptyFieldName: emptyFieldName
+        case .bodyTooLarge: tooLarge
+        case .overConnectionLimit: overLimit
+        }
+    }
+
+    /// A call of the content reader of the exchange's streamed body, for at most `capacity` bytes
+    /// into `buffer`: the bytes handed out, or libmicrohttpd's word for the body's end.
+    func read(_ exchange: Exchange, into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        switch exchange.machine.readerCalled(capacity: capacity) {
+        case .send(let bytes):
+            bytes.withUnsafeBytes {
+                UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+            }
+            return bytes.count
+        case .awaitPiece(let body):
+            suspend(exchange) {
+                do {
+                    return .piece(try await body.next())
+                } catch let broken as BrokenBody {
+                    return .broken(broken.fault)
+                } catch {
+                    return .close
+                }
+            }
+            return 0
+        case .end:
+            return Self.endOfStream
+        case .close(let fault):
+            if let fault { SocketFault.cutOff(by: fault, on: exchange.connection) }
+            return Self.endWithError
+        }
     }
 
     /// Suspends the exchange's connection, its machine already waiting, until `work` tells how to
     /// go on. Called by the handler, or by the content reader of a streamed body.
-    func suspend(_ exchange: Exchange, until work: @escaping @Sendable () async -> ExchangeStateMachine.Resumption) {
+    private func suspend(
+        _ exchange: Exchange, until work: @escaping @Sendable () async -> ExchangeStateMachine.Resumption
+    ) {
         MHD_suspend_connection(exchange.connection)
         suspended.add(exchange, until: work)
     }
 
-    /// Resumes a suspended connection; one resumed to be closed first gets `closingTimeout`, a
-    /// timeout unlike the daemon's, so that its client sees the close at once.
+    /// Resumes a suspended connection; one resumed to be `closing` first gets a timeout unlike
+    /// the daemon's, so that its client sees the close at once.
     ///
     /// A content reader that ends its body with an error leaves libmicrohttpd 0.9.75 with the
     /// connection marked closed, which it closes on its next look at it. Under epoll each round
@@ -287,10 +315,8 @@ final class Daemon: Sendable {
     /// timeout, whenever another connection of the same thread had been idle longer; with one of
     /// its own, the reader ends the body on the first look and the socket is closed on the
     /// second, in the same round.
-    private static func resume(_ exchange: Exchange, closingTimeout: UInt32) {
-        if case .closing = exchange.machine.state {
-            decoy_connection_set_timeout(exchange.connection, closingTimeout)
-        }
+    private func resume(_ exchange: Exchange, closing: Bool) {
+        if closing { decoy_connection_set_timeout(exchange.connection, closingTimeout) }
         MHD_resume_connection(exchange.connection)
     }
 
@@ -323,83 +349,10 @@ final class Daemon: Sendable {
             ))
     }
 
-    // MARK: libmicrohttpd callbacks
-
-    /// Called with the raw request line's target, before anything else: the exchange starts here.
-    private static let requestStarted: decoy_uri_log_callback = { _, uri, connection in
-        guard let uri, let connection else { return nil }
-        // The connection's socket context holds a retained watch from its start to its close,
-        // which comes after its last request, so borrowing it here is safe.
-        let watch = decoy_connection_context(connection).map {
-            Unmanaged<HeadDeadlines.Watch>.fromOpaque($0).takeUnretainedValue()
-        }
-        let exchange = Exchange(
-            target: HeadCheck.originForm(of: String(cString: uri)), connection: connection, watch: watch)
-        return Unmanaged.passRetained(exchange).toOpaque()
-    }
-
-    private static let handleRequest: MHD_AccessHandlerCallback = {
-        context, _, _, method, version, upload, uploadSize, state in
-        guard let context, let method, let version, let uploadSize, let exchangePointer = state?.pointee else {
-            return .NO
-        }
-        // Both outlive the call: libmicrohttpd holds a reference to the daemon while it runs (see
-        // Daemon's Lifetime), and one to the exchange from requestStarted to requestCompleted.
-        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
-        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer).takeUnretainedValue()
-        return daemon.handle(exchange, method: method, version: version, upload: upload, uploadSize: uploadSize)
-    }
-
-    /// Counts connections and keeps each one's head deadline in its socket context, retained
-    /// from its start to its close.
-    private static let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, change in
-        guard let context, let connection, let socketContext else { return }
-        // Borrowed, as in handleRequest.
-        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
-        let started = change == .CONNECTION_NOTIFY_STARTED
-        daemon.openConnections.wrappingIncrement(by: started ? 1 : -1, ordering: .relaxed)
-        if started, daemon.listener.resetsHandshakes {
-            Daemon.reset(decoy_connection_socket(connection))
-        }
-        if started {
-            let watch = daemon.headDeadlines.watch(socket: decoy_connection_socket(connection))
-            socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
-        } else if let pointer = socketContext.pointee {
-            // Balances the retain at the start; the context is cleared so it is taken once.
-            daemon.headDeadlines.remove(Unmanaged<HeadDeadlines.Watch>.fromOpaque(pointer).takeRetainedValue())
-            socketContext.pointee = nil
-        }
-    }
-
-    /// Makes the close of a connection a reset, by giving it no linger time. A listener that
-    /// resets handshakes offers only ciphers no client asks for (``noCommonCipher``), so GnuTLS
-    /// fails each handshake once the client's hello is in, and libmicrohttpd closes the
-    /// connection without an alert: the client, waiting for the server's hello, meets the reset.
-    private static func reset(_ socket: Int32) {
-        guard socket >= 0 else { return }
-        var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
-    }
-
-    /// GnuTLS priorities with no cipher but the null one, which no client offers.
-    private static let noCommonCipher = "NORMAL:-CIPHER-ALL:+NULL"
-
-    /// The bytes of an unread body dropped before closing its connection at least, however small
-    /// the body limit; up to the limit itself when it is larger.
-    static let minimumDrain = 1024 * 1024
-
-    private static let requestCompleted: MHD_RequestCompletedCallback = { _, connection, state, _ in
-        guard let state, let exchangePointer = state.pointee else { return }
-        let exchange = Unmanaged<Exchange>.fromOpaque(exchangePointer)
-        // Called as libmicrohttpd closes the connection, the answer sent, before the socket is closed.
-        if let connection, let bytes = exchange.takeUnretainedValue().drainsOnClose {
-            LingeringClose.start(decoy_connection_socket(connection), droppingUpTo: bytes)
-        }
-        exchange.takeUnretainedValue().machine.completed()
-        exchange.takeUnretainedValue().watch?.awaitHead()
-        exchange.release()
-        state.pointee = nil
-    }
+    /// `MHD_CONTENT_READER_END_OF_STREAM`: the body is complete.
+    private static let endOfStream = -1
+    /// `MHD_CONTENT_READER_END_WITH_ERROR`: close the connection, the body cut off.
+    static let endWithError = -2
 }
 
 /// Calls `body` with `text` as a C string, or with `nil` when there is no text.

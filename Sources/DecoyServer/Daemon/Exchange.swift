@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 
 /// One request on its way through the server, from the raw request line to the answer: what
-/// libmicrohttpd told of it, and where it is (``machine``).
+/// libmicrohttpd told of it, and where it is (``machine``), which decides everything about it.
 ///
 /// `@unchecked Sendable`: libmicrohttpd calls a connection's handler and content reader on one
 /// thread at a time, and only they touch the request's fields and move the machine, with one
@@ -17,8 +17,12 @@ final class Exchange: @unchecked Sendable {
     let connection: OpaquePointer
     /// The connection's head deadline, lifted once the head is in and set again once answered.
     let watch: HeadDeadlines.Watch?
+    /// The daemon that serves it. Unowned and unchecked, so that no reference is counted per
+    /// request: libmicrohttpd holds one to the daemon until its threads, which alone call back
+    /// for an exchange, are joined (Daemon's Lifetime).
+    unowned(unsafe) let daemon: Daemon
     /// Where the exchange is; each event of it goes through here.
-    var machine = ExchangeStateMachine()
+    var machine: ExchangeStateMachine
     /// `nil` until the head is read, and after when the request's method is not a token.
     var method: HTTPRequest.Method?
     var rawHeaderFields: [(name: String, value: String)] = []
@@ -26,19 +30,19 @@ final class Exchange: @unchecked Sendable {
     var started: Int64?
     /// The room the head takes in the connection's memory, where libmicrohttpd keeps the request
     /// line, the fields and a record of each; the response's head must fit beside it (`HeadRoom`).
-    /// Added up as ``readHead(method:)`` reads the fields.
-    private(set) var headLength = 0
-    /// How many bytes of a body left unread to drop from the connection before it is closed
-    /// (``LingeringClose``); `nil` when nothing is left unread.
-    var drainsOnClose: Int?
+    /// Added up as ``readHead(method:)`` reads the fields, and only then.
+    var headLength = 0
     /// The last header field's value in libmicrohttpd's read buffer, which holds the head as
-    /// received with each line end zeroed; valid during the handler's first call only.
-    private var lastValue: UnsafePointer<CChar>?
+    /// received with each line end zeroed; set as ``readHead(method:)`` reads the fields, valid
+    /// during the handler's first call only.
+    var lastValue: UnsafePointer<CChar>?
 
-    init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?) {
+    init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?, daemon: Daemon) {
         self.target = target
         self.connection = connection
         self.watch = watch
+        self.daemon = daemon
+        machine = ExchangeStateMachine(bodyLimit: daemon.configuration.maxBodySize)
     }
 
     var request: StubRequest {
@@ -48,28 +52,6 @@ final class Exchange: @unchecked Sendable {
     /// The declared body length, read without making the header fields.
     var contentLength: Int? {
         MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").flatMap { Int(String(cString: $0)) }
-    }
-
-    /// Reads the method and every header field, repeated ones included.
-    func readHead(method rawMethod: UnsafePointer<CChar>) {
-        method = Self.method(rawMethod)
-        // The request line's method, version, spaces and line end, about.
-        headLength = target.utf8.count + 32
-        // Room for every field at once, counted first, rather than regrown as they are appended.
-        rawHeaderFields.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
-        // Unretained: libmicrohttpd calls the iterator only before MHD_get_connection_values returns.
-        MHD_get_connection_values(
-            connection, .HEADER_KIND,
-            { context, _, key, value in
-                guard let context, let key else { return .YES }
-                let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-                let field = (name: String(cString: key), value: value.map { String(cString: $0) } ?? "")
-                // `: ` and the line end, and libmicrohttpd's record of the field.
-                exchange.headLength += field.name.utf8.count + field.value.utf8.count + 4 + 64
-                exchange.rawHeaderFields.append(field)
-                exchange.lastValue = value
-                return .YES
-            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Whether libmicrohttpd ended the head at a field line rather than at the empty line. Its
@@ -96,7 +78,7 @@ final class Exchange: @unchecked Sendable {
 
     /// The method `raw` names, `nil` when it is not a token: the common ones found by their
     /// bytes, without making a string and checking it is a token character by character.
-    private static func method(_ raw: UnsafePointer<CChar>) -> HTTPRequest.Method? {
+    static func method(_ raw: UnsafePointer<CChar>) -> HTTPRequest.Method? {
         // Safe: a string literal's bytes are static and end in a NUL, as strcmp needs.
         for (name, method) in commonMethods
         where strcmp(raw, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0 {

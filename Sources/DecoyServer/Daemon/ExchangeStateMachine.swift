@@ -2,265 +2,334 @@ import Decoy
 import Foundation
 import HTTPTypes
 
-/// Where one exchange is between its raw request line and the end of its answer, as a value:
-/// each event (a call of libmicrohttpd's, or the task that resumes a suspended connection) moves
-/// it on and, where there is a choice, returns the action for the daemon to perform on the
-/// connection. It knows nothing of libmicrohttpd, so every transition is tested without a socket.
+/// Where one exchange is between its raw request line and the end of its answer, and every
+/// decision about it: each event (a call of libmicrohttpd's, the task that resumes a suspended
+/// connection, the server's stopping) moves it on and returns the action the daemon performs on
+/// the connection. The daemon tells facts and performs actions; the machine knows nothing of
+/// libmicrohttpd, so every exchange is tested as a sequence of actions without a socket.
+///
+/// Who touches it: libmicrohttpd calls a connection's handler and content reader on one thread at
+/// a time, and only while the connection is not suspended; a suspended connection's machine is
+/// moved only under ``SuspendedExchanges``' lock, by the task that resumes it or by the server's
+/// stopping, before `MHD_resume_connection`, which libmicrohttpd orders before its next call.
 ///
 /// An event that cannot happen in the state it comes in (libmicrohttpd never calls the handler
 /// of a suspended connection, say) stops the server with the state and the event named, rather
 /// than carry on from a state no one thought of. Each state's comment says which events it takes.
 struct ExchangeStateMachine {
-    /// Where the exchange is; the handler's calls and the suspensions alternate as drawn in
-    /// docs/architecture.md.
-    enum State {
+    /// Where the exchange is, as drawn in docs/architecture.md.
+    enum State: Equatable {
         /// Only the request line is in. Takes ``handlerCalled()`` (to ``readingHead``).
         case awaitingHead
-        /// The handler's first call is reading and checking the head, and says what it found
-        /// before it returns: ``headAccepted()`` (to ``receiving``) or ``headRefused()`` (to
-        /// ``responding``).
+        /// The handler's first call reads the head and tells it, `headRead(method:…)`
+        /// (to ``receiving`` or, refused, ``responding``).
         case readingHead
         /// The head is accepted; pieces of the body, if any, go into ``body`` until it outgrows
-        /// the limit (``bodyTooLarge``). ``handlerCalled()`` says it is whole (``answering``).
+        /// the limit (``bodyTooLarge``). ``handlerCalled()`` says it is whole (to ``preparing``,
+        /// or ``awaitingTask`` for the admin API).
         case receiving
         /// The body went past the limit: what came is dropped, what comes is ignored, and
         /// ``handlerCalled()`` answers `413` (``responding``).
         case bodyTooLarge
-        /// The handler holds the whole request and works out its answer on this very call:
-        /// ``answered(with:)`` (to ``responding``, ``closing`` or, for a held fault,
-        /// ``awaitingAnswer``) or ``answerPending()`` (``awaitingAnswer``).
-        case answering
-        /// The connection is suspended from the handler while a task works out the answer, or
-        /// holds a fault; libmicrohttpd calls nothing of it. Only that task moves it on,
-        /// ``resumed(with:)`` an answer (``answerReady(_:)``) or to close (``closing``), or the
-        /// server's stopping, ``serverStopped()`` (``closing``).
-        case awaitingAnswer
-        /// Resumed with the answer, which the handler's next call takes (``answering``).
-        case answerReady(Answer)
-        /// A response is queued: libmicrohttpd calls the handler no more, and calls the content
-        /// reader of a streamed body, which may wait for its next piece (``awaitingPiece``).
+        /// The engine works out the delivery on the handler's call: ``prepared(_:)``.
+        case preparing
+        /// The connection is suspended while a task awaits the answer, or holds a fault;
+        /// libmicrohttpd calls nothing of it. ``resumed(with:)`` (to ``deliveryReady(_:)``,
+        /// ``replyReady(_:)`` or ``closing(cutOffBy:)``), or ``serverStopped()``.
+        case awaitingTask
+        /// Resumed with the engine's delivery, which the handler's next call sends.
+        case deliveryReady(Delivered)
+        /// Resumed with the server's own reply, which the handler's next call sends.
+        case replyReady(Reply)
+        /// A whole response is queued: libmicrohttpd calls nothing more until it completes.
         case responding
-        /// The connection is suspended from the content reader until the next piece of the body
-        /// comes. Only the task awaiting it moves it on, ``resumed(with:)`` for the piece, or the
-        /// body's end, (``pieceDue``) or to close (``closing``), or the server's stopping (``closing``).
-        case awaitingPiece
-        /// Resumed: the piece waited for has come (or the body's end), and the reader's next call
-        /// releases it (``responding``).
-        case pieceDue
-        /// To be closed without an answer, or with the rest of one cut off, on the next call of
-        /// the handler or the reader.
-        case closing
+        /// A streamed response is queued and its content reader hands out the piece in hand:
+        /// ``readerCalled(capacity:)``.
+        case streaming(Stream)
+        /// Suspended from the content reader until the producer's next piece comes:
+        /// ``resumed(with:)`` (to ``pieceDue(_:_:)`` or ``closing(cutOffBy:)``), or ``serverStopped()``.
+        case awaitingPiece(Stream)
+        /// Resumed with the next piece, or `nil` for the body's end, which the reader's next call
+        /// releases (``streaming(_:)`` or ``streamEnded``).
+        case pieceDue(Stream, Data?)
+        /// The whole streamed body is out; the reader ends it.
+        case streamEnded
+        /// To be closed without an answer, or with the rest of one cut off (by `fault`, when a
+        /// body's producer broke with one), on the next call of the handler or the reader.
+        case closing(cutOffBy: Fault?)
         /// libmicrohttpd is done with the request, answered or not, its client there or gone. Final.
         case completed
     }
 
-    /// The answer a task worked out while the connection was suspended.
-    enum Answer: Sendable {
-        /// The engine's, for a stub or for no match.
-        case delivery(Delivery)
-        /// The server's own, as the admin API's.
-        case reply(StubResponse)
-        /// The server's own, its head and then a body sent as its producer hands it over
-        /// (``StreamedBody``), for as long as the producer goes on.
-        case stream(HTTPResponse, StreamedBody)
-    }
-
     /// How the task that awaited something resumes a suspended connection.
-    enum Resumption: Sendable {
-        /// With the answer it worked out.
-        case answer(Answer)
-        /// With the next piece of a streamed body in hand, or the end of an open-ended one.
-        case pieceDue
-        /// To close it without an answer, or with the rest of one cut off: a fault's hold is over,
-        /// the wait failed, or a sized body's producer ended short of its length.
+    enum Resumption: Sendable, Equatable {
+        /// With the engine's delivery.
+        case delivery(Delivered)
+        /// With the server's own reply.
+        case reply(Reply)
+        /// With the next piece of a streamed body, or `nil` when its producer ended.
+        case piece(Data?)
+        /// To close the connection: a fault's hold is over, a wait failed or was cancelled.
         case close
+        /// To cut a streamed body off the way its producer's fault says (``BrokenBody``).
+        case broken(Fault)
     }
 
-    /// What the handler does next on the connection.
-    enum Action {
-        /// Read and check the request head, then report ``headAccepted()`` or ``headRefused()``.
+    /// What the daemon does next on the connection.
+    enum Action: Equatable {
+        /// Nothing more on this call: let libmicrohttpd go on (the handler returns `MHD_YES`).
+        case wait
+        /// Read the request head and tell it: `headRead(method:…)`.
         case readHead
-        /// Work out the answer to the whole request, then report ``answered(with:)`` or
-        /// ``answerPending()``.
-        case answer
+        /// Answer the head at once; libmicrohttpd closes the connection after.
+        case refuseHead(HeadRefusal)
         /// Answer `413`: the body outgrew the server's limit.
         case refuseBody
-        /// Answer with the server's own reply.
-        case reply(StubResponse)
+        /// Suspend the connection while a task asks the admin API, off the server's threads, then
+        /// resume it with ``Resumption/reply(_:)``.
+        case askAdminAPI
+        /// Ask the engine, and tell what it prepared: ``prepared(_:)``.
+        case askEngine
+        /// Suspend the connection until the engine's wait gives the delivery
+        /// (``Resumption/delivery(_:)``, or ``Resumption/close`` when it fails).
+        case awaitDelivery(AwaitedDelivery)
+        /// Queue the server's own reply, whole.
+        case reply(Replied)
         /// Queue the delivery's response, its head and whole body at once.
-        case respond(Delivery)
-        /// Queue `head`, and `body` after it as its pieces come (none, for `HEAD`, though its
-        /// length is announced): the delivery's, or the server's own when `delivery` is `nil`.
-        case stream(HTTPResponse, StreamedBody, of: Delivery?)
-        /// Queue the response of the delivery's fault, a failure a server can still put into words.
-        case respondWithFault(Delivery)
-        /// Break the connection the way the delivery's `fault` says, at once and without an answer.
-        case breakConnection(Delivery, Fault)
-        /// Suspend the connection for the delivery's `hold`, then close it
-        /// (``resumed(with:)`` ``Resumption/close``).
-        case hold(Delivery, Duration)
-        /// Close the connection without an answer.
+        case respond(Delivered)
+        /// Queue `head` with a content reader that reads out the body, `length` bytes announced
+        /// (`nil`: chunked); the delivery's, or the server's own reply when `delivery` is `nil`.
+        case stream(HTTPResponse, length: Int?, of: Delivered?)
+        /// Break the connection the way the fault says, at once and without an answer.
+        case breakConnection(Delivered, Fault)
+        /// Suspend the connection for the delivery's hold on the engine's clock, then resume it
+        /// with ``Resumption/close``.
+        case hold(Delivered, Duration)
+        /// Close the connection without an answer (the handler returns `MHD_NO`).
         case close
+        /// Resume the suspended connection; `closing` when it resumes to be closed, which
+        /// libmicrohttpd should see at once.
+        case resume(closing: Bool)
+        /// The request is done: drop up to `bytes` of an unread body from the socket before it is
+        /// closed, so that the close is no reset (``LingeringClose``).
+        case drainOnClose(bytes: Int)
     }
 
     /// What the content reader of a streamed body does next.
     enum ReaderAction: Equatable {
-        /// Hand out what is released and not yet sent; with nothing left to send, suspend until
-        /// the next piece comes (``pieceAwaited()``).
-        case sendReleased
-        /// Release the piece waited for (or the body's end), then hand it out.
-        case releasePiece
-        /// End the body with an error, which closes the connection.
-        case close
+        /// Hand out these bytes.
+        case send(Data)
+        /// Suspend the connection while a task awaits the producer's next piece, then resume it
+        /// with ``Resumption/piece(_:)`` (or ``Resumption/broken(_:)``, ``Resumption/close``).
+        case awaitPiece(StreamedBody)
+        /// End the body: all of it is out.
+        case end
+        /// End the body with an error, which closes the connection, having cut it off the way
+        /// `fault` says, if any.
+        case close(cutOffBy: Fault?)
     }
 
     /// Moved only by the events below.
     private(set) var state = State.awaitingHead
     /// The request's body as it came in; dropped when it outgrows the limit.
     private(set) var body = Data()
+    /// The largest body the server accepts.
+    private let bodyLimit: Int
+    /// Whether the admin API answers the request rather than the engine.
+    private var isForAdminAPI = false
+    /// How many bytes of a body left unread to drop before the connection is closed; `nil` when
+    /// nothing is left unread.
+    private var drainsOnClose: Int?
+
+    init(bodyLimit: Int) {
+        self.bodyLimit = bodyLimit
+    }
+
+    /// The bytes of an unread body dropped before closing its connection at least, however small
+    /// the body limit; up to the limit itself when it is larger.
+    static let minimumDrain = 1024 * 1024
 
     // MARK: Events of the handler
 
     /// libmicrohttpd called the connection's handler without a piece of the body: for the head
-    /// first, then once the body is whole, then after each resumption.
+    /// first, then once the body is whole, then after a resumption with an answer or to close.
     mutating func handlerCalled() -> Action {
         switch state {
         case .awaitingHead:
             state = .readingHead
             return .readHead
+        case .receiving where isForAdminAPI:
+            state = .awaitingTask
+            return .askAdminAPI
         case .receiving:
-            state = .answering
-            return .answer
+            state = .preparing
+            return .askEngine
         case .bodyTooLarge:
             state = .responding
             return .refuseBody
-        case .answerReady(.delivery(let delivery)):
-            state = .answering
-            return answered(with: delivery)
-        case .answerReady(.reply(let reply)):
+        case .deliveryReady(let delivered):
+            state = .preparing
+            return delivery(delivered.delivery)
+        case .replyReady(.whole(let reply)):
             state = .responding
-            return .reply(reply)
-        case .answerReady(.stream(let head, let body)):
-            state = .responding
-            return .stream(head, body, of: nil)
+            return .reply(Replied(reply))
+        case .replyReady(.stream(let head, let body)):
+            state = .streaming(Stream(body: body))
+            return .stream(head, length: body.length, of: nil)
         case .closing:
             return .close
-        case .readingHead, .answering, .awaitingAnswer, .responding, .awaitingPiece, .pieceDue, .completed:
+        case .readingHead, .preparing, .awaitingTask, .responding, .streaming, .awaitingPiece, .pieceDue,
+            .streamEnded, .completed:
             impossible("handlerCalled")
         }
     }
 
-    /// The head is sound: the body, if any, comes next.
-    mutating func headAccepted() {
-        guard case .readingHead = state else { impossible("headAccepted") }
-        state = .receiving
-    }
-
-    /// The head is answered at once (it is malformed, announces too large a body, or comes over
-    /// the connection limit), so libmicrohttpd closes the connection after the answer.
-    mutating func headRefused() {
-        guard case .readingHead = state else { impossible("headRefused") }
+    /// The head as the daemon read it. A head that breaks RFC 9112 (``HeadCheck``), ends at a
+    /// field line of empty name, announces too large a body or comes over the connection limit is
+    /// refused, answered on this very call so that libmicrohttpd reads nothing more of the
+    /// connection as a request; a sound one waits for its body. The costlier facts are asked for
+    /// only when the checks before them pass.
+    mutating func headRead(
+        method: HTTPRequest.Method?, fields: [(name: String, value: String)], isForAdminAPI: Bool,
+        version: @autoclosure () -> String, endsAtAFieldLine: @autoclosure () -> Bool,
+        contentLength: @autoclosure () -> Int?, isOverConnectionLimit: @autoclosure () -> Bool
+    ) -> Action {
+        guard case .readingHead = state else { impossible("headRead") }
+        let refusal: HeadRefusal
+        if let (status, reason) = HeadCheck.problem(method: method, version: version(), fields: fields) {
+            refusal = .malformed(status, reason: reason)
+        } else if endsAtAFieldLine() {
+            refusal = .emptyFieldName
+        } else if let length = contentLength(), length > bodyLimit {
+            // Answered before the body is read, which the client may still be sending.
+            drainsOnClose = min(length, max(bodyLimit, Self.minimumDrain))
+            refusal = .bodyTooLarge
+        } else if isOverConnectionLimit() {
+            refusal = .overConnectionLimit
+        } else {
+            self.isForAdminAPI = isForAdminAPI
+            state = .receiving
+            return .wait
+        }
         state = .responding
+        return .refuseHead(refusal)
     }
 
-    /// libmicrohttpd offered a piece of the body; past `limit` the whole body is dropped. A piece
-    /// after an early answer, which libmicrohttpd may still read, is ignored.
-    mutating func bodyPieceArrived(_ piece: UnsafeRawBufferPointer, limit: Int) {
+    /// libmicrohttpd offered a piece of the body; past the limit the whole body is dropped. A
+    /// piece after an early answer, which libmicrohttpd may still read, is ignored.
+    mutating func bodyPieceArrived(_ piece: UnsafeRawBufferPointer) -> Action {
         switch state {
         case .receiving:
-            guard body.count + piece.count <= limit else {
+            guard body.count + piece.count <= bodyLimit else {
                 state = .bodyTooLarge
                 body = Data()
-                return
+                return .wait
             }
             body.append(contentsOf: piece)
         case .bodyTooLarge, .responding:
             break
-        case .awaitingHead, .readingHead, .answering, .awaitingAnswer, .answerReady, .awaitingPiece, .pieceDue,
-            .closing, .completed:
+        case .awaitingHead, .readingHead, .preparing, .awaitingTask, .deliveryReady, .replyReady, .streaming,
+            .awaitingPiece, .pieceDue, .streamEnded, .closing, .completed:
             impossible("bodyPieceArrived")
+        }
+        return .wait
+    }
+
+    /// What the engine prepared on the handler's call: a delivery now, or a wait for one.
+    mutating func prepared(_ prepared: consuming Prepared<Delivery>) -> Action {
+        guard case .preparing = state else { impossible("prepared") }
+        switch consume prepared {
+        case .ready(let delivery):
+            return self.delivery(delivery)
+        case .pending(let wait):
+            state = .awaitingTask
+            return .awaitDelivery(AwaitedDelivery(wait: wait))
         }
     }
 
-    /// The engine's delivery for the request, ready on the handler's call: how it goes out.
-    mutating func answered(with delivery: consuming Delivery) -> Action {
-        guard case .answering = state else { impossible("answered") }
+    /// How the engine's delivery goes out, in ``State/preparing``.
+    private mutating func delivery(_ delivery: consuming Delivery) -> Action {
         // Most answers at once, told without reading the content, which copies the head and body
         // out of the response.
         if delivery.isResponseAtOnce {
             state = .responding
-            return .respond(delivery)
+            return .respond(Delivered(delivery))
         }
         switch delivery.content {
         case .response(let head, let body):
-            state = .responding
-            return .stream(head, StreamedBody(delivery.pieces(of: body), length: body.length), of: delivery)
-        case .fault(let fault, _) where fault.isAnsweredOverHTTP:
-            state = .responding
-            return .respondWithFault(delivery)
+            state = .streaming(Stream(body: StreamedBody(delivery.pieces(of: body), length: body.length)))
+            return .stream(head, length: body.length, of: Delivered(delivery))
         case .fault(let fault, let hold) where hold <= .zero:
-            state = .closing
-            return .breakConnection(delivery, fault)
+            state = .closing(cutOffBy: nil)
+            return .breakConnection(Delivered(delivery), fault)
         case .fault(_, let hold):
-            state = .awaitingAnswer
-            return .hold(delivery, hold)
+            state = .awaitingTask
+            return .hold(Delivered(delivery), hold)
         }
-    }
-
-    /// The answer is to be awaited by a task, with the connection suspended.
-    mutating func answerPending() {
-        guard case .answering = state else { impossible("answerPending") }
-        state = .awaitingAnswer
     }
 
     // MARK: Events of the content reader
 
-    /// libmicrohttpd called the content reader of the streamed body for more.
-    mutating func readerCalled() -> ReaderAction {
+    /// libmicrohttpd called the content reader of the streamed body for at most `capacity` bytes.
+    mutating func readerCalled(capacity: Int) -> ReaderAction {
         switch state {
-        case .responding:
-            return .sendReleased
-        case .pieceDue:
-            state = .responding
-            return .releasePiece
-        case .closing:
-            return .close
-        case .awaitingHead, .readingHead, .receiving, .bodyTooLarge, .answering, .awaitingAnswer, .answerReady,
-            .awaitingPiece, .completed:
+        case .streaming(var stream):
+            guard stream.sent < stream.piece.count else {
+                state = .awaitingPiece(stream)
+                return .awaitPiece(stream.body)
+            }
+            let from = stream.piece.startIndex + stream.sent
+            let count = min(capacity, stream.piece.count - stream.sent)
+            stream.sent += count
+            state = .streaming(stream)
+            return .send(stream.piece[from..<from + count])
+        case .pieceDue(var stream, let piece?):
+            stream.piece = piece
+            stream.sent = 0
+            state = .streaming(stream)
+            return readerCalled(capacity: capacity)
+        case .pieceDue(_, nil), .streamEnded:
+            state = .streamEnded
+            return .end
+        case .closing(let fault):
+            return .close(cutOffBy: fault)
+        case .awaitingHead, .readingHead, .receiving, .bodyTooLarge, .preparing, .awaitingTask, .deliveryReady,
+            .replyReady, .responding, .awaitingPiece, .completed:
             impossible("readerCalled")
         }
-    }
-
-    /// The reader has handed out every released byte and waits, with the connection suspended,
-    /// for the next piece.
-    mutating func pieceAwaited() {
-        guard case .responding = state else { impossible("pieceAwaited") }
-        state = .awaitingPiece
     }
 
     // MARK: Events of the tasks and of the server
 
     /// The task that awaited something resumes the suspended connection.
-    mutating func resumed(with resumption: Resumption) {
+    mutating func resumed(with resumption: Resumption) -> Action {
         switch (state, resumption) {
-        case (.awaitingAnswer, .answer(let answer)):
-            state = .answerReady(answer)
-        case (.awaitingPiece, .pieceDue):
-            state = .pieceDue
-        case (.awaitingAnswer, .close), (.awaitingPiece, .close):
-            state = .closing
+        case (.awaitingTask, .delivery(let delivered)):
+            state = .deliveryReady(delivered)
+        case (.awaitingTask, .reply(let reply)):
+            state = .replyReady(reply)
+        case (.awaitingPiece(let stream), .piece(let piece)):
+            // A sized body's reader is called no more once it is all out, so one that waits and
+            // meets the end has a producer that fell short of the announced length: it is cut off.
+            state = piece == nil && stream.body.length != nil ? .closing(cutOffBy: nil) : .pieceDue(stream, piece)
+        case (.awaitingPiece, .broken(let fault)):
+            state = .closing(cutOffBy: fault)
+        case (.awaitingTask, .close), (.awaitingPiece, .close):
+            state = .closing(cutOffBy: nil)
         default:
             impossible("resumed(with: \(resumption))")
         }
+        return .resume(closing: state.isClosing)
     }
 
     /// The server is stopping: the suspended connection is resumed to be closed.
-    mutating func serverStopped() {
+    mutating func serverStopped() -> Action {
         switch state {
-        case .awaitingAnswer, .awaitingPiece:
-            state = .closing
-        case .awaitingHead, .readingHead, .receiving, .bodyTooLarge, .answering, .answerReady, .responding, .pieceDue,
-            .closing, .completed:
+        case .awaitingTask, .awaitingPiece:
+            state = .closing(cutOffBy: nil)
+            return .resume(closing: true)
+        case .awaitingHead, .readingHead, .receiving, .bodyTooLarge, .preparing, .deliveryReady, .replyReady,
+            .responding, .streaming, .pieceDue, .streamEnded, .closing, .completed:
             impossible("serverStopped")
         }
     }
@@ -268,16 +337,24 @@ struct ExchangeStateMachine {
     /// libmicrohttpd is done with the request: answered, broken, or its client gone. Never while
     /// suspended, as libmicrohttpd looks at a suspended connection only once it is resumed, nor
     /// within a call of the handler.
-    mutating func completed() {
+    mutating func completed() -> Action {
         switch state {
-        case .awaitingHead, .receiving, .bodyTooLarge, .answerReady, .responding, .pieceDue, .closing:
+        case .awaitingHead, .receiving, .bodyTooLarge, .deliveryReady, .replyReady, .responding, .streaming,
+            .pieceDue, .streamEnded, .closing:
             state = .completed
-        case .readingHead, .answering, .awaitingAnswer, .awaitingPiece, .completed:
+            return drainsOnClose.map { .drainOnClose(bytes: $0) } ?? .wait
+        case .readingHead, .preparing, .awaitingTask, .awaitingPiece, .completed:
             impossible("completed")
         }
     }
 
     private func impossible(_ event: String, line: UInt = #line) -> Never {
         preconditionFailure("An exchange cannot take \(event) in the state \(state).", line: line)
+    }
+}
+
+extension ExchangeStateMachine.State {
+    fileprivate var isClosing: Bool {
+        if case .closing = self { true } else { false }
     }
 }

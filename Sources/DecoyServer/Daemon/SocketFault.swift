@@ -37,7 +37,7 @@ enum SocketFault {
             break
         case .transportError, .proxyFailure:
             // No server can make a client raise an arbitrary error; closing is the nearest thing.
-            // (The daemon answers a proxy failure over HTTP and never brings it here.)
+            // (A proxy failure is delivered as its response and never comes here.)
             break
         }
         return .NO

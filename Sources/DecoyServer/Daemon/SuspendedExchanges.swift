@@ -5,7 +5,9 @@ import DecoyClient
 /// A task registers under the same lock it later takes to resume its connection, and stopping
 /// takes that lock too: so a connection is resumed exactly once, and never after the daemon is
 /// told to stop (libmicrohttpd aborts if it is stopped with a connection still suspended). The
-/// exchange's machine is moved on under the lock, before its connection is resumed.
+/// exchange's machine is moved on under the lock, and the daemon resumes the connection as the
+/// machine's action says, still under it. It keeps nothing of a request but the task awaiting it,
+/// which stopping cancels; where the request is, is its machine's.
 final class SuspendedExchanges: Sendable {
     private struct Entry {
         let exchange: Exchange
@@ -18,12 +20,6 @@ final class SuspendedExchanges: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Resumes a suspended connection: the daemon's, which alone talks to libmicrohttpd.
-    private let resumeConnection: @Sendable (Exchange) -> Void
-
-    init(resumeConnection: @escaping @Sendable (Exchange) -> Void) {
-        self.resumeConnection = resumeConnection
-    }
 
     /// How many connections are suspended now.
     var count: Int { state.withLock { $0.entries.count } }
@@ -34,8 +30,7 @@ final class SuspendedExchanges: Sendable {
         let id = ObjectIdentifier(exchange)
         state.withLock { state in
             guard state.isOpen else {
-                exchange.machine.serverStopped()
-                resumeConnection(exchange)
+                exchange.daemon.perform(exchange.machine.serverStopped(), for: exchange)
                 return
             }
             let task = Task { [self] in
@@ -48,8 +43,7 @@ final class SuspendedExchanges: Sendable {
     private func resume(_ id: ObjectIdentifier, with resumption: ExchangeStateMachine.Resumption) {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: id) else { return }
-            entry.exchange.machine.resumed(with: resumption)
-            resumeConnection(entry.exchange)
+            entry.exchange.daemon.perform(entry.exchange.machine.resumed(with: resumption), for: entry.exchange)
         }
     }
 
@@ -59,8 +53,7 @@ final class SuspendedExchanges: Sendable {
             state.isOpen = false
             for entry in state.entries.values {
                 entry.task.cancel()
-                entry.exchange.machine.serverStopped()
-                resumeConnection(entry.exchange)
+                entry.exchange.daemon.perform(entry.exchange.machine.serverStopped(), for: entry.exchange)
             }
             state.entries = [:]
         }

@@ -27,7 +27,7 @@ struct JournalFeed: AsyncSequence, Sendable {
 
     /// The streamed reply, subscribed to `journal` from now on.
     static func stream(_ journal: RequestJournal, events: @escaping @Sendable ([JournalEntry]) -> [ServeEvent])
-        -> ExchangeStateMachine.Answer
+        -> Reply
     {
         let head = HTTPResponse(
             status: .ok,

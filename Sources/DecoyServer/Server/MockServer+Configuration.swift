@@ -27,7 +27,8 @@ extension MockServer {
         /// libmicrohttpd clears it for every request, so more costs throughput.
         public var headerMemoryLimit: Int
         /// How long a ``Fault/timeout`` holds a connection before closing it, so that no client is held
-        /// forever; measured on the engine's clock, as every wait of the engine is.
+        /// forever; measured on the engine's clock, as every wait of the engine is. The server's
+        /// engine holds the fault this long, as it decides every other wait.
         public var faultTimeoutHold: Duration
         /// Receives a line per answered request at `info`, and the unmatched 404's body at `debug`;
         /// `nil` logs nothing. The lines are made and handed over by a thread of the server's

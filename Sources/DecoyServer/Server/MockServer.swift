@@ -53,6 +53,8 @@ public final class MockServer: Sendable {
         var engine = engine
         // Webhooks go out from this server's stubs, so their failures belong in its log.
         if let logger = configuration.logger { engine.webhookSender.logger = logger }
+        // No connection is held for ever: the engine holds a timeout for the server's limit.
+        engine.timeoutHold = min(engine.timeoutHold, configuration.faultTimeoutHold)
         self.engine = engine
         self.configuration = configuration
         recorder = (engine.provider as? any RecordingStore).map(Recorder.init(registry:))

@@ -104,31 +104,15 @@ struct ProxyTests {
         #expect(body == "http://[::1]:8081/base/v?x=1")
     }
 
-    @Test func anUnreachableUpstreamIsATransportFailureInProcess() async throws {
-        let registry = StubRegistry()
-        let upstream = try RefusingPort()
-        try registry.register(ProxyStub(to: upstream.url), for: .get("/users/1"))
-        try await withStubbedClient(.inProcess, registry: registry) { client, _ in
-            do throws(APIError) {
-                _ = try await client.response(for: Resource<Void>.get("/users/1"))
-                Issue.record("expected a transport failure")
-            } catch .transport(let failure, let underlying) {
-                #expect(failure == .cannotConnect)
-                #expect(underlying.localizedDescription.contains("Decoy could not proxy GET /users/1"))
-            } catch {
-                Issue.record("expected a transport failure, got \(error)")
-            }
-        }
-        #expect(registry.journal.entries.first?.fault != nil)
-        #expect(registry.journal.entries.first?.status == .badGateway)
-    }
-
-    @Test func anUnreachableUpstreamIsA502OverTheServer() async throws {
+    /// A gateway's answer, the same in every serving: no server can make its client raise the
+    /// upstream's error, so no serving does.
+    @Test(arguments: ServingMode.allCases)
+    func anUnreachableUpstreamIsA502InEveryServing(_ mode: ServingMode) async throws {
         let registry = StubRegistry()
         let upstream = try RefusingPort()
         let target = upstream.url
         try registry.register(ProxyStub(to: target), for: .get("/users/1"))
-        try await withStubbedClient(.server, registry: registry) { client, _ in
+        try await withStubbedClient(mode, registry: registry) { client, _ in
             do throws(APIError) {
                 _ = try await client.response(for: Resource<Void>.get("/users/1"))
                 Issue.record("expected a 502")
@@ -141,6 +125,8 @@ struct ProxyTests {
                 Issue.record("expected a 502, got \(error)")
             }
         }
+        #expect(registry.journal.entries.first?.fault != nil, "the journal notes the failure")
+        #expect(registry.journal.entries.first?.status == .badGateway)
     }
 
     @Test func aStubFileProxiesAndReadsBackAsWritten() async throws {

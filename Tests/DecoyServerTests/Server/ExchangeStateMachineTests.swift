@@ -5,7 +5,8 @@ import Testing
 
 @testable import DecoyServer
 
-/// Every transition of the server's exchange, driven event by event with no socket.
+/// Whole exchanges of the server, driven event by event with no socket: each test asserts the
+/// sequence of actions the machine gives the daemon, from the request line to the request's end.
 ///
 /// An event a state does not take stops the process with both named (`preconditionFailure`),
 /// which is not tested here: in an exit test, the child that runs the test binary again stalled
@@ -18,56 +19,94 @@ struct ExchangeStateMachineTests {
 
     // MARK: The request
 
-    @Test func theHeadIsReadOnTheFirstCallAndTheBodyGathersUntilTheCallWithoutAPiece() {
-        var machine = Machine()
-        #expect(name(machine.handlerCalled()) == "readHead")
-        #expect(name(machine.state) == "readingHead")
-        machine.headAccepted()
-        #expect(name(machine.state) == "receiving")
-        machine.receive("hello, ", limit: 12)
-        machine.receive("world", limit: 12)
-        #expect(name(machine.state) == "receiving")
-        #expect(name(machine.handlerCalled()) == "answer")
-        #expect(name(machine.state) == "answering")
+    @Test func aPlainRequestIsReadGatheredAndRespondedToAtOnce() throws {
+        let delivery = try Self.delivery(StubResponse(text: "hi"))
+        var machine = Machine(bodyLimit: 12)
+        let actions = [
+            machine.handlerCalled(), machine.readHead(), machine.receive("hello, "), machine.receive("world"),
+            machine.handlerCalled(), machine.prepared(.ready(delivery)), machine.completed(),
+        ]
+        #expect(actions == [.readHead, .wait, .wait, .wait, .askEngine, .respond(Delivered(delivery)), .wait])
         #expect(machine.body == Data("hello, world".utf8))
-    }
-
-    @Test func aRefusedHeadIsAnsweredAndTheRestOfItsBodyIgnored() {
-        var machine = Machine()
-        _ = machine.handlerCalled()
-        machine.headRefused()
-        #expect(name(machine.state) == "responding")
-        machine.receive("late", limit: 100)
-        #expect(name(machine.state) == "responding")
-        #expect(machine.body.isEmpty)
-        machine.completed()
-        #expect(name(machine.state) == "completed")
+        #expect(machine.state == .completed)
     }
 
     @Test func aBodyPastTheLimitIsDroppedIgnoredAndRefused() {
-        var machine = Self.receiving()
-        machine.receive("12345", limit: 8)
-        machine.receive("678", limit: 8)
-        #expect(name(machine.state) == "receiving", "exactly the limit is taken")
-        machine.receive("9", limit: 8)
-        #expect(name(machine.state) == "bodyTooLarge")
+        var machine = Machine(bodyLimit: 8)
+        let actions = [
+            machine.handlerCalled(), machine.readHead(), machine.receive("12345"), machine.receive("678"),
+        ]
+        #expect(machine.state == .receiving, "exactly the limit is taken")
+        let after = [machine.receive("9"), machine.receive("more"), machine.handlerCalled(), machine.completed()]
+        #expect(actions + after == [.readHead, .wait, .wait, .wait, .wait, .wait, .refuseBody, .wait])
         #expect(machine.body.isEmpty)
-        machine.receive("more", limit: 8)
-        #expect(name(machine.state) == "bodyTooLarge")
-        #expect(machine.body.isEmpty)
-        #expect(name(machine.handlerCalled()) == "refuseBody")
-        #expect(name(machine.state) == "responding")
     }
 
-    // MARK: The engine's answer
+    @Test(arguments: [
+        (Head(method: nil), Machine.HeadRefusal.malformed(.badRequest, reason: "The method is not a token.")),
+        (
+            Head(fields: [("Host", "a"), ("Host", "b")]),
+            .malformed(.badRequest, reason: "The request has more than one Host field.")
+        ),
+        (Head(endsAtAFieldLine: true), .emptyFieldName),
+        (Head(isOverConnectionLimit: true), .overConnectionLimit),
+    ])
+    func aRefusedHeadIsAnsweredAtOnceAndTheRestOfItsBodyIgnored(_ head: Head, _ refusal: Machine.HeadRefusal) {
+        var machine = Machine(bodyLimit: 100)
+        let actions = [machine.handlerCalled(), machine.readHead(head), machine.receive("late"), machine.completed()]
+        #expect(actions == [.readHead, .refuseHead(refusal), .wait, .wait])
+        #expect(machine.body.isEmpty)
+    }
 
-    @Test func aResponseAtOnceIsRespondedWith() throws {
-        var machine = Self.answering()
-        let action = machine.answered(with: try Self.delivery(StubResponse(text: "hi")))
-        #expect(name(action) == "respond")
-        #expect(name(machine.state) == "responding")
-        machine.completed()
-        #expect(name(machine.state) == "completed")
+    /// Answered before the body is read; up to the limit, but at least a megabyte, of the body
+    /// left unread is drained as the connection closes.
+    @Test func aHeadAnnouncingTooLargeABodyIsRefusedAndTheBodyDrained() {
+        var small = Machine(bodyLimit: 8)
+        let actions = [small.handlerCalled(), small.readHead(Head(contentLength: 9)), small.completed()]
+        #expect(actions == [.readHead, .refuseHead(.bodyTooLarge), .drainOnClose(bytes: 9)])
+        var huge = Machine(bodyLimit: 8)
+        _ = huge.handlerCalled()
+        _ = huge.readHead(Head(contentLength: 1 << 30))
+        #expect(huge.completed() == .drainOnClose(bytes: Machine.minimumDrain))
+    }
+
+    @Test func anAdminRequestIsRepliedToFromATask() {
+        var machine = Machine(bodyLimit: 100)
+        let reply = StubResponse(status: .accepted, text: "done")
+        let actions = [
+            machine.handlerCalled(), machine.readHead(Head(isForAdminAPI: true)), machine.handlerCalled(),
+            machine.resumed(with: .reply(.whole(reply))), machine.handlerCalled(), machine.completed(),
+        ]
+        #expect(actions == [.readHead, .wait, .askAdminAPI, .resume(closing: false), .reply(Replied(reply)), .wait])
+    }
+
+    // MARK: The engine's delivery
+
+    @Test func aPendingDeliveryIsSentOnTheCallAfterTheResumption() throws {
+        let delivery = try Self.delivery(StubResponse(text: "late"))
+        var machine = Self.preparing()
+        let actions = [
+            machine.prepared(.pending({ delivery })), machine.resumed(with: .delivery(Delivered(delivery))),
+            machine.handlerCalled(), machine.completed(),
+        ]
+        let expected: [Machine.Action] = [
+            .awaitDelivery(AwaitedDelivery { delivery }), .resume(closing: false), .respond(Delivered(delivery)),
+            .wait,
+        ]
+        #expect(actions == expected)
+    }
+
+    @Test func aFailedWaitClosesTheConnection() throws {
+        var machine = Self.preparing()
+        let actions = [
+            machine.prepared(.pending({ throw CancellationError() })), machine.resumed(with: .close),
+            machine.handlerCalled(), machine.handlerCalled(), machine.completed(),
+        ]
+        #expect(
+            actions == [
+                .awaitDelivery(AwaitedDelivery { throw CancellationError() }), .resume(closing: true), .close, .close,
+                .wait,
+            ])
     }
 
     /// The engine withholds a `HEAD`'s body and tells its length; the server announces that length
@@ -76,202 +115,184 @@ struct ExchangeStateMachineTests {
         StubResponse(text: "slow body").throttled(.bytesPerSecond(1)), StubResponse(text: "fast body"),
     ])
     func aHeadRequestGetsTheHeadAndTheLengthOfTheBodyWithheld(_ response: StubResponse) throws {
-        var machine = Self.answering()
-        guard case .stream(_, let body, of: .some) = machine.answered(with: try Self.delivery(response, method: .head))
-        else {
-            Issue.record("not streamed")
+        let delivery = try Self.delivery(response, method: .head)
+        var machine = Self.preparing()
+        #expect(machine.prepared(.ready(delivery)) == .stream(response.head, length: 9, of: Delivered(delivery)))
+        guard case .streaming(let stream) = machine.state else {
+            Issue.record("not streaming")
             return
         }
-        #expect(body.length == 9)
-        #expect(name(machine.state) == "responding")
+        let reads = [machine.readerCalled(capacity: 100)]
+        #expect(machine.resumed(with: .piece(nil)) == .resume(closing: true), "a sized body is cut off short")
+        #expect(reads == [.awaitPiece(stream.body)])
     }
 
-    @Test func aPacedBodyIsStreamedPieceByPiece() throws {
-        var machine = Self.answering()
+    @Test func aPacedBodyIsStreamedPieceByPieceThenEnded() throws {
         let paced = StubResponse(text: "0123456789").throttled(.chunks(count: 2, over: .milliseconds(100)))
-        guard case .stream(let head, let body, of: .some) = machine.answered(with: try Self.delivery(paced)) else {
-            Issue.record("not streamed")
-            return
-        }
-        #expect(head.status == .ok)
-        #expect(body.length == 10, "a paced body's length is announced")
-        #expect(name(machine.state) == "responding")
-        for _ in 0..<2 {
-            #expect(machine.readerCalled() == .sendReleased)
-            machine.pieceAwaited()
-            #expect(name(machine.state) == "awaitingPiece")
-            machine.resumed(with: .pieceDue)
-            #expect(name(machine.state) == "pieceDue")
-            #expect(machine.readerCalled() == .releasePiece)
-            #expect(name(machine.state) == "responding")
-        }
-        machine.completed()
-        #expect(name(machine.state) == "completed")
+        let delivery = try Self.delivery(paced)
+        var machine = Self.preparing()
+        #expect(machine.prepared(.ready(delivery)) == .stream(paced.head, length: 10, of: Delivered(delivery)))
+        let body = try #require(machine.streamedBody)
+        let steps = [
+            machine.read(4), machine.resumed(piece: "01234"), machine.read(4), machine.read(4), machine.read(4),
+            machine.resumed(piece: "56789"), machine.read(8), machine.read(8),
+        ]
+        #expect(
+            steps == [
+                .read(.awaitPiece(body)), .resume(.resume(closing: false)), .read(.send(Data("0123".utf8))),
+                .read(.send(Data("4".utf8))), .read(.awaitPiece(body)), .resume(.resume(closing: false)),
+                .read(.send(Data("56789".utf8))), .read(.awaitPiece(body)),
+            ])
+        // An open-ended stream's producer may end; a sized one's has no more to give once all is out.
+        #expect(machine.resumed(with: .piece(nil)) == .resume(closing: true))
+        #expect(machine.readerCalled(capacity: 8) == .close(cutOffBy: nil))
+        #expect(machine.completed() == .wait)
     }
 
-    @Test func aStreamedReplyOfTheServersOwnIsReadOutLikeAPacedBody() {
-        var machine = Self.answering()
-        machine.answerPending()
-        let feed = AsyncStream<Data> { $0.finish() }
-        machine.resumed(with: .answer(.stream(HTTPResponse(status: .ok), StreamedBody(feed))))
-        guard case .stream(let head, let body, of: nil) = machine.handlerCalled() else {
-            Issue.record("not streamed")
-            return
-        }
-        #expect(head.status == .ok)
-        #expect(body.length == nil, "open-ended, so chunked")
-        #expect(name(machine.state) == "responding")
-        #expect(machine.readerCalled() == .sendReleased)
-        machine.pieceAwaited()
-        machine.resumed(with: .pieceDue)
-        #expect(machine.readerCalled() == .releasePiece)
-        machine.completed()
-        #expect(name(machine.state) == "completed")
+    @Test func aStreamedReplyOfTheServersOwnEndsWhenItsProducerDoes() {
+        var machine = Self.preparing(admin: true)
+        let feed = StreamedBody(AsyncStream<Data> { $0.finish() })
+        let head = HTTPResponse(status: .ok)
+        let actions = [machine.resumed(with: .reply(.stream(head, feed))), machine.handlerCalled()]
+        #expect(actions == [.resume(closing: false), .stream(head, length: nil, of: nil)])
+        let steps = [
+            machine.read(8), machine.resumed(piece: "hi"), machine.read(8), machine.read(8),
+            machine.resumed(piece: nil), machine.read(8), machine.read(8),
+        ]
+        #expect(
+            steps == [
+                .read(.awaitPiece(feed)), .resume(.resume(closing: false)), .read(.send(Data("hi".utf8))),
+                .read(.awaitPiece(feed)), .resume(.resume(closing: false)), .read(.end), .read(.end),
+            ])
+        #expect(machine.completed() == .wait)
     }
 
-    @Test func aPacedBodyWhoseWaitFailsIsCutOff() throws {
+    @Test func aBrokenBodyIsCutOffItsFaultsWay() throws {
         var machine = try Self.awaitingPiece()
-        machine.resumed(with: .close)
-        #expect(name(machine.state) == "closing")
-        #expect(machine.readerCalled() == .close)
-        #expect(machine.readerCalled() == .close, "closing is final until completed")
-        machine.completed()
-        #expect(name(machine.state) == "completed")
+        #expect(machine.resumed(with: .broken(.connectionReset)) == .resume(closing: true))
+        let reads = [machine.readerCalled(capacity: 8), machine.readerCalled(capacity: 8)]
+        #expect(reads == [.close(cutOffBy: .connectionReset), .close(cutOffBy: .connectionReset)])
+        #expect(machine.completed() == .wait)
     }
 
     @Test func aFaultBelowHTTPBreaksTheConnectionAtOnce() throws {
-        var machine = Self.answering()
-        guard case .breakConnection(_, let fault) = machine.answered(with: try Self.delivery(.fault(.connectionReset)))
-        else {
-            Issue.record("not broken")
-            return
-        }
-        #expect(fault == .connectionReset)
-        #expect(name(machine.state) == "closing")
-        #expect(name(machine.handlerCalled()) == "close")
-        machine.completed()
-        #expect(name(machine.state) == "completed")
+        let delivery = try Self.delivery(.fault(.connectionReset))
+        var machine = Self.preparing()
+        let actions = [machine.prepared(.ready(delivery)), machine.handlerCalled(), machine.completed()]
+        #expect(actions == [.breakConnection(Delivered(delivery), .connectionReset), .close, .wait])
     }
 
-    @Test func aProxyFailureIsAnsweredOverHTTP() throws {
-        var machine = Self.answering()
+    /// The engine delivers a proxy failure as its response, as to every serving.
+    @Test func aProxyFailureIsRespondedToLikeAnyResponse() throws {
         let failure = StubResponse.fault(.proxyFailure(.cannotConnectToHost, reason: "upstream down"))
-        #expect(name(machine.answered(with: try Self.delivery(failure))) == "respondWithFault")
-        #expect(name(machine.state) == "responding")
+        let delivery = try Self.delivery(failure)
+        var machine = Self.preparing()
+        let actions = [machine.prepared(.ready(delivery)), machine.completed()]
+        #expect(actions == [.respond(Delivered(delivery)), .wait])
     }
 
     @Test func aTimeoutIsHeldThenClosed() throws {
-        var machine = Self.answering()
-        guard case .hold(_, let hold) = machine.answered(with: try Self.delivery(.fault(.timeout))) else {
-            Issue.record("not held")
-            return
-        }
-        #expect(hold == Delivery.untilTheClientGivesUp)
-        #expect(name(machine.state) == "awaitingAnswer")
-        machine.resumed(with: .close)
-        #expect(name(machine.state) == "closing")
-        #expect(name(machine.handlerCalled()) == "close")
+        let delivery = try Self.delivery(.fault(.timeout))
+        var machine = Self.preparing()
+        let actions = [
+            machine.prepared(.ready(delivery)), machine.resumed(with: .close), machine.handlerCalled(),
+            machine.completed(),
+        ]
+        #expect(
+            actions == [
+                .hold(Delivered(delivery), Delivery.untilTheClientGivesUp), .resume(closing: true), .close, .wait,
+            ])
     }
 
-    // MARK: Answers awaited
-
-    @Test func aPendingDeliveryIsTakenOnTheCallAfterTheResumption() throws {
-        var machine = Self.answering()
-        machine.answerPending()
-        #expect(name(machine.state) == "awaitingAnswer")
-        machine.resumed(with: .answer(.delivery(try Self.delivery(StubResponse(text: "late")))))
-        #expect(name(machine.state) == "answerReady")
-        #expect(name(machine.handlerCalled()) == "respond")
-        #expect(name(machine.state) == "responding")
+    /// The server's engine decides the hold, within the server's limit; the daemon only waits it out.
+    @Test func aTimeoutIsHeldForTheServersLimit() throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse.fault(.timeout), for: .any("/x"))
+        let server = MockServer(registry: registry, configuration: .init(faultTimeoutHold: .seconds(3)))
+        guard case .ready(let delivery) = server.engine.prepare(StubRequest(method: .get, target: "/x")) else {
+            throw CancellationError()
+        }
+        var machine = Self.preparing()
+        #expect(machine.prepared(.ready(delivery)) == .hold(Delivered(delivery), .seconds(3)))
     }
 
     @Test func aPendingDeliveryMayHoldAFaultInTurn() throws {
-        var machine = Self.answering()
-        machine.answerPending()
-        machine.resumed(with: .answer(.delivery(try Self.delivery(.fault(.timeout)))))
-        #expect(name(machine.handlerCalled()) == "hold")
-        #expect(name(machine.state) == "awaitingAnswer")
+        let delivery = try Self.delivery(.fault(.timeout))
+        var machine = Self.preparing()
+        let actions = [
+            machine.prepared(.pending({ delivery })), machine.resumed(with: .delivery(Delivered(delivery))),
+            machine.handlerCalled(),
+        ]
+        #expect(actions.last == .hold(Delivered(delivery), Delivery.untilTheClientGivesUp))
+        #expect(machine.state == .awaitingTask)
     }
 
-    @Test func aReplyIsTakenOnTheCallAfterTheResumption() {
-        var machine = Self.answering()
-        machine.answerPending()
-        machine.resumed(with: .answer(.reply(StubResponse(status: .accepted))))
-        guard case .reply(let reply) = machine.handlerCalled() else {
-            Issue.record("no reply")
-            return
-        }
-        #expect(reply.status == .accepted)
-        #expect(name(machine.state) == "responding")
-    }
-
-    @Test func aFailedWaitClosesTheConnection() {
-        var machine = Self.answering()
-        machine.answerPending()
-        machine.resumed(with: .close)
-        #expect(name(machine.state) == "closing")
-        #expect(name(machine.handlerCalled()) == "close")
-    }
+    // MARK: The server's stopping and the client's going
 
     @Test func stoppingClosesEveryKindOfSuspendedConnection() throws {
-        var waiting = Self.answering()
-        waiting.answerPending()
-        waiting.serverStopped()
-        #expect(name(waiting.state) == "closing")
-        #expect(name(waiting.handlerCalled()) == "close")
+        var waiting = Self.preparing()
+        let actions = [
+            waiting.prepared(.pending({ throw CancellationError() })), waiting.serverStopped(),
+            waiting.handlerCalled(), waiting.completed(),
+        ]
+        #expect(actions.dropFirst() == [.resume(closing: true), .close, .wait])
+
+        var held = Self.preparing()
+        _ = held.prepared(.ready(try Self.delivery(.fault(.timeout))))
+        #expect([held.serverStopped(), held.handlerCalled()] == [.resume(closing: true), .close])
 
         var dribbling = try Self.awaitingPiece()
-        dribbling.serverStopped()
-        #expect(name(dribbling.state) == "closing")
-        #expect(dribbling.readerCalled() == .close)
+        #expect(dribbling.serverStopped() == .resume(closing: true))
+        #expect(dribbling.readerCalled(capacity: 8) == .close(cutOffBy: nil))
+        #expect(dribbling.completed() == .wait)
     }
 
-    // MARK: Completion
-
     @Test func aClientMayGoAtAnyPointOutsideACallAndASuspension() throws {
-        var beforeTheHead = Machine()
-        beforeTheHead.completed()
+        var beforeTheHead = Machine(bodyLimit: 100)
         var midBody = Self.receiving()
-        midBody.completed()
+        _ = midBody.receive("half")
         var overTheLimit = Self.receiving()
-        overTheLimit.receive("too long", limit: 1)
-        overTheLimit.completed()
-        var answerUntaken = Self.answering()
-        answerUntaken.answerPending()
-        answerUntaken.resumed(with: .answer(.reply(StubResponse())))
-        answerUntaken.completed()
+        _ = overTheLimit.receive(String(repeating: "x", count: 101))
+        var replyUntaken = Self.preparing(admin: true)
+        _ = replyUntaken.resumed(with: .reply(.whole(StubResponse())))
+        var deliveryUntaken = Self.preparing()
+        _ = deliveryUntaken.prepared(.pending({ try Self.delivery(StubResponse()) }))
+        _ = deliveryUntaken.resumed(with: .delivery(Delivered(try Self.delivery(StubResponse()))))
         var pieceUnsent = try Self.awaitingPiece()
-        pieceUnsent.resumed(with: .pieceDue)
-        pieceUnsent.completed()
-        for machine in [beforeTheHead, midBody, overTheLimit, answerUntaken, pieceUnsent] {
-            #expect(name(machine.state) == "completed")
-        }
+        _ = pieceUnsent.resumed(with: .piece(Data("56789".utf8)))
+        var machines = [beforeTheHead, midBody, overTheLimit, replyUntaken, deliveryUntaken, pieceUnsent]
+        let actions = machines.indices.map { machines[$0].completed() }
+        #expect(actions == Array(repeating: .wait, count: machines.count))
+        #expect(machines.allSatisfy { $0.state == .completed })
+        _ = beforeTheHead.completed()
     }
 
     // MARK: Helpers
 
     /// A machine whose head is accepted.
-    static func receiving() -> Machine {
-        var machine = Machine()
+    static func receiving(admin: Bool = false) -> Machine {
+        var machine = Machine(bodyLimit: 100)
         _ = machine.handlerCalled()
-        machine.headAccepted()
+        _ = machine.readHead(Head(isForAdminAPI: admin))
         return machine
     }
 
-    /// A machine with the whole request in hand, its answer being worked out.
-    static func answering() -> Machine {
-        var machine = receiving()
+    /// A machine with the whole request in hand: the engine is asked, or the admin API's task is.
+    static func preparing(admin: Bool = false) -> Machine {
+        var machine = receiving(admin: admin)
         _ = machine.handlerCalled()
         return machine
     }
 
-    /// A machine streaming a paced body, waiting for its second piece.
+    /// A machine streaming a paced body, its first piece sent, waiting for its second.
     static func awaitingPiece() throws -> Machine {
-        var machine = answering()
+        var machine = preparing()
         let paced = StubResponse(text: "0123456789").throttled(.chunks(count: 2, over: .milliseconds(100)))
-        _ = machine.answered(with: try delivery(paced))
-        _ = machine.readerCalled()
-        machine.pieceAwaited()
+        _ = machine.prepared(.ready(try delivery(paced)))
+        _ = machine.readerCalled(capacity: 100)
+        _ = machine.resumed(with: .piece(Data("01234".utf8)))
+        _ = machine.readerCalled(capacity: 100)
+        _ = machine.readerCalled(capacity: 100)
         return machine
     }
 
@@ -284,15 +305,47 @@ struct ExchangeStateMachineTests {
         }
         return delivery
     }
-}
 
-/// A state's or action's case name, without its values.
-private func name(_ value: some Any) -> String {
-    String(String(describing: value).prefix { $0 != "(" })
+    /// The facts of a head as the daemon tells them; by default a sound `GET`.
+    struct Head: Sendable {
+        var method: HTTPRequest.Method? = .get
+        var fields: [(name: String, value: String)] = [("Host", "x")]
+        var endsAtAFieldLine = false
+        var contentLength: Int?
+        var isOverConnectionLimit = false
+        var isForAdminAPI = false
+    }
 }
 
 extension ExchangeStateMachine {
-    fileprivate mutating func receive(_ text: String, limit: Int) {
-        Data(text.utf8).withUnsafeBytes { bodyPieceArrived($0, limit: limit) }
+    fileprivate mutating func readHead(_ head: ExchangeStateMachineTests.Head = .init()) -> Action {
+        headRead(
+            method: head.method, fields: head.fields, isForAdminAPI: head.isForAdminAPI, version: "HTTP/1.1",
+            endsAtAFieldLine: head.endsAtAFieldLine, contentLength: head.contentLength,
+            isOverConnectionLimit: head.isOverConnectionLimit)
     }
+
+    fileprivate mutating func receive(_ text: String) -> Action {
+        Data(text.utf8).withUnsafeBytes { bodyPieceArrived($0) }
+    }
+
+    /// Resumes a connection awaiting a piece with `text`, or the producer's end.
+    fileprivate mutating func resumed(piece text: String?) -> Step {
+        .resume(resumed(with: .piece(text.map { Data($0.utf8) })))
+    }
+
+    /// Calls the content reader for at most `capacity` bytes.
+    fileprivate mutating func read(_ capacity: Int) -> Step {
+        .read(readerCalled(capacity: capacity))
+    }
+
+    fileprivate var streamedBody: StreamedBody? {
+        if case .streaming(let stream) = state { stream.body } else { nil }
+    }
+}
+
+/// One step of a streamed body's exchange: a call of the content reader, or a resumption.
+private enum Step: Equatable {
+    case read(ExchangeStateMachine.ReaderAction)
+    case resume(ExchangeStateMachine.Action)
 }
