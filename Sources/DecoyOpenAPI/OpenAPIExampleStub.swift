@@ -40,7 +40,7 @@ struct OpenAPIExampleStub: Stub {
     func resolve(for request: StubRequest) -> StubResolution {
         let problems = violations(of: request)
         if !problems.isEmpty { return .response(Self.problem(problems, in: operation)) }
-        return .response(answer(request))
+        return .response(exampleResponse(for: request))
     }
 
     // MARK: Checking the request
@@ -152,7 +152,7 @@ struct OpenAPIExampleStub: Stub {
 
     // MARK: Answering
 
-    private func answer(_ request: StubRequest) -> StubResponse {
+    private func exampleResponse(for request: StubRequest) -> StubResponse {
         let preferences: [(key: String, value: String)]
         do {
             preferences = try Self.preferences(request.headerFields[values: Self.prefer])

@@ -103,16 +103,16 @@ extension StubRegistry {
     public func removeMappings(like json: Data) throws(DecoyError) -> [StubMapping] {
         let definition = try decode(json)
         // The same route whatever its webhooks, which say what follows an answer, not what is answered.
-        func answering(_ route: Route) -> Route {
+        func withoutWebhooks(_ route: Route) -> Route {
             var route = route
             route.webhooks = []
             return route
         }
-        let route = answering(definition.pattern.route)
+        let route = withoutWebhooks(definition.pattern.route)
         return contents.withLock { contents in
             let ids =
                 definition.loaded.id.flatMap { contents.mapping(id: $0) == nil ? nil : [$0] }
-                ?? contents.mappings.filter { answering($0.route) == route }.map(\.id)
+                ?? contents.mappings.filter { withoutWebhooks($0.route) == route }.map(\.id)
             return ids.compactMap { contents.remove(id: $0) }
         }
     }

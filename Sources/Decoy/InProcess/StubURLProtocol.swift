@@ -34,12 +34,12 @@ package class StubURLProtocol: URLProtocol {
         }
         let first = request
         let loader = Loader(urlProtocol: self)
-        let task = Task { await StubURLProtocol.answer(first, from: engine, to: loader) }
+        let task = Task { await StubURLProtocol.serve(first, from: engine, to: loader) }
         running.withLock { $0 = task }
     }
 
     /// Answers `first`, and the redirects that follow it, from `engine`.
-    private static func answer(_ first: URLRequest, from engine: StubEngine, to loader: Loader) async {
+    private static func serve(_ first: URLRequest, from engine: StubEngine, to loader: Loader) async {
         do {
             var request = first
             var redirectsFollowed = 0
