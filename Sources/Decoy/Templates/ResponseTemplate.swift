@@ -93,13 +93,17 @@ struct TemplateContext {
         }
     }
 
-    /// The query parameter or header field `name` read straight from the request, as the part's
-    /// member `name` would give it, without making the whole part; `nil` for another part.
+    /// The query parameter, header field or path segment `name` read straight from the request,
+    /// as the part's member `name` would give it, without making the whole part; `nil` for another part.
     func requestPart(_ part: String, member name: String) -> TemplateValue? {
         let values: [String]
         switch part {
         case "query": values = request.queryValues(name)
         case "headers": values = HTTPField.Name(name).map { request.headerFields[values: $0] } ?? []
+        case "path", "pathSegments":
+            let segments = request.path.split(separator: "/")
+            guard let index = Int(name), segments.indices.contains(index) else { return .null }
+            return .string(String(segments[index]))
         default: return nil
         }
         return values.isEmpty ? .null : .values(values)
@@ -277,12 +281,14 @@ private struct TemplateRenderer {
             value = parameter
         } else if level == 0, first == requestName {
             guard let part = path.segments.dropFirst().first else { return context.requestValue() }
-            // `request.query.page` and `request.headers.X-Id`, a template's usual reads, cost one lookup.
+            // `request.query.page`, `request.headers.X-Id` and `request.path.[1]`, a template's usual
+            // reads, cost one lookup; `request.method` and `request.url` are read as they are.
             if path.segments.count == 3, requestParts[part] == nil,
                 let value = context.requestPart(part, member: path.segments[2])
             {
                 return value
             }
+            if path.segments.count == 2, part == "method" || part == "url" { return context.requestPart(part) }
             if let made = requestParts[part] {
                 value = made
             } else {
