@@ -101,7 +101,8 @@ struct TemplateContext {
         case "query": values = request.queryValues(name)
         case "headers": values = HTTPField.Name(name).map { request.headerFields[values: $0] } ?? []
         case "path", "pathSegments":
-            let segments = request.path.split(separator: "/")
+            // The request's segments as the route lookup split them, bytes for an ASCII path.
+            let segments = request.pathSegments.filter { !$0.isEmpty }
             guard let index = Int(name), segments.indices.contains(index) else { return .null }
             return .string(String(segments[index]))
         default: return nil
