@@ -173,9 +173,14 @@ enum TemplateValue: Sendable {
         "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#x27;", "`": "&#x60;", "=": "&#x3D;",
     ]
 
+    /// The bytes of ``entities``' characters.
+    private static let escapedBytes = Array("&<>\"'`=".utf8)
+
     /// `text` with HTML's special characters escaped, as Handlebars-Java escapes `{{value}}`.
     static func escaped(_ text: String) -> String {
-        guard text.contains(where: { entities[$0] != nil }) else { return text }
+        // Every special character is ASCII: most values have none, told by their bytes without
+        // hashing a character each.
+        guard text.utf8.contains(where: { Self.escapedBytes.contains($0) }) else { return text }
         return text.reduce(into: "") { result, character in
             if let entity = entities[character] { result += entity } else { result.append(character) }
         }
