@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO;
   struct MHD_Daemon *daemon = decoy_start_daemon(
       flags, (const struct sockaddr *)&address, 2, 16384 + 2048, 4096, 30, 32 * 1024, handle,
-      request_completed, request_started, connection_changed, NULL);
+      request_completed, request_started, connection_changed, NULL, NULL, NULL, NULL);
   if (daemon == NULL) {
     fprintf(stderr, "MHD_start_daemon failed\n");
     return 1;
