@@ -180,6 +180,7 @@ enum TemplateValue: Sendable {
     static func escaped(_ text: String) -> String {
         // Every special character is ASCII: most values have none, told by their bytes without
         // hashing a character each.
+        // Pays: scripts/benchmarks instructions, "templated answer": 43.0k → 36.4k instructions.
         guard text.utf8.contains(where: { Self.escapedBytes.contains($0) }) else { return text }
         return text.reduce(into: "") { result, character in
             if let entity = entities[character] { result += entity } else { result.append(character) }
