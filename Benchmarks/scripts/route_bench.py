@@ -15,13 +15,11 @@ within noise of 1,000 exact. Every load is bounded (wrk -d) and on 127.0.0.1.
 
 import json
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
-from serving import cpu_seconds, serve, stop
+from serving import rate_and_cpu, serve, stop
 
 STUB = {"request": {"method": "GET", "url": "/stub"},
         "response": {"status": 200, "body": "{\"ok\":true}", "headers": {"Content-Type": "application/json"}}}
@@ -51,15 +49,7 @@ def folder(root, name, extra):
 def measure(decoy, stubs, log):
     process, url = serve([decoy, "serve", stubs, "--port", "0", "--log-file", log])
     try:
-        subprocess.run(["wrk", "-t1", "-c16", "-d1s", url + "/stub"], capture_output=True, check=True)
-        before = cpu_seconds(process)
-        out = subprocess.run(["wrk", "-t1", "-c16", "-d4s", url + "/stub"], capture_output=True, text=True,
-                             check=True).stdout
-        used = cpu_seconds(process) - before
-        count = int(re.search(r"(\d+) requests in", out).group(1))
-        if "Non-2xx" in out:
-            sys.exit(f"{stubs}: /stub did not answer 200")
-        return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), used / count
+        return rate_and_cpu(process, url + "/stub")
     finally:
         stop(process)
 

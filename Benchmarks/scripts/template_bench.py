@@ -12,13 +12,12 @@ Every load is bounded (wrk -d) and on 127.0.0.1.
 
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 
-from serving import cpu_seconds, serve, stop
+from serving import rate_and_cpu, serve, stop
 
 BODY = '{"id":"42","page":"3","method":"GET","name":"benchmark-stub","status":"ok"}'
 TEMPLATE = ('{"id":"{{request.path.[1]}}","page":"{{request.query.page}}","method":"{{request.method}}",'
@@ -43,17 +42,6 @@ def folder(root):
     return root
 
 
-def measure(process, url):
-    subprocess.run(["wrk", "-t1", "-c16", "-d1s", url], capture_output=True, check=True)
-    before = cpu_seconds(process)
-    out = subprocess.run(["wrk", "-t1", "-c16", "-d4s", url], capture_output=True, text=True, check=True).stdout
-    used = cpu_seconds(process) - before
-    if "Non-2xx" in out:
-        sys.exit(f"{url} did not answer 200")
-    count = int(re.search(r"(\d+) requests in", out).group(1))
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), used / count
-
-
 def main():
     decoy = sys.argv[1]
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -69,7 +57,7 @@ def main():
                     sys.exit(f"{name} answered {answer!r}, not the same body as the static stub")
             for _ in range(rounds):
                 for name, (target, _) in CASES.items():
-                    rate, per_request = measure(process, url + target)
+                    rate, per_request = rate_and_cpu(process, url + target)
                     rates[name].append(rate)
                     cpu[name].append(per_request)
         finally:

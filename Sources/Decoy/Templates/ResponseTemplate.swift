@@ -64,9 +64,9 @@ struct TemplateContext {
         case "url":
             return .string(request.target)
         case "path":
-            return .path(request.path, segments: request.path.split(separator: "/").map(String.init))
+            return .path(request.path, segments: pathSegments.map(String.init))
         case "pathSegments":
-            return .list(request.path.split(separator: "/").map { .string(String($0)) })
+            return .list(pathSegments.map { .string(String($0)) })
         case "method":
             return .string(request.method.rawValue)
         case "query":
@@ -101,14 +101,17 @@ struct TemplateContext {
         case "query": values = request.queryValues(name)
         case "headers": values = HTTPField.Name(name).map { request.headerFields[values: $0] } ?? []
         case "path", "pathSegments":
-            // The request's segments as the route lookup split them, bytes for an ASCII path.
-            let segments = request.pathSegments.filter { !$0.isEmpty }
+            let segments = pathSegments
             guard let index = Int(name), segments.indices.contains(index) else { return .null }
             return .string(String(segments[index]))
         default: return nil
         }
         return values.isEmpty ? .null : .values(values)
     }
+
+    /// The path's segments as a template indexes them, without empty ones: the route lookup's
+    /// split, by bytes for an ASCII path.
+    private var pathSegments: [Substring] { request.pathSegments.filter { !$0.isEmpty } }
 
     /// The whole request, for a template that names `request` alone.
     func requestValue() -> TemplateValue {
