@@ -41,14 +41,20 @@ public struct StubResponse: Stub {
         }
 
         /// Storage whose head, of the fields' status and header fields, is made already.
-        init(_ fields: Fields, head: HTTPResponse, isServedOnce: Bool) {
+        convenience init(_ fields: Fields, head: HTTPResponse, isServedOnce: Bool) {
+            self.init(
+                fields, head: head, headLength: HeadRoom.length(of: fields.headerFields), isServedOnce: isServedOnce)
+        }
+
+        /// Storage whose head and its room are worked out already.
+        init(_ fields: Fields, head: HTTPResponse, headLength: Int, isServedOnce: Bool) {
             self.fields = fields
             self.head = head
+            self.headLength = headLength
             cache = isServedOnce ? nil : ServingCache()
             isSentAtOnce =
                 (fields.fault?.isAnsweredOverHTTP ?? true) && fields.events == nil && fields.relay == nil
                 && (fields.throttle == .none || fields.body.isEmpty)
-            headLength = HeadRoom.length(of: fields.headerFields)
             shorterLength = fields.headerFields[.contentLength].flatMap { Int($0) }.flatMap { length in
                 length >= 0 && length < fields.body.count && fields.events == nil && fields.relay == nil ? length : nil
             }
@@ -164,6 +170,16 @@ public struct StubResponse: Stub {
         fields.body = body
         var rendered = self
         rendered.storage = Storage(fields, isServedOnce: true)
+        return rendered
+    }
+
+    /// This response with `body` in place of its own and its head as it is, made to answer one
+    /// request (a template that renders its body alone), so servings keep no encoding of it.
+    package func renderedOnce(body: Data) -> StubResponse {
+        var fields = storage.fields
+        fields.body = body
+        var rendered = self
+        rendered.storage = Storage(fields, head: storage.head, headLength: storage.headLength, isServedOnce: true)
         return rendered
     }
 

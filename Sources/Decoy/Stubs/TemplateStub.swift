@@ -38,6 +38,10 @@ public struct TemplateStub: Stub {
     /// `--global-response-templating`, most stubs' do): made once, so that a server keeps its
     /// encoding as it does a static stub's.
     private let constant: StubResponse?
+    /// The response with its header values rendered once, when they are text alone and set no
+    /// `Content-Length`, and its body alone is rendered per request: the head every request shares.
+    // Pays: scripts/benchmarks instructions, "templated answer", which no longer rebuilds the header fields and head.
+    private let renderedHead: StubResponse?
 
     /// Creates a stub that renders `response`'s body, when it is UTF-8 text, and its header values.
     ///
@@ -87,30 +91,32 @@ public struct TemplateStub: Stub {
         typesBodyFile = bodyFile?.typed ?? false
         random = RandomSource(seed: seed)
         clock = now
-        constant = Self.constant(response, body: body, headerValues: headerValues, namesBodyFile: bodyFile != nil)
+        (constant, renderedHead) = Self.prerendered(
+            response, body: body, headerValues: headerValues, namesBodyFile: bodyFile != nil)
     }
 
-    /// `response` as every request renders it, when its body (if text) and header values are
-    /// text alone, it names no body file and it is no event stream; else `nil`.
-    private static func constant(
+    /// What every request renders the same, rendered once: the whole response, when its body (if
+    /// text) and header values are text alone; else its head, when its header values are text alone
+    /// and set no `Content-Length`. Neither for a response that names a body file or is an event stream.
+    private static func prerendered(
         _ response: StubResponse, body: ResponseTemplate?, headerValues: [ResponseTemplate], namesBodyFile: Bool
-    ) -> StubResponse? {
-        guard !namesBodyFile, response.events == nil else { return nil }
-        var text = response.body
-        if let body {
-            guard let constant = body.constantText else { return nil }
-            text = Data(constant.utf8)
-        }
+    ) -> (constant: StubResponse?, head: StubResponse?) {
+        guard !namesBodyFile, response.events == nil else { return (nil, nil) }
         var fields = HTTPFields()
         for (field, template) in zip(response.headerFields, headerValues) {
-            guard let constant = template.constantText else { return nil }
+            guard let constant = template.constantText else { return (nil, nil) }
             fields.append(HTTPField(name: field.name, lenientValue: Array(constant.utf8)))
         }
-        fitContentLength(&fields, of: &text)
         var made = response
+        if let body, body.constantText == nil {
+            made.headerFields = fields
+            return (nil, fields[.contentLength] == nil ? made : nil)
+        }
+        var text = body?.constantText.map { Data($0.utf8) } ?? response.body
+        fitContentLength(&fields, of: &text)
         made.headerFields = fields
         made.body = text
-        return made
+        return (made, nil)
     }
 
     /// As WireMock's Jetty sends a stub's own `Content-Length`: the rendered body cut to it. One
@@ -128,6 +134,9 @@ public struct TemplateStub: Stub {
         if let constant { return .response(constant) }
         let context = TemplateContext(request: request, now: clock ?? Date.init, random: random)
         do throws(TemplateRenderError) {
+            if let renderedHead, let body {
+                return .response(renderedHead.renderedOnce(body: try body.renderedData(context)))
+            }
             var fields = HTTPFields()
             for (field, template) in zip(response.headerFields, headerValues) {
                 fields.append(HTTPField(name: field.name, lenientValue: Array(try template.render(context).utf8)))
@@ -135,13 +144,13 @@ public struct TemplateStub: Stub {
             var text = response.body
             if let bodyFileName, let bodyFile {
                 let name = try bodyFileName.render(context)
-                text = Data(try bodyFile(name).render(context).utf8)
+                text = try bodyFile(name).renderedData(context)
                 // As for a body file named at load: the type follows the extension unless a header gives one.
                 if typesBodyFile, fields[.contentType] == nil {
                     fields[.contentType] = MediaType.forExtension((name as NSString).pathExtension)
                 }
             } else if let body {
-                text = Data(try body.render(context).utf8)
+                text = try body.renderedData(context)
             }
             guard let stream = response.events else {
                 Self.fitContentLength(&fields, of: &text)

@@ -32,3 +32,26 @@ extension [UInt8] {
         text.withUTF8 { append(contentsOf: $0) }
     }
 }
+
+extension Substring {
+    /// Calls `body` with each non-empty part of the text between `separator`s, in order, until it
+    /// returns `false`. The separator is ASCII, which is never part of another character, so the
+    /// bytes are split, in one pass over them in place and without an array of the parts.
+    // Pays: scripts/benchmarks instructions, "templated answer", against splitting into an array.
+    func forEachPart(separatedBy separator: Unicode.Scalar, _ body: (Substring) -> Bool) {
+        let separator = UInt8(ascii: separator)
+        var text = self
+        text.withUTF8 { bytes in
+            var start = 0
+            // Offsets into the UTF-8 of a native string make indices at no cost.
+            func part(to end: Int) -> Substring {
+                self[utf8.index(startIndex, offsetBy: start)..<utf8.index(startIndex, offsetBy: end)]
+            }
+            for (offset, byte) in bytes.enumerated() where byte == separator {
+                if offset != start, !body(part(to: offset)) { return }
+                start = offset + 1
+            }
+            if start != bytes.count { _ = body(part(to: bytes.count)) }
+        }
+    }
+}

@@ -294,12 +294,14 @@ struct TemplateParser {
     /// The parts of the request a template may name.
     static let requestParts = ["url", "path", "pathSegments", "method", "query", "headers", "cookies", "body"]
 
-    fileprivate func check(_ path: TemplatePath, at offset: Int) throws(DecoyError) {
+    /// Checks what `path` names; gives the read of the request it stands for, when it names one
+    /// at the top of the template.
+    fileprivate func check(_ path: TemplatePath, at offset: Int) throws(DecoyError) -> RequestRead? {
         guard contextDepth == 0, !path.isData, path.parents == 0, let first = path.segments.first,
             !blockParameters.contains(where: { $0.contains(first) })
-        else { return }
+        else { return nil }
         guard first == requestName else {
-            if variables.contains(first) { return }
+            if variables.contains(first) { return nil }
             throw unknownHelper(first, at: offset)
         }
         if path.segments.count > 1, !Self.requestParts.contains(path.segments[1]) {
@@ -311,6 +313,7 @@ struct TemplateParser {
                 """
             )
         }
+        return RequestRead(path.segments.dropFirst())
     }
 
     fileprivate func unknownHelper(_ name: String, at offset: Int) -> DecoyError {
@@ -521,8 +524,7 @@ private struct TagReader {
                 return try call(helper, at: offset, parser)
             }
             let path = try Self.path(word, at: offset, parser)
-            try parser.check(path, at: offset)
-            return .path(path)
+            return try parser.check(path, at: offset).map(TemplateExpression.request) ?? .path(path)
         case .end(let offset), .close(let offset), .equals(let offset), .pipe(let offset):
             throw parser.error(at: offset, "a value is missing here")
         }

@@ -95,7 +95,7 @@ package struct Webhook: Sendable, Hashable {
             (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
             + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
         let body = try templates.body.map { template throws(TemplateRenderError) in
-            Data(try template.render(context).utf8)
+            try template.renderedData(context)
         }
         // WireMock sends a body as bytes; without this, URLSession would call it a form.
         if body != nil, fields[.contentType] == nil { fields[.contentType] = "application/octet-stream" }

@@ -40,6 +40,23 @@ struct ResponseTemplateTests {
         #expect(text == "[/t/path/a&amp;b/c&#x27;d][path][a&amp;b][/t/path/a%26b/c&#x27;d?x&#x3D;1][a&b][][][t]")
     }
 
+    /// A read at the top of a template is worked out when it is parsed (``RequestRead``); inside
+    /// `#with`, the same path is looked up name by name. Both must write the same.
+    @Test(arguments: [
+        "request.method", "request.url", "request.path.[0]", "request.path.[1]", "request.path.[2]",
+        "request.path.[7]", "request.pathSegments.[1]", "request.query.page", "request.query.q",
+        "request.query.missing", "request.query.[a b]", "request.headers.X-Id", "request.headers.x-id",
+        "request.headers.Missing",
+    ])
+    func aReadAtTheTopWritesWhatTheSamePathWritesInsideABlock(path: String) throws {
+        let write = "{{\(path)}} {{size \(path)}} {{#each \(path)}}<{{this}}>{{/each}}"
+        let nested = "{{#with 1}}" + write.replacingOccurrences(of: "request.", with: "../request.") + "{{/with}}"
+        let target = "//caf%C3%A9//42/?page=3&q=a&q=b&a+b=%26x"
+        let headers: HTTPFields = [.init("X-Id")!: "7", .init("x-id")!: "8"]
+        let top = try render(write, .patch, target, headers: headers)
+        #expect(top == (try render(nested, .patch, target, headers: headers)))
+    }
+
     @Test func queryHeadersCookiesMethodAndBody() throws {
         let text = try render(
             """
