@@ -59,7 +59,8 @@ extension AdminAPI {
         AdminRoute(.post, "messages/count") { api, call in
             api.withMessagePattern(call.body) { pattern in
                 let count = api.webSockets.journal.events(matching: pattern).count
-                return AdminReply.json(JSONValue.object(["count": .number(Double(count))]).json)
+                return AdminReply.json(
+                    JSONValue.object(["count": .number(Double(count)), "messageJournalDisabled": .bool(false)]).json)
             }
         },
         AdminRoute(.post, "messages/find") { api, call in
