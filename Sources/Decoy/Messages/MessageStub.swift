@@ -5,7 +5,7 @@ public import Foundation
 /// `decoy serve` only: a `URLProtocol` cannot see a WebSocket task.
 ///
 /// ```swift
-/// registry.register(
+/// try registry.register(
 ///     MessageStub(
 ///         trigger: .message(channel: .get("/chat"), body: .equalTo("ping")),
 ///         actions: [.send(.text("pong"))]))
