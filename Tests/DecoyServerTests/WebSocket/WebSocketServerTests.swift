@@ -105,6 +105,31 @@ struct WebSocketServerTests {
         #expect(await connection.read(until: "only.").hasPrefix("HTTP/1.1 426"))
     }
 
+    @Test func aClientThatDoesNotReadIsDroppedOnceItsPendingOutputPassesTheBound() async throws {
+        let server = try Self.server(Self.chatRegistry())
+        defer { server.stop() }
+        let idle = try await WebSocketTestClient.open(port: server.port, target: "/chat")
+        let megabyte = ChannelMessage.binary(Data(repeating: 7, count: 1024 * 1024))
+        // Far more than the socket's buffers and the 4 MiB bound hold together.
+        for _ in 0..<64 { try await server.sendToWebSockets(megabyte) }
+        #expect(server.openWebSocketCount == 0)
+        let (text, _) = await idle.connection.readToEnd()
+        #expect(text.utf8.count < 64 * 1024 * 1024, "the connection ended before everything was sent")
+    }
+
+    @Test func anIdleSocketOutlivesTheConnectionTimeout() async throws {
+        var configuration = MockServer.Configuration()
+        configuration.connectionTimeout = .seconds(1)
+        let server = MockServer(registry: try Self.chatRegistry(), configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let client = try await WebSocketTestClient.open(port: server.port, target: "/chat")
+        // libmicrohttpd's own timeout runs on the wall clock, which no test clock replaces.
+        try await Task.sleep(for: .seconds(2.5))
+        client.send(text: "ping")
+        #expect(await client.nextText() == "pong")
+    }
+
     @Test func stoppingWithSocketsOpenClosesThemGoingAway() async throws {
         let server = try Self.server(Self.chatRegistry())
         let client = try await WebSocketTestClient.open(port: server.port, target: "/chat")
