@@ -52,7 +52,9 @@ final class MessageJournal: Sendable {
     func record(_ event: Event) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.events.append(event)
-            if state.events.count > limit { state.events.removeFirst(state.events.count - limit) }
+            // The oldest go a quarter of the limit at a time, so that recording past the limit does
+            // not move every event each time.
+            if state.events.count > limit + limit / 4 { state.events.removeFirst(state.events.count - limit) }
             let events = state.events
             let met = state.waiters.filter { _, waiter in events.count(where: waiter.pattern) >= waiter.count }
             for id in met.keys { state.waiters[id] = nil }
@@ -61,7 +63,7 @@ final class MessageJournal: Sendable {
         for continuation in ready { continuation.resume() }
     }
 
-    var events: [Event] { state.withLock { $0.events } }
+    var events: [Event] { state.withLock { Array($0.events.suffix(limit)) } }
 
     func events(matching pattern: Pattern) -> [Event] { events.filter(pattern) }
 

@@ -64,11 +64,13 @@ final class WebSocketChannel: @unchecked Sendable {
     }
 
     private func read() {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let buffer = channels.readBuffer
         while !isStopped {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let count = buffer.bytes.withUnsafeMutableBytes {
+                recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
             if count > 0 {
-                perform(machine.bytesArrived(buffer[..<count]))
+                perform(machine.bytesArrived(buffer.bytes[..<count]))
             } else if count < 0, errno == EINTR {
                 continue
             } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {

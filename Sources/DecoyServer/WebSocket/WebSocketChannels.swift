@@ -22,6 +22,14 @@ final class WebSocketChannels: Sendable {
     let clock: any Clock<Duration>
     /// The one queue on which every channel is read, written and moved on.
     let queue = DispatchQueue(label: "decoy.websockets")
+    /// Where every channel reads its socket into: one for all, as they are read one at a time, on
+    /// ``queue``; a buffer per socket would cost every open socket its size.
+    let readBuffer = ReadBuffer()
+
+    /// A buffer used on ``queue`` only, hence `@unchecked Sendable`.
+    final class ReadBuffer: @unchecked Sendable {
+        var bytes = [UInt8](repeating: 0, count: 64 * 1024)
+    }
     private let state = Mutex(State())
     /// Entered as a channel opens, left as its socket goes back to libmicrohttpd, so that
     /// ``closeAll()`` returns only once libmicrohttpd holds no upgraded connection of ours.
