@@ -185,6 +185,21 @@ package enum MessageStubDocument {
         return .success(stub)
     }
 
+    /// A test of message stubs' `metadata` by the matcher in `data`, as WireMock's
+    /// `message-mappings/find-by-metadata` applies it: a stub without metadata never passes.
+    package static func metadataTest(_ data: Data, source: String) -> Result<
+        @Sendable (MessageStub) -> Bool, DecoyError
+    > {
+        StubDocument.valueMatcher(data, source: source).flatMap { matcher in
+            do throws(DecoyError) {
+                let accepts = try MessageStubStore.messageTest(matcher)
+                return .success({ stub in stub.metadata.map { accepts(.text($0.json)) } ?? false })
+            } catch {
+                return .failure(DecoyError.invalidStubFiles([StubFileDiagnostic(file: source, message: error.reason)]))
+            }
+        }
+    }
+
     /// The message pattern in `data`, as `POST /__admin/messages/count` and `find` send it: a
     /// request pattern on the channel's request, and a matcher on the body; either absent.
     package static func pattern(_ data: Data, source: String) -> Result<

@@ -83,6 +83,7 @@ MAPPINGS = {
     "binary.json": {
         "id": "8d5a4c3e-1b2f-4d6a-9c8e-7f6a5b4c3d2e",
         "name": "Binary",
+        "metadata": {"team": "markets"},
         "trigger": {
             "type": "message",
             "channel": {"type": "websocket", "initiatingRequestPattern": {"urlPath": "/bytes"}},
@@ -218,8 +219,17 @@ def message_mappings(base, ws_base):
     status, _ = admin(base, "DELETE", "/message-mappings/" + created["id"])
     status, listed = admin(base, "GET", "/message-mappings")
     check("DELETE message-mappings/{id} removes it", listed["meta"]["total"] == 5, listed["meta"])
+    found = admin(
+        base, "POST", "/message-mappings/find-by-metadata",
+        {"matchesJsonPath": {"expression": "$.team", "equalTo": "markets"}},
+    )[1]
+    check("find-by-metadata finds the mapping whose metadata matches", [m["name"] for m in found["messageMappings"]]
+          == ["Binary"], found)
+    admin(base, "POST", "/message-mappings/remove-by-metadata", {"matchesJsonPath": "$.team"})
+    status, listed = admin(base, "GET", "/message-mappings")
+    check("remove-by-metadata removes the mappings its matcher accepts", listed["meta"]["total"] == 4, listed["meta"])
     try:
-        admin(base, "POST", "/message-mappings/find-by-metadata", {})
+        admin(base, "POST", "/messages/wait", {})
         check("an endpoint Decoy does not serve answers 501", False, "answered 2xx")
     except urllib.error.HTTPError as error:
         check("an endpoint Decoy does not serve answers 501", error.code == 501, error.code)

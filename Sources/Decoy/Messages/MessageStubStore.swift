@@ -82,6 +82,11 @@ package final class MessageStubStore: Sendable {
         state.withLock { $0.stubs = [] }
     }
 
+    /// Removes the stubs `test` passes.
+    package func remove(where test: (MessageStub) -> Bool) {
+        state.withLock { $0.stubs.removeAll { test($0.stub) } }
+    }
+
     /// Every stub, in the order registered.
     package var stubs: [MessageStub] {
         state.withLock { $0.stubs.map(\.stub) }

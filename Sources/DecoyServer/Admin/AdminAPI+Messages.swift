@@ -21,10 +21,22 @@ extension AdminAPI {
             api.webSockets.store.removeAll()
             return AdminReply.ok
         },
-        AdminRoute(
-            unserved: "message-mappings/find-by-metadata", reason: "message stubs are not searched by metadata yet"),
-        AdminRoute(
-            unserved: "message-mappings/remove-by-metadata", reason: "message stubs are not removed by metadata yet"),
+        AdminRoute(.post, "message-mappings/find-by-metadata") { api, call in
+            api.withMetadataTest(call.body) { test in
+                let found = api.webSockets.store.stubs.filter(test)
+                return AdminReply.json(
+                    JSONValue.object([
+                        "messageMappings": .array(found.map(\.document)),
+                        "meta": .object(["total": .number(Double(found.count))]),
+                    ]).json)
+            }
+        },
+        AdminRoute(.post, "message-mappings/remove-by-metadata") { api, call in
+            api.withMetadataTest(call.body) { test in
+                api.webSockets.store.remove(where: test)
+                return AdminReply.ok
+            }
+        },
         AdminRoute(.get, "message-mappings/{id}") { api, call in
             guard let stub = api.webSockets.store.stubs.first(where: { $0.id == call.parameters[0] }) else {
                 return AdminReply.error(.notFound, "No message stub mapping has the id \(call.parameters[0]).")
@@ -147,6 +159,15 @@ extension AdminAPI {
         let events = await webSockets.journal.events(
             matching: pattern, count: count, timeout: .milliseconds(Int64(timeout)), clock: webSockets.clock)
         return messageEvents(events, call)
+    }
+
+    private func withMetadataTest(_ body: Data, _ reply: (@escaping @Sendable (MessageStub) -> Bool) -> StubResponse)
+        -> StubResponse
+    {
+        switch MessageStubDocument.metadataTest(body, source: "request body") {
+        case .failure(let error): AdminReply.invalid(error)
+        case .success(let test): reply(test)
+        }
     }
 
     private func withMessagePattern(_ body: Data, _ reply: (@escaping MessageJournal.Pattern) -> StubResponse)
