@@ -228,6 +228,13 @@ def message_mappings(base, ws_base):
     admin(base, "POST", "/message-mappings/remove-by-metadata", {"matchesJsonPath": "$.team"})
     status, listed = admin(base, "GET", "/message-mappings")
     check("remove-by-metadata removes the mappings its matcher accepts", listed["meta"]["total"] == 4, listed["meta"])
+    status, removed = admin(base, "POST", "/messages/remove", {"body": {"equalTo": "x"}})
+    events = removed["messageServeEvents"]
+    check("messages/remove forgets and answers the events it matches", len(events) == 1, removed)
+    status, counted = admin(base, "POST", "/messages/count", {"body": {"equalTo": "x"}})
+    check("  ... which are counted no more", counted["count"] == 0, counted)
+    status, event = admin(base, "GET", "/messages/" + admin(base, "GET", "/messages")[1]["messageServeEvents"][0]["id"])
+    check("GET messages/{id} gives one event", event.get("eventType") in ("received", "sent"), event)
     try:
         admin(base, "POST", "/messages/wait", {})
         check("an endpoint Decoy does not serve answers 501", False, "answered 2xx")

@@ -79,6 +79,14 @@ extension AdminAPI {
             api.withMessagePattern(call.body) { api.messageEvents(api.webSockets.journal.events(matching: $0), call) }
         },
         AdminRoute(.post, "messages/wait-for-count", awaiting: { api, call in await api.waitForMessages(call) }),
+        AdminRoute(.post, "messages/remove") { api, call in
+            api.withMessagePattern(call.body) { api.messageEvents(api.webSockets.journal.remove(where: $0), call) }
+        },
+        AdminRoute(
+            unserved: "messages/remove-by-metadata", reason: "message events carry no metadata of their own in Decoy"),
+        AdminRoute(unserved: "messages/wait", reason: "use messages/wait-for-count, with a count of 1"),
+        AdminRoute(.get, "messages/{id}") { $0.messageEvent($1) },
+        AdminRoute(.delete, "messages/{id}") { $0.messageEvent($1) },
         AdminRoute(unserved: "messages/**", reason: "the message journal is read whole, counted, found and waited for"),
     ]
 
@@ -189,13 +197,34 @@ extension AdminAPI {
     }
 
     private func messageEvents(_ events: [MessageJournal.Event], _ call: AdminCall) -> StubResponse {
+        AdminReply.json(
+            JSONValue.object([
+                "messageServeEvents": .array(documents(of: events, baseURL: call.baseURL)),
+                "messageJournalDisabled": .bool(false),
+            ]).json)
+    }
+
+    /// `GET` or `DELETE` of the message event `{id}`: the event, or `{}` once it is forgotten.
+    private func messageEvent(_ call: AdminCall) -> StubResponse {
+        let id = call.parameters[0]
+        guard let event = webSockets.journal.events.first(where: { $0.id.uuidString.lowercased() == id.lowercased() })
+        else { return AdminReply.error(.notFound, "No message event has the id \(id).") }
+        guard call.request.method == .delete else {
+            return AdminReply.json(documents(of: [event], baseURL: call.baseURL)[0].json)
+        }
+        webSockets.journal.remove { $0.id == event.id }
+        return AdminReply.ok
+    }
+
+    /// Events as WireMock's `MessageServeEvent`s, each with its channel and the stub that matched.
+    private func documents(of events: [MessageJournal.Event], baseURL: String) -> [JSONValue] {
         let stubs = Dictionary(webSockets.store.stubs.map { ($0.id, $0) }) { _, last in last }
         let open = Set(webSockets.channels.map(\.id))
-        let documents = events.map { event in
+        return events.map { event in
             var members: [String: JSONValue] = [
                 "id": .string(event.id.uuidString.lowercased()),
                 "eventType": .string(event.kind.rawValue),
-                "channel": document(of: event.channel, baseURL: call.baseURL, isOpen: open.contains(event.channel.id)),
+                "channel": document(of: event.channel, baseURL: baseURL, isOpen: open.contains(event.channel.id)),
                 "message": .string(event.message.text),
                 "wasMatched": .bool(event.stubID != nil),
                 "timestamp": .string(event.date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))),
@@ -203,8 +232,6 @@ extension AdminAPI {
             if let id = event.stubID, let stub = stubs[id] { members["stubMapping"] = stub.document }
             return JSONValue.object(members)
         }
-        return AdminReply.json(
-            JSONValue.object(["messageServeEvents": .array(documents), "messageJournalDisabled": .bool(false)]).json)
     }
 
     /// A channel as WireMock's `LoggedMessageChannel` shows one.

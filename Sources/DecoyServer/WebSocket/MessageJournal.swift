@@ -69,6 +69,16 @@ final class MessageJournal: Sendable {
 
     func removeAll() { state.withLock { $0.events = [] } }
 
+    /// Forgets the events `pattern` matches; returns them.
+    @discardableResult
+    func remove(where pattern: Pattern) -> [Event] {
+        state.withLock { state in
+            let removed = state.events.filter(pattern)
+            state.events.removeAll(where: pattern)
+            return removed
+        }
+    }
+
     /// The events `pattern` matches once there are `count` of them, or those there are when
     /// `timeout` passes on `clock`, whichever comes first.
     func events(
