@@ -49,7 +49,7 @@ struct WebSocketExamples {
         let server = MockServer(registry: registry)
         try server.start()
         defer { server.stop() }
-        let app = try await WebSocketTestClient.open(port: server.port, target: "/prices?symbol=ACME")
+        let app = try await WebSocketTestClient.open(to: server, target: "/prices?symbol=ACME")
 
         let reached = try await server.sendToWebSockets(.text(#"{"price": 101}"#), matching: .get("/prices"))
         #expect(reached == 1)

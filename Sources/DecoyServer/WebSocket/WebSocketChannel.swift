@@ -15,8 +15,11 @@ final class WebSocketChannel: @unchecked Sendable {
     /// Unowned: the channels outlive every channel, which they hold until its socket is given back.
     private unowned let channels: WebSocketChannels
     private var machine: WebSocketStateMachine
-    /// Bytes of whole frames not yet taken by the socket.
+    /// Bytes of whole frames not yet all taken by the socket: those from ``sent`` on.
     private var pending = Data()
+    /// How much of ``pending`` the socket took; dropped from its front only once it is half of it,
+    /// so that a slow socket's partial writes do not move what waits each time.
+    private var sent = 0
     private var reader: (any DispatchSourceRead)?
     /// Watches for room in the socket while ``pending`` waits; `nil` while nothing waits.
     private var writer: (any DispatchSourceWrite)?
@@ -88,8 +91,12 @@ final class WebSocketChannel: @unchecked Sendable {
             case .deliver(let message):
                 channels.received(message, on: self)
             case .write(let bytes):
+                if sent > 0, sent >= pending.count / 2 {
+                    pending.removeFirst(sent)
+                    sent = 0
+                }
                 pending.append(bytes)
-                guard pending.count <= channels.pendingLimit else {
+                guard pending.count - sent <= channels.pendingLimit else {
                     // A client that does not read: dropped rather than buffered without bound.
                     finish()
                     return
@@ -97,19 +104,19 @@ final class WebSocketChannel: @unchecked Sendable {
                 flush()
             case .closeSocket:
                 closesAfterWriting = true
-                if pending.isEmpty { finish() }
+                if sent == pending.count { finish() }
             }
         }
     }
 
     /// Writes what the socket takes of ``pending`` now; the rest waits for the write source.
     private func flush() {
-        while !pending.isEmpty, !isStopped {
+        while sent < pending.count, !isStopped {
             let written = pending.withUnsafeBytes {
-                Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                Foundation.send(socket, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
             if written > 0 {
-                pending.removeFirst(written)
+                sent += written
             } else if written < 0, errno == EINTR {
                 continue
             } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
@@ -120,6 +127,8 @@ final class WebSocketChannel: @unchecked Sendable {
                 return
             }
         }
+        guard !isStopped else { return }
+        (pending, sent) = (Data(), 0)
         writer?.cancel()
         writer = nil
         if closesAfterWriting { finish() }

@@ -32,7 +32,10 @@ enum WebSocketFrame {
             frame.append(127)
             frame.append(contentsOf: (0..<8).reversed().map { UInt8((UInt64(payload.count) >> ($0 * 8)) & 0xFF) })
         }
-        frame.append(contentsOf: payload)
+        // At once where the bytes lie together (`Data`, arrays), not byte by byte.
+        if payload.withContiguousStorageIfAvailable({ frame.append(contentsOf: $0) }) == nil {
+            frame.append(contentsOf: payload)
+        }
         return frame
     }
 

@@ -9,6 +9,19 @@ struct WebSocketTestClient {
     /// The server's answer to the handshake, its head.
     let head: String
 
+    /// Connects to `server` and returns once the server has taken the socket: libmicrohttpd hands
+    /// it over just after the `101` is out, so a push right after the client sees the `101` could
+    /// otherwise find no socket yet.
+    static func open(to server: MockServer, target: String, fields: String = "") async throws -> WebSocketTestClient {
+        let before = server.openWebSocketCount
+        let client = try await open(port: server.port, target: target, fields: fields)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.openWebSocketCount <= before, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return client
+    }
+
     /// Connects and sends the handshake of RFC 6455's example (section 1.3) for `target`.
     static func open(port: UInt16, target: String, fields: String = "") async throws -> WebSocketTestClient {
         let connection = try RawConnection(port: port, receiveTimeout: .seconds(5))
