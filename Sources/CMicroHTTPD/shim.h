@@ -84,4 +84,10 @@ static inline void decoy_connection_set_timeout(struct MHD_Connection *connectio
     MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
 }
 
+/* Gives an upgraded connection's socket back to libmicrohttpd to close (MHD_upgrade_action is C-variadic). */
+static inline int decoy_upgrade_close(struct MHD_UpgradeResponseHandle *handle)
+{
+    return MHD_upgrade_action(handle, MHD_UPGRADE_ACTION_CLOSE) == MHD_YES;
+}
+
 #endif

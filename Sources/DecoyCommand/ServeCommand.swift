@@ -234,7 +234,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// What serves from the folder, a broken file's previous stubs counted and named, then how
     /// many stubs are refused and how many warnings there are.
     static func summary(of report: StubFolderReport, from folder: String) -> String {
-        var summary = "\(count(report.stubs.count + report.kept.count, "stub")) from \(folder)"
+        let messages = report.messageStubCount > 0 ? " and \(count(report.messageStubCount, "message stub"))" : ""
+        var summary = "\(count(report.stubs.count + report.kept.count, "stub"))\(messages) from \(folder)"
         if !report.kept.isEmpty {
             let kept = report.keptFiles.map { "\($0.stubs) of \($0.file)" }.joined(separator: ", ")
             summary += " (\(kept) kept from its previous version)"

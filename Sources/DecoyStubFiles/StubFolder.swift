@@ -60,10 +60,10 @@ package struct StubFolder: Sendable {
 
     /// Every stub of the folder that compiles, and what was found along the way: each other
     /// stub is refused alone, so that one broken file or stub does not take the rest down.
-    func compile() -> (definitions: [StubDefinition], report: StubFolderReport) {
+    func compile() -> (definitions: [StubDefinition], messageStubs: [MessageStub], report: StubFolderReport) {
         if let missing {
             let refused = RefusedStub(file: url.path, line: 1, route: nil, errors: [missing])
-            return ([], StubFolderReport(stubs: [], refused: [refused], warnings: []))
+            return ([], [], StubFolderReport(stubs: [], refused: [refused], warnings: []))
         }
         let root = url.standardizedFileURL.resolvingSymlinksInPath().path
         let bodyFiles = BodyFiles(root: root)
@@ -97,7 +97,60 @@ package struct StubFolder: Sendable {
         }
         let (unique, duplicates) = Self.withoutDuplicateIDs(definitions)
         refused += duplicates
-        return (unique, StubFolderReport(stubs: unique.map(\.loaded), refused: refused, warnings: warnings))
+        let messages = Self.messageStubs(in: root)
+        return (
+            unique, messages.stubs,
+            StubFolderReport(
+                stubs: unique.map(\.loaded), refused: refused + messages.refused,
+                warnings: warnings + messages.warnings,
+                messageStubCount: messages.stubs.count)
+        )
+    }
+
+    /// The folder holding WireMock's message stub mappings, beside `mappings/`.
+    static let messageMappingsFolder = "message-mappings"
+
+    /// The message stubs of `message-mappings/`, each file one mapping or `{"messageMappings": [...]}`:
+    /// those that load, those refused, each alone, and the warnings.
+    private static func messageStubs(in root: String) -> (
+        stubs: [MessageStub], refused: [RefusedStub], warnings: [StubFileDiagnostic]
+    ) {
+        var stubs: [MessageStub] = []
+        var refused: [RefusedStub] = []
+        var warnings: [StubFileDiagnostic] = []
+        for file in files(under: root, in: messageMappingsFolder + "/") {
+            let log = DiagnosticLog(file: file)
+            let path = root + "/" + file
+            guard let data = FileManager.default.contents(atPath: path) else {
+                refused.append(
+                    RefusedStub(
+                        file: file, line: 1, route: nil,
+                        errors: [StubFileDiagnostic(file: file, message: "cannot be read")]))
+                continue
+            }
+            let nodes = parse(data, isJSON: path.lowercased().hasSuffix(".json"), log: log).map {
+                MessageStubDocument.stubNodes(FileNode(node: $0, field: "", log: log))
+            }
+            if let nodes, log.errors.isEmpty {
+                for node in nodes {
+                    let before = log.errors.count
+                    let stub = MessageStubDecoder.decode(node)
+                    let errors = Array(log.errors[before...])
+                    if let stub, errors.isEmpty {
+                        stubs.append(stub)
+                    } else {
+                        let line = node.mark?.line ?? errors.first?.line ?? 1
+                        refused.append(
+                            RefusedStub(file: file, line: line, route: nil, errors: errors.sorted(by: inFileOrder)))
+                    }
+                }
+            } else {
+                refused.append(
+                    RefusedStub(file: file, line: log.errors.first?.line ?? 1, route: nil, errors: log.errors))
+            }
+            warnings += log.warnings.sorted(by: inFileOrder)
+        }
+        return (stubs, refused, warnings)
     }
 
     /// The refused stub `node`, with the route its `request` gives when that part reads alone.
@@ -117,12 +170,17 @@ package struct StubFolder: Sendable {
         var isFolder: ObjCBool = false
         let isWireMockRoot =
             FileManager.default.fileExists(atPath: root + "/mappings", isDirectory: &isFolder) && isFolder.boolValue
-        let base = isWireMockRoot ? "mappings/" : ""
+        return files(under: root, in: isWireMockRoot ? "mappings/" : "")
+    }
+
+    /// The stub files under `root` + `base`, relative to `root`, sorted; hidden files, `__files/`
+    /// and `message-mappings/` left out.
+    private static func files(under root: String, in base: String) -> [String] {
         let items = FileManager.default.enumerator(atPath: root + "/" + base)
         var files: [String] = []
         while let item = items?.nextObject() as? String {
             let name = item.split(separator: "/").last ?? ""
-            if name == "__files" || name.hasPrefix(".") {
+            if name == "__files" || name == messageMappingsFolder || name.hasPrefix(".") {
                 items?.skipDescendants()
             } else if let dot = name.lastIndex(of: "."),
                 fileExtensions.contains(name[name.index(after: dot)...].lowercased())

@@ -23,6 +23,9 @@ public struct StubFolderReport: Sendable, CustomStringConvertible {
     /// What was read leniently (as WireMock reads it) or read and not acted on, each with its field.
     public let warnings: [StubFileDiagnostic]
 
+    /// How many message stubs (WireMock's `message-mappings/`) load.
+    public let messageStubCount: Int
+
     /// Whether the folder has no errors, so that a strict load takes it.
     public var isValid: Bool { refused.isEmpty }
 
@@ -46,8 +49,10 @@ public struct StubFolderReport: Sendable, CustomStringConvertible {
     }
 
     package init(
-        stubs: [LoadedStub], kept: [LoadedStub] = [], refused: [RefusedStub], warnings: [StubFileDiagnostic]
+        stubs: [LoadedStub], kept: [LoadedStub] = [], refused: [RefusedStub], warnings: [StubFileDiagnostic],
+        messageStubCount: Int = 0
     ) {
         (self.stubs, self.kept, self.refused, self.warnings) = (stubs, kept, refused, warnings)
+        self.messageStubCount = messageStubCount
     }
 }

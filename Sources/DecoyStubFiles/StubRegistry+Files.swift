@@ -81,7 +81,7 @@ extension StubRegistry {
     private func register(folder url: URL, replacing: Bool, strict: Bool) throws(DecoyError) -> StubFolderReport {
         let folder = stubFolder(url)
         if let missing = folder.missing { throw DecoyError.invalidStubFiles([missing]) }
-        let (compiled, report) = folder.compile()
+        let (compiled, messageStubs, report) = folder.compile()
         guard report.isValid || !strict else { throw DecoyError.invalidStubFiles(report.errors) }
         let broken = Set(report.refused.map(\.file))
         // At once, so that no request sees some of the folder's stubs and not others.
@@ -108,7 +108,10 @@ extension StubRegistry {
         let stubs = zip(report.stubs, handles).compactMap { stub, handle in
             handle.map { stub.registered(as: $0.handle) }
         }
-        return StubFolderReport(stubs: stubs, kept: keptStubs, refused: report.refused, warnings: report.warnings)
+        self.messageStubs.replaceFileStubs(messageStubs)
+        return StubFolderReport(
+            stubs: stubs, kept: keptStubs, refused: report.refused, warnings: report.warnings,
+            messageStubCount: messageStubs.count)
     }
 }
 

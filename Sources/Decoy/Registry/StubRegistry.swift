@@ -36,6 +36,8 @@ public final class StubRegistry: StubProvider {
     private let initialDefaultDelay: Delay
     /// The transport and hosts of webhooks, shared with the engines.
     package let webhookSettings = WebhookSettings()
+    /// The message stubs its server serves to WebSockets.
+    package let messageStubs = MessageStubStore()
     package let contents = Mutex(RegistryContents())
     let scenarios = ScenarioStates()
 

@@ -19,72 +19,77 @@ struct AdminAPI: Sendable {
     let access: MockServer.AdminAccess
     /// The server's recorder, for WireMock's recordings; `nil` when its provider cannot record.
     let recorder: Recorder?
+    /// The server's WebSockets, their message stubs and journal.
+    let webSockets: WebSocketChannels
     let started = Date()
 
     /// Every endpoint, in the order they are tried: literal paths before the patterns they fit.
-    static let routes: [AdminRoute] = [
-        AdminRoute(.get, "dashboard", isOpen: true) { _, _ in DashboardPage.html },
-        AdminRoute(.get, "dashboard/app.js", isOpen: true) { _, _ in DashboardPage.script },
-        AdminRoute(.get, "dashboard/app.css", isOpen: true) { _, _ in DashboardPage.style },
-        AdminRoute(.get, "events") { api, call in
-            JournalFeed.stream(api.engine.journal) { api.serveEvents($0, baseURL: call.baseURL) }
-        },
-        AdminRoute(.get, "health") { api, _ in api.health() },
-        AdminRoute(.get, "stub-summaries") { $0.stubSummaries($1) },
-        AdminRoute(.get, "mappings") { $0.mappings($1) },
-        AdminRoute(.post, "mappings") { $0.addMapping($1) },
-        AdminRoute(.post, "mappings/new") { $0.addMapping($1) },
-        AdminRoute(.delete, "mappings") { api, call in api.changingMappings(call) { $0.removeAllMappings() } },
-        AdminRoute(.post, "mappings/reset") { api, call in api.changingMappings(call) { $0.resetMappings() } },
-        AdminRoute(.post, "mappings/edit") { $0.editMapping($1) },
-        AdminRoute(.post, "mappings/remove") { api, call in
-            api.changingMappings(call) { (store) throws(DecoyError) in try store.removeMappings(like: call.body) }
-        },
-        AdminRoute(.post, "mappings/import") { api, call in
-            api.changingMappings(call) { (store) throws(DecoyError) in try store.importMappings(call.body) }
-        },
-        AdminRoute(.post, "mappings/save") { api, call in
-            api.changingMappings(call) { (store) throws(DecoyError) in try store.saveMappings() }
-        },
-        AdminRoute(.post, "mappings/find-by-metadata") { $0.findMappingsByMetadata($1) },
-        AdminRoute(.post, "mappings/remove-by-metadata") { api, call in
-            api.changingMappings(call) { (store) throws(DecoyError) in try store.removeMappings(withMetadata: call.body)
-            }
-        },
-        AdminRoute(.get, "stub-files") { $0.stubFiles($1) },
-        AdminRoute(.get, "settings") { $0.settings($1) },
-        AdminRoute(.post, "settings/reset") { $0.resetSettings($1) },
-        AdminRoute(.post, "settings") { $0.applySettings($1) },
-        AdminRoute(.put, "settings") { $0.applySettings($1) },
-        AdminRoute(.get, "requests") { $0.requests($1) },
-        AdminRoute(.delete, "requests") { api, _ in api.resetJournal() },
-        AdminRoute(.post, "requests/reset") { api, _ in api.resetJournal() },
-        AdminRoute(.post, "requests/count") { $0.countRequests($1) },
-        AdminRoute(.post, "requests/find") { $0.findRequests($1) },
-        AdminRoute(.post, "requests/remove") { $0.removeRequests($1) },
-        AdminRoute(.post, "requests/remove-by-metadata") { $0.removeRequestsByMetadata($1) },
-        AdminRoute(.get, "requests/unmatched") { $0.unmatchedRequests($1) },
-        AdminRoute(.get, "requests/unmatched/near-misses") { $0.unmatchedNearMisses($1) },
-        AdminRoute(.post, "near-misses/request") { $0.nearMisses(toRequest: $1) },
-        AdminRoute(.post, "near-misses/request-pattern") { $0.nearMisses(toPattern: $1) },
-        AdminRoute(.post, "reset") { api, call in api.changingMappings(call) { $0.reset() } },
-        AdminRoute(.get, "scenarios") { $0.scenarios($1) },
-        AdminRoute(.post, "scenarios/reset") { $0.resetScenarios($1) },
-        AdminRoute(.put, "scenarios/{name}/state") { $0.setScenarioState($1) },
-        AdminRoute(.post, "recordings/start") { $0.startRecording($1) },
-        AdminRoute(.post, "recordings/stop") { $0.stopRecording($1) },
-        AdminRoute(.get, "recordings/status") { $0.recordingStatus($1) },
-        AdminRoute(.post, "recordings/snapshot") { $0.snapshotRecording($1) },
-        AdminRoute(.get, "mappings/{id}") { $0.mapping($1) },
-        AdminRoute(.put, "mappings/{id}") { $0.mapping($1) },
-        AdminRoute(.delete, "mappings/{id}") { $0.mapping($1) },
-        AdminRoute(.get, "requests/{id}/near-misses") { $0.nearMisses(ofRequest: $1) },
-        AdminRoute(.get, "requests/{id}") { $0.servedRequest($1) },
-        AdminRoute(.delete, "requests/{id}") { $0.servedRequest($1) },
-        AdminRoute(
-            unserved: "shutdown/**", reason: "stop decoy serve with SIGINT or SIGTERM, or MockServer with stop()"),
-        AdminRoute(unserved: "files/**", reason: "body files live in the stubs folder's __files; change them there"),
-    ]
+    static let routes: [AdminRoute] =
+        [
+            AdminRoute(.get, "dashboard", isOpen: true) { _, _ in DashboardPage.html },
+            AdminRoute(.get, "dashboard/app.js", isOpen: true) { _, _ in DashboardPage.script },
+            AdminRoute(.get, "dashboard/app.css", isOpen: true) { _, _ in DashboardPage.style },
+            AdminRoute(.get, "events") { api, call in
+                JournalFeed.stream(api.engine.journal) { api.serveEvents($0, baseURL: call.baseURL) }
+            },
+            AdminRoute(.get, "health") { api, _ in api.health() },
+            AdminRoute(.get, "stub-summaries") { $0.stubSummaries($1) },
+            AdminRoute(.get, "mappings") { $0.mappings($1) },
+            AdminRoute(.post, "mappings") { $0.addMapping($1) },
+            AdminRoute(.post, "mappings/new") { $0.addMapping($1) },
+            AdminRoute(.delete, "mappings") { api, call in api.changingMappings(call) { $0.removeAllMappings() } },
+            AdminRoute(.post, "mappings/reset") { api, call in api.changingMappings(call) { $0.resetMappings() } },
+            AdminRoute(.post, "mappings/edit") { $0.editMapping($1) },
+            AdminRoute(.post, "mappings/remove") { api, call in
+                api.changingMappings(call) { (store) throws(DecoyError) in try store.removeMappings(like: call.body) }
+            },
+            AdminRoute(.post, "mappings/import") { api, call in
+                api.changingMappings(call) { (store) throws(DecoyError) in try store.importMappings(call.body) }
+            },
+            AdminRoute(.post, "mappings/save") { api, call in
+                api.changingMappings(call) { (store) throws(DecoyError) in try store.saveMappings() }
+            },
+            AdminRoute(.post, "mappings/find-by-metadata") { $0.findMappingsByMetadata($1) },
+            AdminRoute(.post, "mappings/remove-by-metadata") { api, call in
+                api.changingMappings(call) { (store) throws(DecoyError) in
+                    try store.removeMappings(withMetadata: call.body)
+                }
+            },
+            AdminRoute(.get, "stub-files") { $0.stubFiles($1) },
+            AdminRoute(.get, "settings") { $0.settings($1) },
+            AdminRoute(.post, "settings/reset") { $0.resetSettings($1) },
+            AdminRoute(.post, "settings") { $0.applySettings($1) },
+            AdminRoute(.put, "settings") { $0.applySettings($1) },
+            AdminRoute(.get, "requests") { $0.requests($1) },
+            AdminRoute(.delete, "requests") { api, _ in api.resetJournal() },
+            AdminRoute(.post, "requests/reset") { api, _ in api.resetJournal() },
+            AdminRoute(.post, "requests/count") { $0.countRequests($1) },
+            AdminRoute(.post, "requests/find") { $0.findRequests($1) },
+            AdminRoute(.post, "requests/remove") { $0.removeRequests($1) },
+            AdminRoute(.post, "requests/remove-by-metadata") { $0.removeRequestsByMetadata($1) },
+            AdminRoute(.get, "requests/unmatched") { $0.unmatchedRequests($1) },
+            AdminRoute(.get, "requests/unmatched/near-misses") { $0.unmatchedNearMisses($1) },
+            AdminRoute(.post, "near-misses/request") { $0.nearMisses(toRequest: $1) },
+            AdminRoute(.post, "near-misses/request-pattern") { $0.nearMisses(toPattern: $1) },
+            AdminRoute(.post, "reset") { api, call in api.changingMappings(call) { $0.reset() } },
+            AdminRoute(.get, "scenarios") { $0.scenarios($1) },
+            AdminRoute(.post, "scenarios/reset") { $0.resetScenarios($1) },
+            AdminRoute(.put, "scenarios/{name}/state") { $0.setScenarioState($1) },
+            AdminRoute(.post, "recordings/start") { $0.startRecording($1) },
+            AdminRoute(.post, "recordings/stop") { $0.stopRecording($1) },
+            AdminRoute(.get, "recordings/status") { $0.recordingStatus($1) },
+            AdminRoute(.post, "recordings/snapshot") { $0.snapshotRecording($1) },
+            AdminRoute(.get, "mappings/{id}") { $0.mapping($1) },
+            AdminRoute(.put, "mappings/{id}") { $0.mapping($1) },
+            AdminRoute(.delete, "mappings/{id}") { $0.mapping($1) },
+            AdminRoute(.get, "requests/{id}/near-misses") { $0.nearMisses(ofRequest: $1) },
+            AdminRoute(.get, "requests/{id}") { $0.servedRequest($1) },
+            AdminRoute(.delete, "requests/{id}") { $0.servedRequest($1) },
+            AdminRoute(
+                unserved: "shutdown/**", reason: "stop decoy serve with SIGINT or SIGTERM, or MockServer with stop()"),
+            AdminRoute(
+                unserved: "files/**", reason: "body files live in the stubs folder's __files; change them there"),
+        ] + messageRoutes
 
     /// Whether `target` is for the admin API rather than the stubs.
     func handles(_ target: String) -> Bool {
@@ -95,7 +100,7 @@ struct AdminAPI: Sendable {
 
     /// The reply to an admin request: JSON, one of the dashboard's files, or the live feed of
     /// `GET /__admin/events`, which goes on for as long as its client stays.
-    func reply(to request: StubRequest, baseURL: String) -> Reply {
+    func reply(to request: StubRequest, baseURL: String) async -> Reply {
         let path = request.path.dropFirst(Self.prefix.count).split(separator: "/")
         var fitsAnotherMethod = false
         var found: (route: AdminRoute, parameters: [String])?
@@ -118,6 +123,9 @@ struct AdminAPI: Sendable {
         switch found?.route.handling {
         case .served(let handler)?:
             return handler(self, AdminCall(request: request, baseURL: baseURL, parameters: found?.parameters ?? []))
+        case .awaited(let handler)?:
+            return .whole(
+                await handler(self, AdminCall(request: request, baseURL: baseURL, parameters: found?.parameters ?? [])))
         case .unserved(let reason)?:
             return .whole(
                 AdminReply.error(

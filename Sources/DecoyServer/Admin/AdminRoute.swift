@@ -10,6 +10,8 @@ struct AdminRoute: Sendable {
     enum Handling: Sendable {
         /// The handler's reply (or stream).
         case served(@Sendable (AdminAPI, AdminCall) -> Reply)
+        /// The reply of a handler that waits, as `wait-for-count` does, on the admin task.
+        case awaited(@Sendable (AdminAPI, AdminCall) async -> StubResponse)
         /// WireMock's endpoint, which Decoy answers `501` with the reason, whatever the method.
         case unserved(reason: String)
     }
@@ -41,6 +43,17 @@ struct AdminRoute: Sendable {
         self.pattern = pattern.split(separator: "/")
         self.isOpen = isOpen
         handling = .served(handler)
+    }
+
+    /// An endpoint whose handler waits before it replies.
+    init(
+        _ method: HTTPRequest.Method, _ pattern: String,
+        awaiting reply: @escaping @Sendable (AdminAPI, AdminCall) async -> StubResponse
+    ) {
+        self.method = method
+        self.pattern = pattern.split(separator: "/")
+        isOpen = false
+        handling = .awaited(reply)
     }
 
     /// WireMock's endpoint under `pattern` that Decoy does not serve, and why.

@@ -97,6 +97,34 @@ extension Daemon {
     /// GnuTLS priorities with no cipher but the null one, which no client offers.
     static let noCommonCipher = "NORMAL:-CIPHER-ALL:+NULL"
 
+    // MARK: WebSockets
+
+    /// Queues the `101` that accepts a WebSocket handshake; libmicrohttpd calls ``upgraded`` once
+    /// it is out. `Connection: Upgrade` is libmicrohttpd's to add.
+    static func queueUpgrade(accepting accept: String, on exchange: Exchange) -> MHD_Result {
+        // Unretained: libmicrohttpd calls the handler while it runs, and holds its own reference to
+        // the daemon until then (Daemon's Lifetime).
+        let context = Unmanaged.passUnretained(exchange.daemon).toOpaque()
+        guard let response = MHD_create_response_for_upgrade(upgraded, context) else { return .NO }
+        defer { MHD_destroy_response(response) }
+        MHD_add_response_header(response, "Upgrade", "websocket")
+        MHD_add_response_header(response, "Sec-WebSocket-Accept", accept)
+        return MHD_queue_response(exchange.connection, 101, response)
+    }
+
+    /// libmicrohttpd sent the `101`: the socket is the WebSocket's, and the exchange's machine says
+    /// to open its channel.
+    private static let upgraded: MHD_UpgradeHandler = { context, _, state, extra, extraSize, socket, handle in
+        guard let context, let state, let handle else { return }
+        // Both outlive the call: the daemon as in handleRequest, and the exchange, whose reference
+        // libmicrohttpd holds until requestCompleted, which comes after.
+        let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+        let exchange = Unmanaged<Exchange>.fromOpaque(state).takeUnretainedValue()
+        let bytes = extra.map { Data(bytes: $0, count: extraSize) } ?? Data()
+        exchange.upgradedSocket = (socket, handle, bytes)
+        daemon.perform(exchange.machine.upgraded(), for: exchange)
+    }
+
     // MARK: Streamed bodies
 
     /// Queues `head` on the exchange's connection, with a content reader that reads out its body

@@ -25,6 +25,8 @@ final class Daemon: Sendable {
     let engine: StubEngine
     let configuration: MockServer.Configuration
     let suspended: SuspendedExchanges
+    /// The server's WebSockets, which take this daemon's upgraded connections.
+    let webSockets: WebSocketChannels
     private let admin: AdminAPI
     /// Where answered requests are logged, off the server's threads; `nil` without a logger.
     private let requestLog: RequestLog?
@@ -65,16 +67,19 @@ final class Daemon: Sendable {
     }
 
     init(
-        engine: StubEngine, configuration: MockServer.Configuration, recorder: Recorder?, listener: Listener
+        engine: StubEngine, configuration: MockServer.Configuration, recorder: Recorder?, listener: Listener,
+        webSockets: WebSocketChannels
     ) throws(DecoyError) {
         self.engine = engine
+        self.webSockets = webSockets
         self.configuration = configuration
         self.listener = listener
         let address = try ListenAddress(host: configuration.host, port: listener.port)
         if configuration.adminAccess == .open, !address.isLoopback {
             throw .openAdminAPIOffLoopback(host: configuration.host)
         }
-        admin = AdminAPI(engine: engine, access: configuration.adminAccess, recorder: recorder)
+        admin = AdminAPI(
+            engine: engine, access: configuration.adminAccess, recorder: recorder, webSockets: webSockets)
         headDeadlines = HeadDeadlines(timeout: configuration.connectionTimeout)
         let timeout = UInt32(max(1, configuration.connectionTimeout.components.seconds))
         closingTimeout = timeout + 1
@@ -86,7 +91,7 @@ final class Daemon: Sendable {
         // client as an orderly close instead of a reset.
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_TURBO.rawValue
+            | MHD_USE_TURBO.rawValue | MHD_ALLOW_UPGRADE.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         if listener.identity != nil { flags |= MHD_USE_TLS.rawValue }
         // libmicrohttpd's own reference (see Lifetime above), released in stop() or just below.
@@ -147,6 +152,8 @@ final class Daemon: Sendable {
         let context = running.withLock { running -> Context? in
             guard let daemon = running.take() else { return nil }
             suspended.closeAll()
+            // libmicrohttpd aborts when stopped with an upgraded connection not closed.
+            webSockets.closeAll()
             headDeadlines.stop()
             MHD_stop_daemon(daemon.pointer)
             return daemon.context
@@ -199,7 +206,7 @@ final class Daemon: Sendable {
             // Off the server's threads: listing a full journal or reading a body file takes a
             // while, and the stubs' traffic should not wait for it.
             let request = exchange.request
-            suspend(exchange) { [admin, baseURL] in .reply(admin.reply(to: request, baseURL: baseURL)) }
+            suspend(exchange) { [admin, baseURL] in .reply(await admin.reply(to: request, baseURL: baseURL)) }
             return .YES
         case .askEngine:
             let headRoom = HeadRoom(limit: configuration.headerMemoryLimit, requestLength: exchange.headLength)
@@ -239,6 +246,14 @@ final class Daemon: Sendable {
         case .drainOnClose(let bytes):
             LingeringClose.start(decoy_connection_socket(exchange.connection), droppingUpTo: bytes)
             return .YES
+        case .upgrade(let accept):
+            return Self.queueUpgrade(accepting: accept, on: exchange)
+        case .openChannel:
+            guard let upgraded = exchange.upgradedSocket else { preconditionFailure("Opened with no socket.") }
+            webSockets.open(
+                socket: upgraded.socket, handle: upgraded.handle, extra: upgraded.extra, request: exchange.request)
+            exchange.upgradedSocket = nil
+            return .YES
         }
     }
 
@@ -254,6 +269,13 @@ final class Daemon: Sendable {
             contentLength: exchange.contentLength,
             isOverConnectionLimit: openConnections.load(ordering: .relaxed) > configuration.connectionLimit)
         if case .wait = action, requestLog != nil { exchange.started = Nanoseconds.now }
+        // A C lookup, so that a request that asks for no upgrade pays for no more.
+        if case .wait = action, !admin.handles(exchange.target),
+            MHD_lookup_connection_value(exchange.connection, .HEADER_KIND, "Upgrade") != nil,
+            let handshake = WebSocketHandshake(method: exchange.method, fields: exchange.rawHeaderFields)
+        {
+            return exchange.machine.asksToUpgrade(handshake)
+        }
         return action
     }
 

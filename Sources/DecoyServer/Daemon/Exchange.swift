@@ -36,6 +36,9 @@ final class Exchange: @unchecked Sendable {
     /// received with each line end zeroed; set as ``readHead(method:)`` reads the fields, valid
     /// during the handler's first call only.
     var lastValue: UnsafePointer<CChar>?
+    /// The socket libmicrohttpd hands over once a WebSocket's `101` is out, its handle and the bytes
+    /// it read past the handshake; kept from the upgrade callback until the channel takes it.
+    var upgradedSocket: (socket: Int32, handle: OpaquePointer, extra: Data)?
 
     init(target: String, connection: OpaquePointer, watch: HeadDeadlines.Watch?, daemon: Daemon) {
         self.target = target

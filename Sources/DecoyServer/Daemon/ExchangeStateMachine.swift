@@ -57,6 +57,12 @@ struct ExchangeStateMachine {
         /// To be closed without an answer, or with the rest of one cut off (by `fault`, when a
         /// body's producer broke with one), on the next call of the handler or the reader.
         case closing(cutOffBy: Fault?)
+        /// The `101` of a WebSocket handshake is queued; libmicrohttpd calls the upgrade handler
+        /// once it is out: ``upgraded()`` (to ``upgraded``), or ``completed()`` when it is not.
+        case upgrading
+        /// The connection is a WebSocket, its socket read and written by the server's channels
+        /// (``WebSocketChannels``) until they close it: takes only ``completed()``.
+        case upgraded
         /// libmicrohttpd is done with the request, answered or not, its client there or gone. Final.
         case completed
     }
@@ -113,6 +119,10 @@ struct ExchangeStateMachine {
         /// The request is done: drop up to `bytes` of an unread body from the socket before it is
         /// closed, so that the close is no reset (``LingeringClose``).
         case drainOnClose(bytes: Int)
+        /// Queue the `101` that accepts a WebSocket handshake, with `Sec-WebSocket-Accept: accept`.
+        case upgrade(accept: String)
+        /// Hand the upgraded socket to the server's WebSocket channels.
+        case openChannel
     }
 
     /// What the content reader of a streamed body does next.
@@ -137,6 +147,8 @@ struct ExchangeStateMachine {
     private let bodyLimit: Int
     /// Whether the admin API answers the request rather than the engine.
     private var isForAdminAPI = false
+    /// The WebSocket handshake the request asks for, if any (``asksToUpgrade(_:)``).
+    private var handshake: WebSocketHandshake?
     /// How many bytes of a body left unread to drop before the connection is closed; `nil` when
     /// nothing is left unread.
     private var drainsOnClose: Int?
@@ -162,8 +174,17 @@ struct ExchangeStateMachine {
             state = .awaitingTask
             return .askAdminAPI
         case .receiving:
-            state = .preparing
-            return .askEngine
+            switch handshake {
+            case nil:
+                state = .preparing
+                return .askEngine
+            case .accept(let accept)?:
+                state = .upgrading
+                return .upgrade(accept: accept)
+            case .refuse(let status, let reason)?:
+                state = .responding
+                return .refuseHead(.malformed(status, reason: reason))
+            }
         case .bodyTooLarge:
             state = .responding
             return .refuseBody
@@ -179,7 +200,7 @@ struct ExchangeStateMachine {
         case .closing:
             return .close
         case .readingHead, .preparing, .awaitingTask, .responding, .streaming, .awaitingPiece, .pieceDue,
-            .streamEnded, .completed:
+            .streamEnded, .upgrading, .upgraded, .completed:
             impossible("handlerCalled")
         }
     }
@@ -229,7 +250,7 @@ struct ExchangeStateMachine {
         case .bodyTooLarge, .responding:
             break
         case .awaitingHead, .readingHead, .preparing, .awaitingTask, .deliveryReady, .replyReady, .streaming,
-            .awaitingPiece, .pieceDue, .streamEnded, .closing, .completed:
+            .awaitingPiece, .pieceDue, .streamEnded, .closing, .upgrading, .upgraded, .completed:
             impossible("bodyPieceArrived")
         }
         return .wait
@@ -294,7 +315,7 @@ struct ExchangeStateMachine {
         case .closing(let fault):
             return .close(cutOffBy: fault)
         case .awaitingHead, .readingHead, .receiving, .bodyTooLarge, .preparing, .awaitingTask, .deliveryReady,
-            .replyReady, .responding, .awaitingPiece, .completed:
+            .replyReady, .responding, .awaitingPiece, .upgrading, .upgraded, .completed:
             impossible("readerCalled")
         }
     }
@@ -329,7 +350,7 @@ struct ExchangeStateMachine {
             state = .closing(cutOffBy: nil)
             return .resume(closing: true)
         case .awaitingHead, .readingHead, .receiving, .bodyTooLarge, .preparing, .deliveryReady, .replyReady,
-            .responding, .streaming, .pieceDue, .streamEnded, .closing, .completed:
+            .responding, .streaming, .pieceDue, .streamEnded, .closing, .upgrading, .upgraded, .completed:
             impossible("serverStopped")
         }
     }
@@ -340,12 +361,29 @@ struct ExchangeStateMachine {
     mutating func completed() -> Action {
         switch state {
         case .awaitingHead, .receiving, .bodyTooLarge, .deliveryReady, .replyReady, .responding, .streaming,
-            .pieceDue, .streamEnded, .closing:
+            .pieceDue, .streamEnded, .closing, .upgrading, .upgraded:
             state = .completed
             return drainsOnClose.map { .drainOnClose(bytes: $0) } ?? .wait
         case .readingHead, .preparing, .awaitingTask, .awaitingPiece, .completed:
             impossible("completed")
         }
+    }
+
+    // MARK: Events of a WebSocket handshake
+
+    /// The accepted head asks for a WebSocket (``WebSocketHandshake``): the handler's call once the
+    /// request is whole answers the handshake rather than asking the engine.
+    mutating func asksToUpgrade(_ handshake: WebSocketHandshake) -> Action {
+        guard case .receiving = state, !isForAdminAPI else { impossible("asksToUpgrade") }
+        self.handshake = handshake
+        return .wait
+    }
+
+    /// libmicrohttpd sent the `101` and hands over the socket.
+    mutating func upgraded() -> Action {
+        guard case .upgrading = state else { impossible("upgraded") }
+        state = .upgraded
+        return .openChannel
     }
 
     private func impossible(_ event: String, line: UInt = #line) -> Never {

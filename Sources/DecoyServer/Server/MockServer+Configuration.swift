@@ -42,6 +42,9 @@ extension MockServer {
         public var tls: TLS?
         /// Whether plain HTTP is served on ``port``; only a server with ``tls`` may turn it off.
         public var servesHTTP = true
+        /// The largest message a WebSocket client may send, whole or in fragments; a larger one
+        /// closes its connection with `1009`. 1 MiB unless set.
+        public var maxWebSocketMessageSize = 1024 * 1024
 
         /// Creates a configuration: 127.0.0.1 on a free port, with limits for a test server.
         public init(

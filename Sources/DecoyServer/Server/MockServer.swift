@@ -23,6 +23,8 @@ public final class MockServer: Sendable {
     /// What the admin API's recordings and `decoy record` record with; only a ``StubRegistry``
     /// can be recorded into.
     package let recorder: Recorder?
+    /// Its WebSockets, served with the message stubs of a ``StubRegistry`` (none for another provider).
+    let webSockets: WebSocketChannels
 
     private let state = Mutex<State>(State())
 
@@ -58,6 +60,9 @@ public final class MockServer: Sendable {
         self.engine = engine
         self.configuration = configuration
         recorder = (engine.provider as? any RecordingStore).map(Recorder.init(registry:))
+        webSockets = WebSocketChannels(
+            store: (engine.provider as? StubRegistry)?.messageStubs ?? MessageStubStore(),
+            messageLimit: configuration.maxWebSocketMessageSize, random: engine.random, clock: engine.clock)
     }
 
     deinit { stop() }
@@ -69,19 +74,21 @@ public final class MockServer: Sendable {
             guard !state.isRunning else { return }
             guard configuration.servesHTTP || configuration.tls != nil else { throw .nothingToServe }
             let https = try configuration.tls.map { (tls) throws(DecoyError) in try HTTPSSetup(tls) }
+            webSockets.reopen()
             var started: [Daemon] = []
             do throws(DecoyError) {
                 if configuration.servesHTTP {
                     started.append(
                         try Daemon(
                             engine: engine, configuration: configuration, recorder: recorder,
-                            listener: .http(port: configuration.port)))
+                            listener: .http(port: configuration.port), webSockets: webSockets))
                     state.port = started[0].port
                 }
                 if let https, let tls = configuration.tls {
                     if let listener = https.listener(port: tls.port) {
                         let daemon = try Daemon(
-                            engine: engine, configuration: configuration, recorder: recorder, listener: listener)
+                            engine: engine, configuration: configuration, recorder: recorder, listener: listener,
+                            webSockets: webSockets)
                         started.append(daemon)
                         state.httpsPort = daemon.port
                     } else {

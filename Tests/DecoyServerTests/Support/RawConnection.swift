@@ -154,3 +154,19 @@ let hasIPv6Loopback: Bool = {
         }
     }
 }()
+
+extension RawConnection {
+    /// Reads exactly `count` bytes; fewer when the peer closes or the receive timeout passes first.
+    func readBytes(_ count: Int) async -> [UInt8] {
+        await offThePool {
+            var received = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: count)
+            while received.count < count {
+                let read = recv(self.socket, &buffer, count - received.count, 0)
+                guard read > 0 else { break }
+                received += buffer[..<read]
+            }
+            return received
+        }
+    }
+}

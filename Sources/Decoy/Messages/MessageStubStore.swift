@@ -1,0 +1,165 @@
+import DecoyClient
+import Foundation
+
+/// The message stubs of a registry, compiled once to match with: what code, stub files and the
+/// admin API register, and what a server's channels ask when a message arrives.
+package final class MessageStubStore: Sendable {
+    /// A stub with its patterns compiled and its templates parsed.
+    package struct Compiled: Sendable {
+        package let stub: MessageStub
+        /// Which registration came later, for ties of priority.
+        let order: Int
+        let channel: RequestPattern?
+        let body: CompiledValueMatcher?
+        /// Each action's target pattern (`nil` for the originating channel) and template.
+        package let targets: [RequestPattern?]
+        let templates: [ResponseTemplate?]
+
+        /// Whether `message`, arrived on a channel `request` opened, sets the stub off.
+        package func isTriggered(by message: ChannelMessage, on request: StubRequest) -> Bool {
+            (channel?.matches(request) ?? true) && (body?.accepts([message.text]) ?? true)
+        }
+
+        /// The message of the action at `index` for `trigger` on a channel `request` opened: the
+        /// template rendered when it is one, with the message as `message.body` and the channel's
+        /// initiating request as the rest of `message`.
+        package func message(
+            ofAction index: Int, triggeredBy trigger: ChannelMessage, on request: StubRequest, random: RandomSource
+        ) throws(TemplateRenderError) -> ChannelMessage {
+            guard let template = templates[index] else { return stub.actions[index].message }
+            let context = StubRequest(
+                method: request.method, target: request.target, headerFields: request.headerFields, body: trigger.data)
+            return .text(try template.render(TemplateContext(request: context, now: Date.init, random: random)))
+        }
+    }
+
+    private struct State {
+        var stubs: [Compiled] = []
+        var registered = 0
+        /// The ids of the stubs a folder's `message-mappings/` gave, which its next load replaces.
+        var fromFiles: Set<String> = []
+
+        mutating func insert(_ compiled: Compiled) {
+            registered += 1
+            stubs.removeAll { $0.stub.id == compiled.stub.id }
+            stubs.append(Compiled(compiling: compiled, order: registered))
+        }
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// Adds `stub`, in place of one of the same id; throws when a route or matcher does not compile.
+    package func add(_ stub: MessageStub) throws(DecoyError) {
+        let compiled = try Self.compile(stub)
+        state.withLock { $0.insert(compiled) }
+    }
+
+    /// Replaces the stubs a folder gave before with `stubs`, all at once; each was checked as it
+    /// was read (``check(_:)``), so none is refused here.
+    package func replaceFileStubs(_ stubs: [MessageStub]) {
+        let compiled = stubs.compactMap { try? Self.compile($0) }
+        state.withLock { state in
+            state.stubs.removeAll { state.fromFiles.contains($0.stub.id) }
+            for stub in compiled { state.insert(stub) }
+            state.fromFiles = Set(compiled.map(\.stub.id))
+        }
+    }
+
+    /// Removes the stub of `id`; whether there was one.
+    @discardableResult
+    package func remove(id: String) -> Bool {
+        state.withLock { state in
+            let before = state.stubs.count
+            state.stubs.removeAll { $0.stub.id == id }
+            return state.stubs.count < before
+        }
+    }
+
+    /// Removes every stub.
+    package func removeAll() {
+        state.withLock { $0.stubs = [] }
+    }
+
+    /// Removes the stubs `test` passes.
+    package func remove(where test: (MessageStub) -> Bool) {
+        state.withLock { $0.stubs.removeAll { test($0.stub) } }
+    }
+
+    /// Every stub, in the order registered.
+    package var stubs: [MessageStub] {
+        state.withLock { $0.stubs.map(\.stub) }
+    }
+
+    /// The stub that acts on `message` arrived on a channel `request` opened: of those it sets off,
+    /// the lowest priority number, then the last registered.
+    package func stub(triggeredBy message: ChannelMessage, on request: StubRequest) -> Compiled? {
+        state.withLock { $0.stubs }.filter { $0.isTriggered(by: message, on: request) }
+            .min { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }
+    }
+
+    /// `matcher` as a test of messages' text, as the message journal's patterns apply it; every
+    /// message passes `nil`.
+    package static func messageTest(_ matcher: ValueMatcher?) throws(DecoyError) -> @Sendable (ChannelMessage) -> Bool {
+        guard let matcher else { return { _ in true } }
+        let compiled = try CompiledValueMatcher(matcher) { DecoyError.invalidRoute(path: "body", reason: $0) }
+        return { compiled.accepts([$0.text]) }
+    }
+
+    /// Throws what keeps `stub` from being registered, for a stub file to report where it is written.
+    package static func check(_ stub: MessageStub) throws(DecoyError) {
+        _ = try compile(stub)
+    }
+
+    private static func compile(_ stub: MessageStub) throws(DecoyError) -> Compiled {
+        var channel: RequestPattern?
+        var body: CompiledValueMatcher?
+        switch stub.trigger {
+        case .message(let route, let matcher):
+            channel = try route.map { (route) throws(DecoyError) in try RequestPattern(route) }
+            body = try matcher.map { (matcher) throws(DecoyError) in
+                try CompiledValueMatcher(matcher) { DecoyError.invalidRoute(path: "trigger.message.body", reason: $0) }
+            }
+        }
+        var targets: [RequestPattern?] = []
+        var templates: [ResponseTemplate?] = []
+        for action in stub.actions {
+            switch action.target {
+            case .originating: targets.append(nil)
+            case .requestInitiated(let route): targets.append(try RequestPattern(route))
+            }
+            if action.isTemplated, case .text(let text) = action.message {
+                templates.append(try ResponseTemplate(text, requestName: "message"))
+            } else {
+                templates.append(nil)
+            }
+        }
+        return Compiled(stub: stub, order: 0, channel: channel, body: body, targets: targets, templates: templates)
+    }
+}
+
+extension MessageStubStore.Compiled {
+    fileprivate init(compiling compiled: Self, order: Int) {
+        self.init(
+            stub: compiled.stub, order: order, channel: compiled.channel, body: compiled.body,
+            targets: compiled.targets, templates: compiled.templates)
+    }
+}
+
+extension StubRegistry {
+    /// Registers a message stub, served by a `MockServer` of this registry to its WebSockets; one
+    /// of the same id is replaced. Throws when a route, matcher or template does not compile.
+    public func register(_ messageStub: MessageStub) throws(DecoyError) {
+        try messageStubs.add(messageStub)
+    }
+
+    /// Removes the message stub of `id`; whether there was one.
+    @discardableResult
+    public func removeMessageStub(id: String) -> Bool {
+        messageStubs.remove(id: id)
+    }
+
+    /// The message stubs registered, in the order registered.
+    public var registeredMessageStubs: [MessageStub] { messageStubs.stubs }
+}

@@ -1,0 +1,140 @@
+import CMicroHTTPD
+import Decoy
+import DecoyClient
+import Foundation
+
+/// A server's open WebSockets ("channels", as WireMock names them) and what happens on them: the
+/// message stubs that answer, the journal of messages, the pushes of the admin API.
+///
+/// No thread per socket: every upgraded socket is watched by a dispatch read source, and every
+/// read, write and frame of every channel is handled on one serial queue, ``queue``; a write the
+/// socket cannot take yet waits for a write source. A channel's machine and its pending output are
+/// touched only there. The table of open channels is behind a lock, for the admin API.
+final class WebSocketChannels: Sendable {
+    let store: MessageStubStore
+    let journal = MessageJournal()
+    /// The largest message a client may send (`1009` past it).
+    let messageLimit: Int
+    /// The most bytes a channel may have waiting for a client that does not read: past it, the
+    /// connection is dropped, so that a slow reader costs the server a bounded amount of memory.
+    let pendingLimit: Int
+    let random: RandomSource
+    let clock: any Clock<Duration>
+    /// The one queue on which every channel is read, written and moved on.
+    let queue = DispatchQueue(label: "decoy.websockets")
+    /// Where every channel reads its socket into: one for all, as they are read one at a time, on
+    /// ``queue``; a buffer per socket would cost every open socket its size.
+    let readBuffer = ReadBuffer()
+
+    /// A buffer used on ``queue`` only, hence `@unchecked Sendable`.
+    final class ReadBuffer: @unchecked Sendable {
+        var bytes = [UInt8](repeating: 0, count: 64 * 1024)
+    }
+    private let state = Mutex(State())
+    /// Entered as a channel opens, left as its socket goes back to libmicrohttpd, so that
+    /// ``closeAll()`` returns only once libmicrohttpd holds no upgraded connection of ours.
+    private let open = DispatchGroup()
+
+    private struct State {
+        var isOpen = true
+        var channels: [UUID: WebSocketChannel] = [:]
+    }
+
+    init(store: MessageStubStore, messageLimit: Int, random: RandomSource, clock: any Clock<Duration>) {
+        self.store = store
+        self.messageLimit = messageLimit
+        pendingLimit = max(4 * 1024 * 1024, 2 * messageLimit)
+        self.random = random
+        self.clock = clock
+    }
+
+    /// Takes an upgraded socket from libmicrohttpd, with the bytes it read past the handshake.
+    func open(socket: Int32, handle: OpaquePointer, extra: Data, request: StubRequest) {
+        let channel = WebSocketChannel(
+            summary: MessageJournal.ChannelSummary(id: UUID(), request: request, opened: Date()), socket: socket,
+            handle: handle, channels: self)
+        open.enter()
+        let isOpen = state.withLock { state in
+            if state.isOpen { state.channels[channel.summary.id] = channel }
+            return state.isOpen
+        }
+        queue.async {
+            if isOpen {
+                channel.start(with: extra)
+            } else {
+                channel.stop()
+            }
+        }
+    }
+
+    /// The open channels, oldest first.
+    var channels: [MessageJournal.ChannelSummary] {
+        state.withLock { $0.channels.values.map(\.summary) }.sorted { $0.opened < $1.opened }
+    }
+
+    /// The open channels whose initiating request `pattern` matches (every one for `nil`).
+    func channels(matching pattern: RequestPattern?) -> [WebSocketChannel] {
+        state.withLock { Array($0.channels.values) }.filter { pattern?.matches($0.summary.request) ?? true }
+            .sorted { $0.summary.opened < $1.summary.opened }
+    }
+
+    /// Sends `message` to the open channels whose initiating request `pattern` matches: the
+    /// admin API's push. Returns the channels it went to.
+    func send(_ message: ChannelMessage, toChannelsMatching pattern: RequestPattern?) async
+        -> [MessageJournal.ChannelSummary]
+    {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                let targets = channels(matching: pattern)
+                for target in targets { target.send(message, by: nil) }
+                continuation.resume(returning: targets.map(\.summary))
+            }
+        }
+    }
+
+    /// A whole message arrived on `channel`: journaled, and answered by the message stub it triggers.
+    /// On ``queue``.
+    func received(_ message: ChannelMessage, on channel: WebSocketChannel) {
+        let request = channel.summary.request
+        let stub = store.stub(triggeredBy: message, on: request)
+        journal.record(.init(kind: .received, channel: channel.summary, message: message, stubID: stub?.stub.id))
+        guard let stub else { return }
+        for index in stub.stub.actions.indices {
+            // A template that cannot render for this message sends nothing, as a stub's would fail.
+            guard
+                let sent = try? stub.message(ofAction: index, triggeredBy: message, on: request, random: random)
+            else { continue }
+            let targets = stub.targets[index].map { channels(matching: $0) } ?? [channel]
+            for target in targets { target.send(sent, by: stub.stub.id) }
+        }
+    }
+
+    /// `channel` is closed: no longer open. On ``queue``.
+    func closed(_ channel: WebSocketChannel) {
+        state.withLock { _ = $0.channels.removeValue(forKey: channel.summary.id) }
+    }
+
+    /// `channel`'s socket is back with libmicrohttpd. On ``queue``.
+    func gaveBack(_: WebSocketChannel) {
+        open.leave()
+    }
+
+    /// Closes every channel, `1001` going away, and hands every socket back to libmicrohttpd; later
+    /// upgrades are closed at once until ``reopen()``. Returns once libmicrohttpd holds none, as
+    /// it must before the daemon stops.
+    func closeAll() {
+        let channels = state.withLock { state in
+            state.isOpen = false
+            return Array(state.channels.values)
+        }
+        queue.sync {
+            for channel in channels { channel.stop() }
+        }
+        open.wait()
+    }
+
+    /// Takes channels again, after ``closeAll()``, for a server started again.
+    func reopen() {
+        state.withLock { $0.isOpen = true }
+    }
+}

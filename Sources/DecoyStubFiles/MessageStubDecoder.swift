@@ -1,0 +1,222 @@
+package import Decoy
+package import Foundation
+import Yams
+
+/// Reads WireMock's message stub mappings (`message-mappings/`, `POST /__admin/message-mappings`):
+/// a trigger on a WebSocket's messages and the messages to send, in WireMock's fields. A mapping
+/// Decoy cannot serve is refused with the field that says why.
+enum MessageStubDecoder {
+    static let fields = [
+        "id", "uuid", "name", "priority", "trigger", "actions", "metadata", "$schema", "insertionIndex",
+    ]
+
+    /// The message stub `node` describes, or `nil` after logging why there is none.
+    static func decode(_ node: FileNode) -> MessageStub? {
+        guard let object = node.object(known: fields, "a message stub mapping") else { return nil }
+        let id = object.oneOf(["id", "uuid"]).map { $0.value.text("an id") } ?? .some(UUID().uuidString.lowercased())
+        let name = object["name"].map { $0.text() } ?? .some(nil)
+        let priority = object["priority"].map { $0.integer(in: 1...Int.max, "a priority of 1 or more") }
+        let trigger = object["trigger"].map(trigger) ?? .some(.message())
+        let actions = object["actions"].map { $0.list("a list of actions")?.map(action) } ?? .some([])
+        let metadata = object["metadata"].map { node -> JSONValue? in
+            guard case .mapping = node.node else { return node.expected("an object") }
+            return JSONValue(parsing: Data(JSONText.of(node.node).utf8))
+        }
+        // Present but not what it should be: `.some(nil)`, its error logged.
+        guard let id, let name, let trigger, let actions, priority != .some(nil), metadata != .some(nil) else {
+            return nil
+        }
+        let decodedActions = actions.compactMap { $0 }
+        guard decodedActions.count == actions.count else { return nil }
+        var stub = MessageStub(
+            id: id, name: name, priority: (priority ?? nil) ?? Route.defaultPriority, trigger: trigger,
+            actions: decodedActions)
+        stub.metadata = metadata ?? nil
+        do {
+            try MessageStubStore.check(stub)
+        } catch {
+            node.error(error.reason)
+            return nil
+        }
+        return stub
+    }
+
+    // MARK: Triggers
+
+    private static func trigger(_ node: FileNode) -> MessageTrigger? {
+        guard let object = node.object(known: ["type", "channel", "message", "requestPattern", "stubId"]) else {
+            return nil
+        }
+        guard let type = object["type"].map({ $0.text("a trigger type") }) ?? node.expected("a trigger with a type")
+        else { return nil }
+        switch type {
+        case "message":
+            for field in ["requestPattern", "stubId"] { object[field]?.error("a message trigger takes no \(field)") }
+            let channel = object["channel"].map(channelPattern) ?? .some(nil)
+            let message = object["message"].map(messagePattern) ?? .some((nil, nil))
+            guard let channel, let message else { return nil }
+            if channel != nil, message.channel != nil {
+                object["message"]?.error("give the channel's request in trigger.channel or trigger.message, not both")
+                return nil
+            }
+            return .message(channel: channel ?? message.channel, body: message.body)
+        case "http-request", "http-stub":
+            object["type"]?.error(
+                "Decoy does not serve \(type) triggers yet; a message trigger (\"type\": \"message\") it does")
+            return nil
+        default:
+            return object["type"]?.expected("message, http-request or http-stub")
+        }
+    }
+
+    /// A trigger's `channel`: the type, `websocket`, and the initiating request's pattern; `.some(nil)`
+    /// for any channel.
+    private static func channelPattern(_ node: FileNode) -> Route?? {
+        guard let object = node.object(known: ["type", "initiatingRequestPattern"]) else { return .none }
+        guard channelType(object["type"]) else { return .none }
+        guard let request = object["initiatingRequestPattern"] else { return .some(nil) }
+        return RequestDecoder.decode(request).flatMap { $0.compiled() }.map { .some($0.route) } ?? .none
+    }
+
+    /// `websocket`, the one channel type Decoy serves (WireMock's others are its extensions').
+    private static func channelType(_ node: FileNode?) -> Bool {
+        guard let node, let type = node.text("a channel type") else { return node == nil }
+        guard type == "websocket" else {
+            node.error("Decoy serves channels of type websocket only; found \"\(type)\"")
+            return false
+        }
+        return true
+    }
+
+    /// A message pattern: the channel's request pattern and the body's matcher, either absent.
+    static func messagePattern(_ node: FileNode) -> (channel: Route?, body: ValueMatcher?)? {
+        guard let object = node.object(known: ["channel", "body"]) else { return nil }
+        let channel = object["channel"].map { RequestDecoder.decode($0).flatMap { $0.compiled() }?.route }
+        let body = object["body"].map(MatcherDecoder.decode)
+        if let channel, channel == nil { return nil }
+        if let body, body == nil { return nil }
+        if let body = body ?? nil {
+            do { try body.validate() } catch {
+                object["body"]?.error(error.reason)
+                return nil
+            }
+        }
+        return (channel ?? nil, body ?? nil)
+    }
+
+    // MARK: Actions
+
+    private static func action(_ node: FileNode) -> MessageAction? {
+        guard
+            let object = node.object(known: [
+                "type", "message", "channelTarget", "transformers", "transformerParameters",
+            ])
+        else { return nil }
+        if let type = object["type"], let text = type.text("an action type"), text != "send" {
+            type.error("Decoy's message actions are send; found \"\(text)\"")
+        }
+        let message = object["message"].map(message) ?? node.expected("an action with a message")
+        let target = object["channelTarget"].map(target) ?? .some(.originating)
+        if let transformers = object["transformers"]?.list("a list of transformer names") {
+            for transformer in transformers {
+                guard let name = transformer.text(), !["message-template", "response-template"].contains(name) else {
+                    continue
+                }
+                transformer.error("Decoy's one message transformer is message-template; found \"\(name)\"")
+            }
+        }
+        object["transformerParameters"]?.warning("read but not acted on: Decoy's templates take no parameters")
+        guard let message, let target else { return nil }
+        // WireMock's message-template transformer applies to every text message.
+        return MessageAction(message: message, target: target, isTemplated: true)
+    }
+
+    private static func message(_ node: FileNode) -> ChannelMessage? {
+        guard let object = node.object(known: ["body"]) else { return nil }
+        guard let body = object["body"]?.object(known: ["data", "isBinary"]) else {
+            return object["body"] == nil ? node.expected("a message with a body") : nil
+        }
+        guard let data = body["data"].map({ $0.text("the message's text or base64") }) ?? .some("") else {
+            return nil
+        }
+        guard body["isBinary"].map({ $0.flag() ?? false }) ?? false else { return .text(data) }
+        guard let bytes = Data(base64Encoded: data) else {
+            return body["data"]?.expected("base64, as isBinary says")
+        }
+        return .binary(bytes)
+    }
+
+    private static func target(_ node: FileNode) -> ChannelTarget? {
+        guard let object = node.object(known: ["type", "requestPattern", "channelType"]) else { return nil }
+        guard channelType(object["channelType"]) else { return nil }
+        switch object["type"]?.text("a channel target type") {
+        case "originating"?, nil:
+            return .originating
+        case "request-initiated"?:
+            guard
+                let request = object["requestPattern"]
+                    ?? node.expected("a request-initiated target with requestPattern")
+            else { return nil }
+            return RequestDecoder.decode(request).flatMap { $0.compiled() }.map { .requestInitiated($0.route) }
+        case let other?:
+            return object["type"]?.expected("originating or request-initiated, not \"\(other)\"")
+        }
+    }
+}
+
+/// WireMock's message stub documents, read by ``MessageStubDecoder``.
+package enum MessageStubDocument {
+    /// The stubs of one file or request body: one mapping, or `{"messageMappings": [...]}`.
+    static func stubNodes(_ root: FileNode) -> [FileNode] {
+        if case .mapping(let mapping) = root.node, let list = mapping["messageMappings"] {
+            return root.member("messageMappings", list).list("a list of message stub mappings") ?? []
+        }
+        return [root]
+    }
+
+    /// The one message stub mapping in `data`, JSON, as `POST /__admin/message-mappings` sends it.
+    package static func stub(_ data: Data, source: String) -> Result<MessageStub, DecoyError> {
+        let log = DiagnosticLog(file: source)
+        var stub: MessageStub?
+        if let root = StubFolder.parse(data, isJSON: true, log: log) {
+            stub = MessageStubDecoder.decode(FileNode(node: root, field: "", log: log))
+        }
+        guard let stub, log.errors.isEmpty else { return .failure(DecoyError.invalidStubFiles(log.errors)) }
+        return .success(stub)
+    }
+
+    /// A test of message stubs' `metadata` by the matcher in `data`, as WireMock's
+    /// `message-mappings/find-by-metadata` applies it: a stub without metadata never passes.
+    package static func metadataTest(_ data: Data, source: String) -> Result<
+        @Sendable (MessageStub) -> Bool, DecoyError
+    > {
+        StubDocument.valueMatcher(data, source: source).flatMap { matcher in
+            do throws(DecoyError) {
+                let accepts = try MessageStubStore.messageTest(matcher)
+                return .success({ stub in stub.metadata.map { accepts(.text($0.json)) } ?? false })
+            } catch {
+                return .failure(DecoyError.invalidStubFiles([StubFileDiagnostic(file: source, message: error.reason)]))
+            }
+        }
+    }
+
+    /// The message pattern in `data`, as `POST /__admin/messages/count` and `find` send it: a
+    /// request pattern on the channel's request, and a matcher on the body; either absent.
+    package static func pattern(_ data: Data, source: String) -> Result<
+        (channel: RequestPattern?, body: ValueMatcher?), DecoyError
+    > {
+        let log = DiagnosticLog(file: source)
+        var pattern: (channel: Route?, body: ValueMatcher?)?
+        let text = data.isEmpty ? Data("{}".utf8) : data
+        if let root = StubFolder.parse(text, isJSON: true, log: log) {
+            pattern = MessageStubDecoder.messagePattern(FileNode(node: root, field: "", log: log))
+        }
+        guard let pattern, log.errors.isEmpty else { return .failure(DecoyError.invalidStubFiles(log.errors)) }
+        do {
+            let channel = try pattern.channel.map { (route) throws(DecoyError) in try RequestPattern(route) }
+            return .success((channel, pattern.body))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

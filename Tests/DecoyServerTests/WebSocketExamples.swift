@@ -1,0 +1,74 @@
+// swift-format-ignore-file
+// The examples of docs/websockets.md, verbatim; DocumentationSyncTests keeps them so.
+import Decoy
+import DecoyServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The app's code under test: it says hello over a WebSocket and returns the first answer.
+func greet(over url: URL) async throws -> String {
+    let task = URLSession.shared.webSocketTask(with: url)
+    task.resume()
+    defer { task.cancel(with: .normalClosure, reason: nil) }
+    try await task.send(.string("hello"))
+    guard case .string(let answer) = try await task.receive() else { return "" }
+    return answer
+}
+
+@Suite("WebSockets, as documented")
+struct WebSocketExamples {
+    @Test func aMessageStubInCodeAnswersTheApp() async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            MessageStub(
+                trigger: .message(channel: .get("/chat"), body: .equalTo("hello")),
+                actions: [.send(.text("hi there"))]))
+
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+
+        let url = URL(string: "ws://127.0.0.1:\(server.port)/chat")!
+        do {
+            #expect(try await greet(over: url) == "hi there")
+        } catch let error as URLError where error.code == .unsupportedURL {
+            // URLSession on Linux speaks WebSockets only through a libcurl built with them (Debian
+            // 12's has none): the stub is checked with the tests' own client there.
+            let client = try await WebSocketTestClient.open(port: server.port, target: "/chat")
+            client.send(text: "hello")
+            #expect(await client.nextText() == "hi there")
+        }
+    }
+
+    @Test func aTestPushesToTheAppsSocket() async throws {
+        let registry = StubRegistry()
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let app = try await WebSocketTestClient.open(to: server, target: "/prices?symbol=ACME")
+
+        let reached = try await server.sendToWebSockets(.text(#"{"price": 101}"#), matching: .get("/prices"))
+        #expect(reached == 1)
+
+        #expect(await app.nextText() == #"{"price": 101}"#)
+    }
+
+    @Test func aReplyMadeFromTheMessage() async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            MessageStub(
+                name: "Echo",
+                trigger: .message(channel: .get("/echo")),
+                actions: [.send(.text("you said {{message.body}}"), templated: true)]))
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let client = try await WebSocketTestClient.open(port: server.port, target: "/echo")
+        client.send(text: "hi")
+        #expect(await client.nextText() == "you said hi")
+    }
+}
