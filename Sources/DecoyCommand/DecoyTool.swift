@@ -8,7 +8,7 @@ struct DecoyTool: AsyncParsableCommand {
         commandName: "decoy",
         abstract: "A mock HTTP server for testing API clients.",
         version: version,
-        subcommands: [ServeCommand.self, CheckCommand.self, RecordCommand.self]
+        subcommands: [ServeCommand.self, CheckCommand.self, RecordCommand.self, ImportCommand.self]
     )
 
     /// The version `decoy --version` prints; the one place it is written.

@@ -110,6 +110,9 @@ package struct StubRecording: Sendable {
     /// Whether each mapping's `id` is made from its name and place among the mappings, rather than
     /// drawn at random, so that recording the same exchanges again writes the same files.
     package var stableIDs = false
+    /// Whether a request is matched by its `Host` field too, so that the same path on two hosts
+    /// gives two stubs.
+    package var matchesHost = false
     /// How request bodies of writes are matched.
     package var bodyMatching = BodyMatching()
     /// Which bodies go into `__files` when written to a folder; `nil` keeps them all in their mappings.
@@ -224,6 +227,9 @@ package struct StubRecording: Sendable {
             members["queryParameters"] = .object(parameters)
         } else {
             members["url"] = .string(request.target)
+        }
+        if matchesHost, let host = request.headerFields[HTTPField.Name("Host")!] {
+            members["headers"] = .object(["Host": .object(["equalTo": .string(host)])])
         }
         if !request.body.isEmpty, ![.get, .head, .options].contains(request.method),
             let pattern = bodyPattern(request.body)
@@ -448,7 +454,24 @@ package struct StubRecording: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // A JSONValue always encodes.
-        return (try? encoder.encode(JSONValue.object(document))) ?? Data("{}".utf8)
+        let data = (try? encoder.encode(JSONValue.object(document))) ?? Data("{}".utf8)
+        // JSON allows DEL, the C1 controls and U+FFFE/U+FFFF unescaped, but libyaml, which reads
+        // stub files, refuses them (YAML's printable set): escaped, as only a string can hold them.
+        guard String(decoding: data, as: UTF8.self).unicodeScalars.contains(where: isUnprintable) else { return data }
+        var text = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if isUnprintable(scalar) {
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\u" + String(repeating: "0", count: 4 - code.count) + code
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return Data(text.utf8)
+    }
+
+    private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
 
     /// Writes `data` at `file`, replacing what is there when `replacing` holds; otherwise
