@@ -219,3 +219,14 @@ struct ImportCommandTests {
         }
     }
 }
+
+/// `decoy export har` as the command line reads it.
+@Suite("decoy export har")
+struct ExportCommandTests {
+    @Test func takesTheServerTheFileAndTheToken() throws {
+        let command = try DecoyTool.parseAsRoot(
+            ["export", "har", "--server", "http://127.0.0.1:9", "--to", "out.har", "--admin-token", "t"])
+        let export = try #require(command as? HARExportCommand)
+        #expect(export.server == "http://127.0.0.1:9" && export.to == "out.har" && export.adminToken == "t")
+    }
+}
