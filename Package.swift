@@ -94,6 +94,8 @@ let package = Package(
             dependencies: [
                 "Decoy",
                 "DecoyClient",
+                // Recording in tests writes stub files (Yams, C source it compiles, no library to install).
+                "DecoyStubFiles",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Without it, failures reach neither XCTest nor Swift Testing on Linux; linked here,
@@ -185,7 +187,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DecoyTestingTests",
-            dependencies: ["DecoyTesting", "DecoyServerTesting", "Decoy", "DecoyClient", "DecoyServer"]
+            dependencies: [
+                "DecoyTesting", "DecoyServerTesting", "Decoy", "DecoyClient", "DecoyServer", "DecoyStubFiles",
+            ],
+            // Stub folders the recording tests replay, found beside their source file.
+            exclude: ["Recording/Recordings"]
         ),
         .testTarget(
             name: "DecoyRemoteTests",

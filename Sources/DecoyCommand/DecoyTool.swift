@@ -1,4 +1,5 @@
 import ArgumentParser
+import Decoy
 import Foundation
 
 /// `decoy`: serve a folder of stub files over HTTP, or check one.
@@ -8,11 +9,11 @@ struct DecoyTool: AsyncParsableCommand {
         commandName: "decoy",
         abstract: "A mock HTTP server for testing API clients.",
         version: version,
-        subcommands: [ServeCommand.self, CheckCommand.self, RecordCommand.self]
+        subcommands: [ServeCommand.self, CheckCommand.self, RecordCommand.self, ImportCommand.self, ExportCommand.self]
     )
 
-    /// The version `decoy --version` prints; the one place it is written.
-    static let version = "0.9.0"
+    /// The version `decoy --version` prints, `decoyVersion`, written in Decoy.
+    static let version = decoyVersion
 
     /// Runs the command line, after refusing WireMock's options that `decoy serve` does not take
     /// with the reason, which the parser cannot give.

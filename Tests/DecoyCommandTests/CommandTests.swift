@@ -193,3 +193,40 @@ struct CommandTests {
         #expect(error.map { ServeCommand.message(for: $0) }?.contains(message) == true, "\(String(describing: error))")
     }
 }
+
+/// `decoy import har` as the command line reads it.
+@Suite("decoy import har")
+struct ImportCommandTests {
+    @Test func writesStubsThatPassTheCheck() throws {
+        let har = """
+            {"log": {"version": "1.2", "entries": [
+              {"request": {"method": "GET", "url": "http://api.test/users/1"}, "response": {"status": 200,
+               "headers": [{"name": "Content-Type", "value": "application/json"}],
+               "content": {"mimeType": "application/json", "text": "{\\"id\\": 1}"}}}
+            ]}}
+            """
+        let folder = try CommandTests.Folder(["session.har": har])
+        let stubs = folder.url.appending(path: "stubs").path
+        try HARImportCommand.parse([folder.url.appending(path: "session.har").path, "--to", stubs]).run()
+        try CheckCommand.parse([stubs]).run()
+        #expect(FileManager.default.fileExists(atPath: stubs + "/mappings/get-users-1.json"))
+        let command = try DecoyTool.parseAsRoot([
+            "import", "har", "x.har", "--host", "a", "--host", "b", "--host-folders",
+        ])
+        #expect((command as? HARImportCommand)?.hosts == ["a", "b"])
+        #expect(throws: ExitCode.failure) {
+            try HARImportCommand.parse([folder.url.appending(path: "missing.har").path, "--to", stubs]).run()
+        }
+    }
+}
+
+/// `decoy export har` as the command line reads it.
+@Suite("decoy export har")
+struct ExportCommandTests {
+    @Test func takesTheServerTheFileAndTheToken() throws {
+        let command = try DecoyTool.parseAsRoot(
+            ["export", "har", "--server", "http://127.0.0.1:9", "--to", "out.har", "--admin-token", "t"])
+        let export = try #require(command as? HARExportCommand)
+        #expect(export.server == "http://127.0.0.1:9" && export.to == "out.har" && export.adminToken == "t")
+    }
+}

@@ -56,6 +56,10 @@ public enum DecoyError: Error, Sendable, Hashable, CustomStringConvertible {
     case certificateFaultNeedsGeneratedIdentity(TLSFault)
     /// A mock server set to serve neither HTTP nor HTTPS.
     case nothingToServe
+    /// A recording into a stubs folder (a test's, or a HAR file's import) that did not record
+    /// everything: each problem names the request or entry and why, such as a request with no
+    /// stored answer while only replaying, or an upstream that could not be reached.
+    case recordingFailed(folder: String, problems: [String])
 
     /// The message a developer reads.
     public var description: String {
@@ -89,6 +93,8 @@ public enum DecoyError: Error, Sendable, Hashable, CustomStringConvertible {
             "this libmicrohttpd was built without TLS, so it cannot serve HTTPS; install one built with GnuTLS"
         case .certificateFaultNeedsGeneratedIdentity(let fault):
             "the TLS fault \(fault.rawValue) needs the generated certificate authority, not certificate files"
+        case .recordingFailed(let folder, let problems):
+            (["Recording into \(folder) failed:"] + problems.map { "  " + $0 }).joined(separator: "\n")
         case .nothingToServe: "serving neither HTTP nor HTTPS: give an HTTPS setting or serve HTTP"
         case .openAdminAPIOffLoopback(let host):
             """

@@ -68,6 +68,7 @@ struct AdminAPI: Sendable {
             AdminRoute(.post, "requests/remove") { $0.removeRequests($1) },
             AdminRoute(.post, "requests/remove-by-metadata") { $0.removeRequestsByMetadata($1) },
             AdminRoute(.get, "requests/unmatched") { $0.unmatchedRequests($1) },
+            AdminRoute(.get, "requests/har") { api, _ in api.har() },
             AdminRoute(.get, "requests/unmatched/near-misses") { $0.unmatchedNearMisses($1) },
             AdminRoute(.post, "near-misses/request") { $0.nearMisses(toRequest: $1) },
             AdminRoute(.post, "near-misses/request-pattern") { $0.nearMisses(toPattern: $1) },

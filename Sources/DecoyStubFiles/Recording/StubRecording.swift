@@ -22,29 +22,55 @@ package struct StubRecording: Sendable {
         }
     }
 
-    /// A recorded mapping: the stub-file document, its body inline, and the names it is written under.
+    /// A recorded mapping: the stub-file document, its bodies inline, and the names it is written under.
     package struct Mapping: Sendable {
+        /// An answer's body and the extension of its body file, after the answer's content type
+        /// (`nil` when it has none).
+        package struct Body: Sendable {
+            package let data: Data
+            package let fileExtension: String?
+        }
+
         /// The mapping's `id`.
         package let id: String
         /// A name for its files made from the request, such as `get-users-1`.
         package let fileStem: String
-        /// The stub-file document, the body inline.
+        /// The stub-file document, the bodies inline.
         package let document: [String: JSONValue]
-        /// The answer's body, written into `__files` when the mapping is written to a folder.
-        package let body: Data
-        /// The extension of the body file, after the answer's content type; `nil` when it has none.
-        package let bodyExtension: String?
+        /// The body of its `response`, or of each of its `responses` in turn (a sequence), written
+        /// into `__files` when the mapping is written to a folder and ``bodyFiles`` says so.
+        package let bodies: [Body]
 
-        /// The document with the body replaced by `bodyFileName`, as written to a folder.
-        func document(bodyFileName: String) -> [String: JSONValue] {
-            guard case .object(var response) = document["response"] else { return document }
-            response["body"] = nil
-            response["base64Body"] = nil
-            response["bodyFileName"] = .string(bodyFileName)
+        /// The document with the body of each answer that `names` gives a name replaced by its
+        /// `bodyFileName`, as written to a folder.
+        func document(bodyFileNames names: [String?]) -> [String: JSONValue] {
+            func referring(_ response: JSONValue, to name: String?) -> JSONValue {
+                guard let name, case .object(var members) = response else { return response }
+                members["body"] = nil
+                members["base64Body"] = nil
+                members["bodyFileName"] = .string(name)
+                return .object(members)
+            }
             var document = document
-            document["response"] = .object(response)
+            if let response = document["response"] {
+                document["response"] = referring(response, to: names.first ?? nil)
+            } else if case .array(let responses)? = document["responses"] {
+                document["responses"] = .array(
+                    responses.enumerated().map { referring($1, to: $0 < names.count ? names[$0] : nil) })
+            }
             return document
         }
+    }
+
+    /// What a repeated request whose answers differ becomes.
+    package enum Repeats: Sendable {
+        /// A scenario of one mapping per answer, giving them in turn, as WireMock writes it.
+        case scenario
+        /// One mapping with the answers as a sequence (`mode: sequence`), Decoy's own kind: one
+        /// file per request.
+        case sequence
+        /// One mapping with the first answer.
+        case first
     }
 
     /// How a request body is matched, WireMock's `requestBodyPatternFactory` with its `auto`
@@ -74,8 +100,19 @@ package struct StubRecording: Sendable {
 
     /// What is hidden.
     package var redaction: LogRedaction
+    /// What repeats with different answers become.
+    package var repeats: Repeats
     /// Whether repeats with different answers become a scenario; otherwise the first answer is kept.
-    package var repeatsAsScenarios: Bool
+    package var repeatsAsScenarios: Bool {
+        get { repeats == .scenario }
+        set { repeats = newValue ? .scenario : .first }
+    }
+    /// Whether each mapping's `id` is made from its name and place among the mappings, rather than
+    /// drawn at random, so that recording the same exchanges again writes the same files.
+    package var stableIDs = false
+    /// Whether a request is matched by its `Host` field too, so that the same path on two hosts
+    /// gives two stubs.
+    package var matchesHost = false
     /// How request bodies of writes are matched.
     package var bodyMatching = BodyMatching()
     /// Which bodies go into `__files` when written to a folder; `nil` keeps them all in their mappings.
@@ -84,7 +121,7 @@ package struct StubRecording: Sendable {
     package init(redaction: LogRedaction = LogRedaction(), repeatsAsScenarios: Bool = true, bodyFiles: BodyFiles? = nil)
     {
         self.redaction = redaction
-        self.repeatsAsScenarios = repeatsAsScenarios
+        self.repeats = repeatsAsScenarios ? .scenario : .first
         self.bodyFiles = bodyFiles
     }
 
@@ -100,41 +137,72 @@ package struct StubRecording: Sendable {
         }
         var mappings: [Mapping] = []
         var scenarios = 0
+        var stems: [String: Int] = [:]
         for request in order {
             let given = answers[request] ?? []
             let stem = Self.fileStem(for: request)
-            guard repeatsAsScenarios, given.contains(where: { $0.document != given[0].document }) else {
-                mappings.append(mapping(request, given[0], stem: stem, scenario: nil))
-                continue
-            }
-            scenarios += 1
-            let name = "scenario-\(scenarios)-\(stem)"
-            for (index, answer) in given.enumerated() {
-                let required = index == 0 ? Scenario.started : "\(name)-\(index + 1)"
-                let next = index + 1 < given.count ? "\(name)-\(index + 2)" : nil
-                mappings.append(mapping(request, answer, stem: stem, scenario: (name, required, next)))
+            stems[stem, default: 0] += 1
+            let id = stableIDs ? Self.stableID(stem, stems[stem] ?? 1) : UUID().uuidString.lowercased()
+            let differ = given.contains { $0.document != given[0].document }
+            switch repeats {
+            case .scenario where differ:
+                scenarios += 1
+                let name = "scenario-\(scenarios)-\(stem)"
+                for (index, answer) in given.enumerated() {
+                    let required = index == 0 ? Scenario.started : "\(name)-\(index + 1)"
+                    let next = index + 1 < given.count ? "\(name)-\(index + 2)" : nil
+                    let id = stableIDs ? Self.stableID(name, index + 1) : UUID().uuidString.lowercased()
+                    mappings.append(mapping(request, [answer], id: id, stem: stem, scenario: (name, required, next)))
+                }
+            case .sequence where differ:
+                mappings.append(mapping(request, given, id: id, stem: stem, scenario: nil))
+            default:
+                mappings.append(mapping(request, [given[0]], id: id, stem: stem, scenario: nil))
             }
         }
         return mappings
     }
 
+    /// One mapping answering with `answers`: the one as its `response`, several as a sequence.
     private func mapping(
-        _ request: [String: JSONValue], _ answer: (response: StubResponse, document: [String: JSONValue]), stem: String,
-        scenario: (name: String, required: String, next: String?)?
+        _ request: [String: JSONValue], _ answers: [(response: StubResponse, document: [String: JSONValue])],
+        id: String, stem: String, scenario: (name: String, required: String, next: String?)?
     ) -> Mapping {
-        let id = UUID().uuidString.lowercased()
-        var document: [String: JSONValue] = [
-            "id": .string(id), "name": .string(stem), "request": .object(request), "response": .object(answer.document),
-        ]
+        var document: [String: JSONValue] = ["id": .string(id), "name": .string(stem), "request": .object(request)]
+        if answers.count == 1 {
+            document["response"] = .object(answers[0].document)
+        } else {
+            document["mode"] = .string("sequence")
+            document["responses"] = .array(answers.map { .object($0.document) })
+        }
         if let scenario {
             document["scenarioName"] = .string(scenario.name)
             document["requiredScenarioState"] = .string(scenario.required)
             if let next = scenario.next { document["newScenarioState"] = .string(next) }
         }
-        let bodyExtension = answer.response.headerFields[.contentType].map(Self.fileExtension(forContentType:))
-        // An event stream's events stay in its mapping: a body file holds a body, not events.
-        let body = answer.response.events == nil ? answer.response.body : Data()
-        return Mapping(id: id, fileStem: stem, document: document, body: body, bodyExtension: bodyExtension)
+        let bodies = answers.map { answer in
+            // An event stream's events stay in its mapping: a body file holds a body, not events.
+            Mapping.Body(
+                data: answer.response.events == nil ? answer.response.body : Data(),
+                fileExtension: answer.response.headerFields[.contentType].map(Self.fileExtension(forContentType:)))
+        }
+        return Mapping(id: id, fileStem: stem, document: document, bodies: bodies)
+    }
+
+    /// An id in a UUID's form made from `name` and `number` alone (two FNV-1a hashes of them), so
+    /// that the same recording gets the same ids.
+    static func stableID(_ name: String, _ number: Int) -> String {
+        func fnv1a(_ seed: UInt64) -> UInt64 {
+            "\(name)#\(number)".utf8.reduce(seed) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        }
+        let hex = [fnv1a(0xcbf2_9ce4_8422_2325), fnv1a(0x84222325_cbf29ce4)].map { value in
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return parts.joined(separator: "-")
     }
 
     // MARK: Requests
@@ -159,6 +227,9 @@ package struct StubRecording: Sendable {
             members["queryParameters"] = .object(parameters)
         } else {
             members["url"] = .string(request.target)
+        }
+        if matchesHost, let host = request.headerFields[HTTPField.Name("Host")!] {
+            members["headers"] = .object(["Host": .object(["equalTo": .string(host)])])
         }
         if !request.body.isEmpty, ![.get, .head, .options].contains(request.method),
             let pattern = bodyPattern(request.body)
@@ -297,33 +368,85 @@ package struct StubRecording: Sendable {
 
     // MARK: Writing
 
-    /// Writes each mapping under `mappings/` of `folder` and its body, when ``bodyFiles`` says
-    /// so, under `__files/`, each under a name no file there has yet.
+    /// How a mapping written to a folder is named.
+    package enum Naming: Sendable {
+        /// After its request, under a name no file has yet (`get-users-2.json` beside
+        /// `get-users.json`), taken atomically: recorders writing into one folder at once never
+        /// overwrite each other's files.
+        case free
+        /// After its request, numbered in the order of the mappings when requests share a name,
+        /// replacing a file of that name: the same exchanges recorded again give the same files.
+        case replacing
+    }
+
+    /// Writes each mapping under `mappings/` of `folder` and its bodies, when ``bodyFiles`` says
+    /// so, under `__files/`. Each file is written whole, then renamed (or linked) into place, so
+    /// that no reader ever sees half of one.
     ///
     /// - Returns: the mapping files written, in order.
     @discardableResult
-    package func write(_ mappings: [Mapping], to folder: URL) throws(DecoyError) -> [URL] {
-        let mappingsFolder = folder.appending(path: "mappings", directoryHint: .isDirectory)
-        let filesFolder = folder.appending(path: "__files", directoryHint: .isDirectory)
+    package func write(_ mappings: [Mapping], to folder: URL, naming: Naming = .free) throws(DecoyError) -> [URL] {
         var written: [URL] = []
+        var named: [String: Int] = [:]
         for mapping in mappings {
-            var document = mapping.document
-            // A body without a content type stays inline: a loader takes the type of a body file
-            // from its name, and the answer would gain a header field it never had.
-            if let bodyFiles, !mapping.body.isEmpty, mapping.bodyExtension != nil,
-                mapping.body.count
-                    > (String(data: mapping.body, encoding: .utf8) == nil ? bodyFiles.binaryAbove : bodyFiles.textAbove)
-            {
-                let bodyFile = Self.freeName(
-                    in: filesFolder, stem: mapping.fileStem, extension: mapping.bodyExtension ?? "")
-                try Self.write(mapping.body, to: bodyFile)
-                document = mapping.document(bodyFileName: bodyFile.lastPathComponent)
+            let stem = mapping.fileStem
+            named[stem, default: 0] += 1
+            var number = naming == .replacing ? named[stem] ?? 1 : 1
+            while true {
+                let name = number == 1 ? stem : "\(stem)-\(number)"
+                if let file = try place(mapping, as: name, in: folder, replacing: naming == .replacing) {
+                    written.append(file)
+                    break
+                }
+                number += 1
             }
-            let file = Self.freeName(in: mappingsFolder, stem: mapping.fileStem, extension: "json")
-            try Self.write(Self.text(of: document), to: file)
-            written.append(file)
         }
         return written
+    }
+
+    /// Writes `mapping` and its body files under `name`; `nil`, with nothing left written, when
+    /// one of the names is taken and `replacing` does not hold.
+    private func place(_ mapping: Mapping, as name: String, in folder: URL, replacing: Bool) throws(DecoyError)
+        -> URL?
+    {
+        let filesFolder = folder.appending(path: "__files", directoryHint: .isDirectory)
+        var placed: [URL] = []
+        var bodyFileNames: [String?] = []
+        for (index, body) in mapping.bodies.enumerated() {
+            guard let fileExtension = body.fileExtension, isFiled(body.data) else {
+                bodyFileNames.append(nil)
+                continue
+            }
+            let bodyName = mapping.bodies.count == 1 ? name : "\(name).\(index + 1)"
+            let file = filesFolder.appending(path: "\(bodyName).\(fileExtension)")
+            guard try Self.put(body.data, at: file, replacing: replacing) else {
+                Self.remove(placed)
+                return nil
+            }
+            placed.append(file)
+            bodyFileNames.append(file.lastPathComponent)
+        }
+        let document =
+            bodyFileNames.contains { $0 != nil } ? mapping.document(bodyFileNames: bodyFileNames) : mapping.document
+        let file = folder.appending(path: "mappings/\(name).json")
+        guard try Self.put(Self.text(of: document), at: file, replacing: replacing) else {
+            Self.remove(placed)
+            return nil
+        }
+        return file
+    }
+
+    /// Takes back the body files of a mapping whose name turned out to be taken.
+    private static func remove(_ files: [URL]) {
+        for file in files { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// Whether `body` goes into a file of its own. A body without a content type stays inline
+    /// (the caller checks): a loader takes the type of a body file from its name, and the answer
+    /// would gain a header field it never had.
+    private func isFiled(_ body: Data) -> Bool {
+        guard let bodyFiles, !body.isEmpty else { return false }
+        return body.count > (String(data: body, encoding: .utf8) == nil ? bodyFiles.binaryAbove : bodyFiles.textAbove)
     }
 
     /// The document as the JSON text of a stub file: indented, keys sorted.
@@ -331,24 +454,47 @@ package struct StubRecording: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // A JSONValue always encodes.
-        return (try? encoder.encode(JSONValue.object(document))) ?? Data("{}".utf8)
-    }
-
-    private static func freeName(in folder: URL, stem: String, extension pathExtension: String) -> URL {
-        var candidate = folder.appending(path: "\(stem).\(pathExtension)")
-        var number = 1
-        while FileManager.default.fileExists(atPath: candidate.path) {
-            number += 1
-            candidate = folder.appending(path: "\(stem)-\(number).\(pathExtension)")
+        let data = (try? encoder.encode(JSONValue.object(document))) ?? Data("{}".utf8)
+        // JSON allows DEL, the C1 controls and U+FFFE/U+FFFF unescaped, but libyaml, which reads
+        // stub files, refuses them (YAML's printable set): escaped, as only a string can hold them.
+        guard String(decoding: data, as: UTF8.self).unicodeScalars.contains(where: isUnprintable) else { return data }
+        var text = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if isUnprintable(scalar) {
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\u" + String(repeating: "0", count: 4 - code.count) + code
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
         }
-        return candidate
+        return Data(text.utf8)
     }
 
-    private static func write(_ data: Data, to file: URL) throws(DecoyError) {
+    private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    }
+
+    /// Writes `data` at `file`, replacing what is there when `replacing` holds; otherwise
+    /// `false` when a file of that name exists.
+    private static func put(_ data: Data, at file: URL, replacing: Bool) throws(DecoyError) -> Bool {
+        let manager = FileManager.default
         do {
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: file, options: .atomic)
+            try manager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if replacing {
+                try data.write(to: file, options: .atomic)
+                return true
+            }
+            // Written whole under a hidden name, which a load skips, then linked under its own:
+            // linking fails when the name is taken, where a rename would overwrite.
+            let hidden = file.deletingLastPathComponent().appending(path: ".\(file.lastPathComponent).\(UUID()).tmp")
+            try data.write(to: hidden)
+            defer { try? manager.removeItem(at: hidden) }
+            do {
+                try manager.linkItem(at: hidden, to: file)
+            } catch  where manager.fileExists(atPath: file.path) {
+                return false
+            }
+            return true
         } catch {
             throw DecoyError.invalidStubFiles([
                 StubFileDiagnostic(file: file.path, message: "cannot be written: \(error.localizedDescription)")
