@@ -23,7 +23,11 @@ package struct StubDriftCheck {
         let spec: OpenAPISpec
         let validator: SchemaValidator
         let examples: SchemaExample
-        let operations: [(operation: OpenAPIOperation, template: PathTemplate)]
+        let operations: [OpenAPIOperation]
+        let templates: [PathTemplate]
+        /// The operations by how many segments their paths have: a stub is held against those of
+        /// its own count alone, a few of the hundreds a large document has.
+        let bySegmentCount: [Int: [Int]]
         /// The first segment of every path, to tell a stub of another API from a path that drifted.
         let firstSegments: Set<String>
     }
@@ -33,11 +37,12 @@ package struct StubDriftCheck {
     package init(specs: [OpenAPISpec]) {
         documents = specs.map { spec in
             let validator = SchemaValidator(document: spec.document)
-            let operations = spec.operations.map { ($0, PathTemplate($0.path)) }
-            let firstSegments = Set(operations.compactMap { $0.1.segments.first.flatMap(Self.segmentText) })
+            let templates = spec.operations.map { PathTemplate($0.path) }
             return Document(
                 spec: spec, validator: validator, examples: SchemaExample(validator: validator),
-                operations: operations, firstSegments: firstSegments)
+                operations: spec.operations, templates: templates,
+                bySegmentCount: Dictionary(grouping: templates.indices) { templates[$0].segments.count },
+                firstSegments: Set(templates.compactMap { $0.segments.first.flatMap(Self.segmentText) }))
         }
     }
 
@@ -78,11 +83,15 @@ package struct StubDriftCheck {
             return uncovered(
                 "\(route) is not a path template or a path: a path given as a regular expression is not checked")
         }
-        let matching = documents.indices.flatMap { index in
-            documents[index].operations.indices.compactMap { operationIndex in
-                let (operation, template) = documents[index].operations[operationIndex]
-                return Self.path(segments, fits: template)
-                    ? (document: index, operation: operation, parameters: template.parameterCount) : nil
+        var matching: [(document: Int, operation: OpenAPIOperation, parameters: Int)] = []
+        for index in documents.indices {
+            for operation in documents[index].bySegmentCount[segments.count] ?? []
+            where Self.path(segments, fits: documents[index].templates[operation]) {
+                matching.append(
+                    (
+                        index, documents[index].operations[operation],
+                        documents[index].templates[operation].parameterCount
+                    ))
             }
         }
         // As OpenAPI matches a request: a concrete path wins over a templated one.
@@ -288,6 +297,8 @@ package struct StubDriftCheck {
                 let field =
                     switch parameter.location {
                     case .path: StubDriftCheck.pathField(of: stub.route)
+                    // A `url` field writes its query in the URL itself.
+                    case .query where targetQuery.contains(where: { $0.0 == parameter.name }): "/request/url"
                     case .query: "/request/queryParameters/\(parameter.name.pointerEscaped)"
                     default: "/request/headers/\(parameter.name.pointerEscaped)"
                     }

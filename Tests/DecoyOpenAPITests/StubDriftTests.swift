@@ -158,6 +158,41 @@ struct StubDriftTests {
         #expect(drift.documentPointer == documentPointer, "\(change): \(drift)")
     }
 
+    /// WireMock's `url` field: an exact path and the whole target, its query read from it.
+    @Test func aQueryValueWrittenInTheURLIsChecked() throws {
+        let route = Route(method: .get, exactPath: "/pets").target(.equalTo("/pets?status=lost")).header(
+            HTTPField.Name("X-Tenant")!, .present)
+        let report = try Self.check([(route, StubResponse(headerFields: Self.petsFields, json: "[]"))])
+        #expect(report.drift.map(\.stubPointer) == ["/request/url"], "\(report)")
+        #expect(report.drift.first?.documentPointer == "pets.yaml#/paths/~1pets/get/parameters/0/schema/enum")
+    }
+
+    /// With several documents, each stub is checked against the one whose paths cover it.
+    @Test func eachStubIsCheckedAgainstTheDocumentThatCoversIt() throws {
+        let orders = try OpenAPISpec(
+            data: Data(
+                """
+                openapi: 3.1.0
+                info: {title: Orders, version: 1.0.0}
+                paths:
+                  /orders:
+                    get:
+                      operationId: listOrders
+                      responses:
+                        '200': {description: Orders., content: {application/json: {schema: {type: array}}}}
+                """.utf8), source: "orders.yaml")
+        let pets = try OpenAPISpec(data: Data(Self.spec.utf8), source: "pets.yaml")
+        let report = StubDriftCheck(specs: [pets, orders]).check([
+            .init(place: "orders", route: .get("/orders"), stub: StubResponse(headerFields: Self.json, json: "{}")),
+            .init(place: "pet", route: .get("/pets/1"), stub: StubResponse(status: .notFound)),
+        ])
+        #expect(report.drift.map(\.stub) == ["orders"], "\(report)")
+        #expect(report.drift.first?.operation == "listOrders (GET /orders)")
+        #expect(
+            report.drift.first?.documentPointer
+                == "orders.yaml#/paths/~1orders/get/responses/200/content/application~1json/schema/type")
+    }
+
     @Test func aDriftNamesTheOperationAndWhatDiffers() throws {
         let report = try Self.check([
             (.get("/pets/{id}"), StubResponse(headerFields: Self.json, json: #"{"id": "1", "name": "Rex"}"#))
