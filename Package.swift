@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "DecoyServerTesting", targets: ["DecoyServerTesting"]),
         .library(name: "DecoyRemote", targets: ["DecoyRemote"]),
         .library(name: "DecoyOpenAPI", targets: ["DecoyOpenAPI"]),
+        .library(name: "DecoyOpenAPITesting", targets: ["DecoyOpenAPITesting"]),
         .executable(name: "decoy", targets: ["DecoyCommand"]),
     ],
     dependencies: [
@@ -147,6 +148,12 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // The assertions on stubs against OpenAPI documents apart from DecoyOpenAPI, so that
+        // the decoy command, which reads documents, links no test framework.
+        .target(
+            name: "DecoyOpenAPITesting",
+            dependencies: ["Decoy", "DecoyOpenAPI", "DecoyTesting"]
+        ),
         .executableTarget(
             name: "DecoyCommand",
             dependencies: [
@@ -203,7 +210,8 @@ let package = Package(
         .testTarget(
             name: "DecoyOpenAPITests",
             dependencies: [
-                "DecoyOpenAPI", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting", "DecoyServerTesting",
+                "DecoyOpenAPI", "DecoyOpenAPITesting", "Decoy", "DecoyClient", "DecoyServer", "DecoyTesting",
+                "DecoyServerTesting",
                 "DecoyTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -19,7 +19,10 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("webhook-allowed-host"), help: ServeCommand.webhookAllowedHostHelp)
     var webhookAllowedHosts: [String] = []
 
+    @OptionGroup var openAPI: OpenAPICheckOptions
+
     func run() throws {
+        if !openAPI.openapi.isEmpty { return try checkAgainstOpenAPI() }
         let report = StubFolder(
             url: URL(filePath: folder, directoryHint: .isDirectory), templatesEveryResponse: globalResponseTemplating,
             webhookAllowedHosts: Set(webhookAllowedHosts)
@@ -39,7 +42,7 @@ struct CheckCommand: ParsableCommand {
         print("\(folder): \(count(report.stubs.count, "stub")), valid\(warnings)")
     }
 
-    private func count(_ number: Int, _ noun: String) -> String {
+    func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

@@ -15,12 +15,7 @@ extension ServeCommand {
     static func registerExamples(
         ofSpecAt path: String, in registry: StubRegistry, basePath: String? = nil, strict: Bool = false
     ) throws -> [String] {
-        let url = URL(filePath: path)
-        var spec = try OpenAPISpec(
-            contentsOf: url, basePath: basePath == "servers" ? "" : basePath ?? "", strict: strict)
-        if basePath == "servers", !spec.serverBasePath.isEmpty {
-            spec = try OpenAPISpec(contentsOf: url, basePath: spec.serverBasePath, strict: strict)
-        }
+        let spec = try Self.spec(at: path, basePath: basePath, strict: strict)
         try registry.registerExamples(of: spec)
         let refused = spec.refused.isEmpty ? "" : "; \(spec.refused.count) refused, answered with 501"
         return spec.operations.map { "  \($0) from the examples of \(path)" }
@@ -28,6 +23,16 @@ extension ServeCommand {
             + folded(spec.unsupported).map { "  not supported: \($0)" }
             + failingExamples(of: spec)
             + ["\(spec.operations.count) operations from \(path)\(refused)"]
+    }
+
+    /// The OpenAPI document at `path`, its paths under `basePath`, `"servers"` meaning the path
+    /// of the document's first server URL.
+    static func spec(at path: String, basePath: String?, strict: Bool = false) throws -> OpenAPISpec {
+        let url = URL(filePath: path)
+        let spec = try OpenAPISpec(
+            contentsOf: url, basePath: basePath == "servers" ? "" : basePath ?? "", strict: strict)
+        guard basePath == "servers", !spec.serverBasePath.isEmpty else { return spec }
+        return try OpenAPISpec(contentsOf: url, basePath: spec.serverBasePath, strict: strict)
     }
 
     /// One line naming the operations with examples that miss their schemas, which a document

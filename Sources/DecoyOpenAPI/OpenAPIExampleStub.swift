@@ -67,7 +67,8 @@ struct OpenAPIExampleStub: Stub {
                 continue
             }
             guard let schema = parameter.schema else { continue }
-            problems += validator.violations(of: value(of: values, parameter, schemaAt: schema), schemaAt: schema).map {
+            let value = validator.parameterValue(of: values, parameter, schemaAt: schema)
+            problems += validator.violations(of: value, schemaAt: schema).map {
                 Problem(place: place, $0)
             }
         }
@@ -116,40 +117,6 @@ struct OpenAPIExampleStub: Stub {
         return values
     }
 
-    /// Parameter text as the JSON value its schema's type calls for: `7` is a number where an
-    /// integer is wanted, and an array's items are split as the parameter's style writes them.
-    private func value(of values: [String], _ parameter: OpenAPIOperation.Parameter, schemaAt pointer: String)
-        -> JSONValue
-    {
-        let types = self.types(ofSchemaAt: pointer)
-        if types.contains("array") {
-            return .array(
-                ParameterStyle.items(of: values, parameter).map { value(of: $0, schemaAt: "\(pointer)/items") })
-        }
-        return value(of: ParameterStyle.scalar(of: values[0], parameter), schemaAt: pointer)
-    }
-
-    private func value(of text: String, schemaAt pointer: String) -> JSONValue {
-        let types = self.types(ofSchemaAt: pointer)
-        if types.contains("integer") || types.contains("number"), let number = Double(text) { return .number(number) }
-        if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
-        return .string(text)
-    }
-
-    /// The types the schema at `pointer` names, references followed.
-    private func types(ofSchemaAt pointer: String) -> [String] {
-        var pointer = pointer
-        var seen: Set<String> = []
-        while case .string(let reference)? = validator.document.at(pointer)?["$ref"], seen.insert(reference).inserted {
-            pointer = reference
-        }
-        return switch validator.document.at(pointer)?["type"] {
-        case .string(let type)?: [type]
-        case .array(let types)?: types.compactMap { if case .string(let type) = $0 { type } else { nil } }
-        default: []
-        }
-    }
-
     // MARK: Answering
 
     private func exampleResponse(for request: StubRequest) -> StubResponse {
@@ -178,7 +145,7 @@ struct OpenAPIExampleStub: Stub {
                     [
                         Problem(
                             place: "header Prefer", schema: "\(operation.pointer)/responses",
-                            message: "the operation has no response \(code); it has \(responseList)")
+                            message: "the operation has no response \(code); it has \(operation.declaredStatuses)")
                     ], in: operation)
             }
             responseIndex = index
@@ -243,16 +210,6 @@ struct OpenAPIExampleStub: Stub {
         return made[responseIndex][contentIndex][exampleIndex]
     }
 
-    private var responseList: String {
-        operation.responses.map { response in
-            switch response.status {
-            case .code(let code): "\(code)"
-            case .range(let first): "\(first)XX"
-            case .default: "default"
-            }
-        }.joined(separator: ", ")
-    }
-
     /// The preferences of `Prefer` header fields (RFC 7240), of which Decoy knows Prism's `code`
     /// and `example`; any other is refused rather than ignored.
     private static func preferences(_ fields: [String]) throws(Problem) -> [(key: String, value: String)] {
@@ -287,12 +244,12 @@ struct OpenAPIExampleStub: Stub {
         StubResponse(status: status, headerFields: [.contentType: mediaType], body: Data(body))
     }
 
-    private static func bareMediaType(_ value: String) -> String {
+    static func bareMediaType(_ value: String) -> String {
         (value.split(separator: ";").first.map(String.init) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     /// Whether `mediaType` fits `pattern`, which may be `*/*` or `type/*`.
-    private static func mediaType(_ mediaType: String, fits pattern: String) -> Bool {
+    static func mediaType(_ mediaType: String, fits pattern: String) -> Bool {
         let mediaType = bareMediaType(mediaType)
         let pattern = bareMediaType(pattern)
         if pattern == "*/*" || mediaType == pattern { return true }

@@ -67,7 +67,11 @@ package struct OpenAPIOperation: Sendable, CustomStringConvertible {
             case `default`
         }
         let status: Status
+        /// Where the response is in the document, its reference followed.
+        let pointer: String
         let content: [(mediaType: String, examples: [Example])]
+        /// The header fields the response must carry, each with where the document requires it.
+        var requiredHeaders: [(name: String, pointer: String)] = []
     }
 
     /// An example body, named where the document names it.
@@ -80,6 +84,17 @@ package struct OpenAPIOperation: Sendable, CustomStringConvertible {
         let body: [UInt8]
         /// Whether it passes the response's schema: only such an example is served unless asked for by name.
         var passes = true
+    }
+
+    /// The statuses the operation declares, in the document's order: `200, 4XX, default`.
+    var declaredStatuses: String {
+        responses.map { response in
+            switch response.status {
+            case .code(let code): "\(code)"
+            case .range(let first): "\(first)XX"
+            case .default: "default"
+            }
+        }.joined(separator: ", ")
     }
 
     /// Whether an example the document gives for a response misses the response's schema, and

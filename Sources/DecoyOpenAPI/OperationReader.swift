@@ -184,15 +184,24 @@ struct OperationReader {
             guard case .object? = response else {
                 throw OpenAPIRefusal(pointer: responsePointer, reason: "a response must be a map")
             }
+            var requiredHeaders: [(name: String, pointer: String)] = []
             if case .object(let headers)? = response?["headers"], !headers.isEmpty {
                 note(responsePointer, "response headers are not served")
+                for name in parsed.keys(at: "\(responsePointer)/headers") where name.lowercased() != "content-type" {
+                    let (headerPointer, header) = try resolve("\(responsePointer)/headers/\(name.pointerEscaped)")
+                    if header?["required"] == .bool(true) {
+                        requiredHeaders.append((name, "\(headerPointer)/required"))
+                    }
+                }
             }
             var content: [(mediaType: String, examples: [OpenAPIOperation.Example])] = []
             for mediaType in parsed.keys(at: "\(responsePointer)/content") {
                 let mediaPointer = "\(responsePointer)/content/\(mediaType.pointerEscaped)"
                 content.append((mediaType: mediaType, examples: try examples(at: mediaPointer, mediaType: mediaType)))
             }
-            read.append(OpenAPIOperation.Response(status: status, content: content))
+            read.append(
+                OpenAPIOperation.Response(
+                    status: status, pointer: responsePointer, content: content, requiredHeaders: requiredHeaders))
         }
         return read
     }

@@ -1,4 +1,5 @@
 public import Decoy
+import DecoyClient
 import Foundation
 import HTTPTypes
 
@@ -45,5 +46,32 @@ extension StubRegistry {
             }
         }
         return served + refused
+    }
+
+    /// Checks every stub registered, in code or from stub files, against `specs`: each stub's
+    /// route must be one an operation accepts, and its answer one the operation declares (status,
+    /// `Content-Type`, body against the response's schema, required header fields). A templated
+    /// answer is rendered for a sample request of its operation first. The document's own
+    /// examples, registered with ``registerExamples(of:)``, are left out.
+    ///
+    /// ```swift
+    /// let report = registry.drift(against: spec)
+    /// #expect(report.drift.isEmpty, "\(report)")
+    /// ```
+    public func drift(against specs: OpenAPISpec...) -> StubDriftReport {
+        drift(against: specs)
+    }
+
+    /// Checks every stub registered against `specs`; see ``drift(against:)-(OpenAPISpec...)``.
+    public func drift(against specs: [OpenAPISpec]) -> StubDriftReport {
+        let stubs = contents.withLock(\.registrations).compactMap { mapping, stub -> StubDriftCheck.CheckedStub? in
+            guard mapping.route.priority < OpenAPIExampleStub.priority else { return nil }
+            let place: String =
+                if case .file(let loaded) = mapping.origin { "\(loaded.file):\(loaded.line)" } else {
+                    "\(mapping.route)"
+                }
+            return StubDriftCheck.CheckedStub(place: place, route: mapping.route, stub: stub)
+        }
+        return StubDriftCheck(specs: specs).check(stubs)
     }
 }

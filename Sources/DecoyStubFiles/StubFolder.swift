@@ -1,4 +1,4 @@
-import Decoy
+package import Decoy
 package import Foundation
 import Yams
 
@@ -46,6 +46,13 @@ package struct StubFolder: Sendable {
     /// Reads and checks every stub file, as `decoy check` does, without registering anything.
     package func check() -> StubFolderReport {
         compile().report
+    }
+
+    /// Every stub that compiles, with where it is, and what checking the folder found: what
+    /// `decoy check --openapi` checks against the documents.
+    package func compiledStubs() -> (stubs: [(loaded: LoadedStub, stub: any Stub)], report: StubFolderReport) {
+        let (definitions, report) = compile()
+        return (definitions.map { ($0.loaded, $0.stub) }, report)
     }
 
     /// The error when there is no folder to read at all.

@@ -41,6 +41,15 @@ package struct RegistryContents {
         records.keys.sorted(by: >).map { records[$0]!.mapping }
     }
 
+    /// Each registration's mapping and stub, oldest first, a scenario's transition taken off the
+    /// stub: what checking the stubs against an OpenAPI document reads.
+    package var registrations: [(mapping: StubMapping, stub: any Stub)] {
+        records.keys.sorted().map { number in
+            let record = records[number]!
+            return (record.mapping, (record.stub as? ScenarioTransitionStub)?.stub ?? record.stub)
+        }
+    }
+
     /// The table for a lookup outside the lock.
     mutating func tableForLookup() -> RouteTableSnapshot {
         if let snapshot { return snapshot }

@@ -131,39 +131,43 @@ public struct TemplateStub: Stub {
     /// The response rendered for `request`; a template that cannot be rendered for it (a body
     /// file that is not there) answers `500` naming why, the same in every serving.
     public func resolve(for request: StubRequest) -> StubResolution {
-        if let constant { return .response(constant) }
-        let context = TemplateContext(request: request, now: clock ?? Date.init, random: random)
         do throws(TemplateRenderError) {
-            if let renderedHead, let body {
-                return .response(renderedHead.renderedOnce(body: try body.renderedData(context)))
-            }
-            var fields = HTTPFields()
-            for (field, template) in zip(response.headerFields, headerValues) {
-                fields.append(HTTPField(name: field.name, lenientValue: Array(try template.render(context).utf8)))
-            }
-            var text = response.body
-            if let bodyFileName, let bodyFile {
-                let name = try bodyFileName.render(context)
-                text = try bodyFile(name).renderedData(context)
-                // As for a body file named at load: the type follows the extension unless a header gives one.
-                if typesBodyFile, fields[.contentType] == nil {
-                    fields[.contentType] = MediaType.forExtension((name as NSString).pathExtension)
-                }
-            } else if let body {
-                text = try body.renderedData(context)
-            }
-            guard let stream = response.events else {
-                Self.fitContentLength(&fields, of: &text)
-                return .response(response.renderedOnce(headerFields: fields, body: text))
-            }
-            var rendered = response.renderedOnce(headerFields: fields, body: text)
-            try render(stream, into: &rendered, context)
-            return .response(rendered)
+            return .response(try rendered(for: request))
         } catch {
             return .response(
                 StubResponse(
                     status: .internalServerError, text: "Decoy could not render this stub's template: \(error.reason)"))
         }
+    }
+
+    /// The response rendered for `request`, or why it cannot be: checking a stub against an
+    /// OpenAPI document tells a template that fails from a stub that answers `500`.
+    package func rendered(for request: StubRequest) throws(TemplateRenderError) -> StubResponse {
+        if let constant { return constant }
+        let context = TemplateContext(request: request, now: clock ?? Date.init, random: random)
+        if let renderedHead, let body { return renderedHead.renderedOnce(body: try body.renderedData(context)) }
+        var fields = HTTPFields()
+        for (field, template) in zip(response.headerFields, headerValues) {
+            fields.append(HTTPField(name: field.name, lenientValue: Array(try template.render(context).utf8)))
+        }
+        var text = response.body
+        if let bodyFileName, let bodyFile {
+            let name = try bodyFileName.render(context)
+            text = try bodyFile(name).renderedData(context)
+            // As for a body file named at load: the type follows the extension unless a header gives one.
+            if typesBodyFile, fields[.contentType] == nil {
+                fields[.contentType] = MediaType.forExtension((name as NSString).pathExtension)
+            }
+        } else if let body {
+            text = try body.renderedData(context)
+        }
+        guard let stream = response.events else {
+            Self.fitContentLength(&fields, of: &text)
+            return response.renderedOnce(headerFields: fields, body: text)
+        }
+        var rendered = response.renderedOnce(headerFields: fields, body: text)
+        try render(stream, into: &rendered, context)
+        return rendered
     }
 }
 

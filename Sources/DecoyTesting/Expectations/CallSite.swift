@@ -5,15 +5,20 @@ import IssueReporting
     import XCTest
 #endif
 
-/// Where an assertion was written, so that its failure points there and not into this library.
-struct CallSite {
+/// Where an assertion was written, so that its failure points there and not into this library;
+/// the assertions of DecoyOpenAPITesting report through it too.
+package struct CallSite {
     let fileID: StaticString
     let filePath: StaticString
     let line: UInt
     let column: UInt
 
+    package init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+        (self.fileID, self.filePath, self.line, self.column) = (fileID, filePath, line, column)
+    }
+
     /// Records a failure with `message` in whichever test framework is running.
-    func fail(_ message: String) {
+    package func fail(_ message: String) {
         #if canImport(XCTest) && !canImport(Darwin)
             // Off Darwin, IssueReporting cannot see XCTest's frames on the stack and appends a warning
             // about tests hosted in an app to every XCTest failure; XCTest is told directly instead.
