@@ -51,7 +51,7 @@ package struct StubFolder: Sendable {
     /// Every stub that compiles, with where it is, and what checking the folder found: what
     /// `decoy check --openapi` checks against the documents.
     package func compiledStubs() -> (stubs: [(loaded: LoadedStub, stub: any Stub)], report: StubFolderReport) {
-        let (definitions, report) = compile()
+        let (definitions, _, report) = compile()
         return (definitions.map { ($0.loaded, $0.stub) }, report)
     }
 
