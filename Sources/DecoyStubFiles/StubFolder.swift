@@ -85,20 +85,11 @@ package struct StubFolder: Sendable {
                 webhooks: WebhookDecoder(allowedHosts: options.webhookAllowedHosts, leavesOutDisallowedHosts: true))
             let nodes = Self.stubNodes(in: root + "/" + file, log: log)
             if !log.errors.isEmpty {
-                // The file itself could not be read: none of it loads.
-                let line = log.errors.first?.line ?? 1
-                refused.append(RefusedStub(file: file, line: line, route: nil, errors: log.errors))
+                refused.append(Self.unreadable(file, log: log))
             } else {
-                for node in nodes {
-                    let before = log.errors.count
-                    let definition = decoder.decode(node)
-                    let errors = Array(log.errors[before...])
-                    if let definition, errors.isEmpty {
-                        definitions.append(definition)
-                    } else {
-                        refused.append(Self.refused(node, errors: errors.sorted(by: Self.inFileOrder)))
-                    }
-                }
+                let (decoded, refusedHere) = Self.decodeEach(nodes, log: log, decoder.decode)
+                definitions += decoded
+                refused += refusedHere
             }
             warnings += log.warnings.sorted(by: Self.inFileOrder)
         }
@@ -139,25 +130,39 @@ package struct StubFolder: Sendable {
                 MessageStubDocument.stubNodes(FileNode(node: $0, field: "", log: log))
             }
             if let nodes, log.errors.isEmpty {
-                for node in nodes {
-                    let before = log.errors.count
-                    let stub = MessageStubDecoder.decode(node)
-                    let errors = Array(log.errors[before...])
-                    if let stub, errors.isEmpty {
-                        stubs.append(stub)
-                    } else {
-                        let line = node.mark?.line ?? errors.first?.line ?? 1
-                        refused.append(
-                            RefusedStub(file: file, line: line, route: nil, errors: errors.sorted(by: inFileOrder)))
-                    }
-                }
+                let (decoded, refusedHere) = decodeEach(nodes, log: log, MessageStubDecoder.decode)
+                stubs += decoded
+                refused += refusedHere
             } else {
-                refused.append(
-                    RefusedStub(file: file, line: log.errors.first?.line ?? 1, route: nil, errors: log.errors))
+                refused.append(unreadable(file, log: log))
             }
             warnings += log.warnings.sorted(by: inFileOrder)
         }
         return (stubs, refused, warnings)
+    }
+
+    /// Each of a file's stubs decoded alone: those with no error, and the others refused with theirs.
+    private static func decodeEach<Stub>(
+        _ nodes: [FileNode], log: DiagnosticLog, _ decode: (FileNode) -> Stub?
+    ) -> (decoded: [Stub], refused: [RefusedStub]) {
+        var decoded: [Stub] = []
+        var refused: [RefusedStub] = []
+        for node in nodes {
+            let before = log.errors.count
+            let stub = decode(node)
+            let errors = Array(log.errors[before...])
+            if let stub, errors.isEmpty {
+                decoded.append(stub)
+            } else {
+                refused.append(Self.refused(node, errors: errors.sorted(by: inFileOrder)))
+            }
+        }
+        return (decoded, refused)
+    }
+
+    /// A file that could not be read as a whole: none of it loads.
+    private static func unreadable(_ file: String, log: DiagnosticLog) -> RefusedStub {
+        RefusedStub(file: file, line: log.errors.first?.line ?? 1, route: nil, errors: log.errors)
     }
 
     /// The refused stub `node`, with the route its `request` gives when that part reads alone.
