@@ -309,7 +309,9 @@ struct PublishedDocumentsDriftTests {
         }
     }
 
-    @Test(PublishedDocumentsTests.documentsAreThere, arguments: PublishedDocumentsTests.documents)
+    // One document at a time: each is seconds of CPU, and all at once starved the server tests
+    // running beside them past their connections' idle timeout.
+    @Test(.serialized, PublishedDocumentsTests.documentsAreThere, arguments: PublishedDocumentsTests.documents)
     func stubsMadeFromTheDocumentsOwnExamplesRaiseNoDrift(_ name: String) async throws {
         let url = try #require(PublishedDocumentsTests.urls[name])
         let (stubs, report) = try await offThePool {
@@ -330,7 +332,7 @@ struct PublishedDocumentsDriftTests {
 
     /// Changes planted in the example stubs of each document, each where the document allows it:
     /// every one is caught, on its stub alone, named with both pointers.
-    @Test(PublishedDocumentsTests.documentsAreThere, arguments: PublishedDocumentsTests.documents)
+    @Test(.serialized, PublishedDocumentsTests.documentsAreThere, arguments: PublishedDocumentsTests.documents)
     func plantedChangesAreCaught(_ name: String) async throws {
         let url = try #require(PublishedDocumentsTests.urls[name])
         let (planted, report) = try await offThePool {

@@ -283,7 +283,9 @@ struct MockServerTests {
     @Test func connectionsOverTheLimitGet503AndAreClosed() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "fine"), for: .get("/ok"))
-        try await withMockServer(registry: registry, configuration: .init(connectionLimit: 4)) { server in
+        // Held connections must outlive a slow run: none may be closed for idling before the fifth arrives.
+        let configuration = MockServer.Configuration(connectionLimit: 4, connectionTimeout: .seconds(600))
+        try await withMockServer(registry: registry, configuration: configuration) { server in
             let held = try (0..<4).map { _ in try RawConnection(port: server.port, receiveTimeout: .seconds(2)) }
             for connection in held {
                 connection.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
