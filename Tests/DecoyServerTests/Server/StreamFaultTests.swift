@@ -30,8 +30,10 @@ struct StreamFaultTests {
     /// One thread, so that the idle connection and the stream share it; a connection timeout far
     /// above the wait allowed, so that a reset held back until it could not pass unseen.
     static let configuration = MockServer.Configuration(threadCount: 1, connectionTimeout: .seconds(60))
-    /// Far above the milliseconds a reset takes, far below the connection timeout.
-    static let allowed = Duration.seconds(5)
+    /// The client's own timeout: far above the milliseconds a reset takes, even on a loaded
+    /// machine, and far below the connection timeout, so a held reset shows as the client timing
+    /// out.
+    static let allowed = Duration.seconds(15)
     static let rounds = 200
 
     /// A keep-alive connection that has been answered and stays open, idle.
@@ -68,12 +70,11 @@ struct StreamFaultTests {
             defer { session.invalidateAndCancel() }
             let url = URL(string: server.baseURL.absoluteString + "/feed")!
             for round in 1...Self.rounds {
-                let start = ContinuousClock.now
                 let error = await #expect(throws: URLError.self, "round \(round)") { try await session.data(from: url) }
-                let waited = ContinuousClock.now - start
-                #expect(
-                    error?.code != .timedOut && waited < Self.allowed, "round \(round): \(String(describing: error))")
-                if waited >= Self.allowed { break }
+                // Not the time waited: a loaded machine may stall a round by seconds, but only a
+                // held reset lets the client's timeout pass.
+                #expect(error?.code != .timedOut, "round \(round): \(String(describing: error))")
+                if error?.code == .timedOut { break }
             }
         }
     }
