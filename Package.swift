@@ -196,6 +196,7 @@ let package = Package(
             name: "DecoyTestingTests",
             dependencies: [
                 "DecoyTesting", "DecoyServerTesting", "Decoy", "DecoyClient", "DecoyServer", "DecoyStubFiles",
+                "DecoyTestSupport",
             ],
             // Stub folders the recording tests replay, found beside their source file.
             exclude: ["Recording/Recordings"]

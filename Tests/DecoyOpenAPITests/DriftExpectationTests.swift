@@ -57,32 +57,21 @@ struct DriftExpectationTests {
 }
 
 #if !canImport(Darwin)
+    import DecoyTestSupport
     import XCTest
 
     /// Under XCTest, the failure is XCTest's, at the assertion's file and line.
-    final class DriftExpectationXCTests: XCTestCase {
-        private var captured: [(description: String, file: String, line: Int)]?
-
-        override func recordFailure(
-            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-        ) {
-            guard captured != nil else {
-                return super.recordFailure(
-                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-            }
-            captured?.append((description, filePath, lineNumber))
-        }
-
+    final class DriftExpectationXCTests: FailureCapturingTestCase {
         func testADriftedStubIsAnXCTestFailureAtItsLine() throws {
             let (registry, spec) = try DriftExpectationTests.registry(idType: #""1""#)
-            captured = []
-            registry.expectNoDrift(against: spec); let line = #line
-            let failures = captured ?? []
-            captured = nil
-            XCTAssertEqual(failures.count, 1)
-            XCTAssertEqual(failures.first?.file, #filePath)
-            XCTAssertEqual(failures.first?.line, line)
-            XCTAssertTrue(failures.first?.description.contains("/response/jsonBody/id") ?? false)
+            var line = 0
+            let recorded = failures {
+                registry.expectNoDrift(against: spec); line = #line
+            }
+            XCTAssertEqual(recorded.count, 1)
+            XCTAssertEqual(recorded.first?.file, #filePath)
+            XCTAssertEqual(recorded.first?.line, line)
+            XCTAssertTrue(recorded.first?.description.contains("/response/jsonBody/id") ?? false)
         }
     }
 #endif

@@ -2,38 +2,24 @@ import HTTPTypes
 
 #if !canImport(Darwin)
     import Decoy
+    import DecoyTestSupport
     import DecoyTesting
     import XCTest
 
     /// A failed assertion must land in XCTest when XCTest runs the test, at the assertion's file and line.
-    ///
-    /// XCTest on Linux has no `XCTExpectFailure`, so this case takes the failures from
-    /// `recordFailure`, where every XCTest assertion ends, while it is told to.
-    final class XCTestReportingTests: XCTestCase {
-        private var captured: [(description: String, file: String, line: Int)]?
-
-        override func recordFailure(
-            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-        ) {
-            guard captured != nil else {
-                return super.recordFailure(
-                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-            }
-            captured?.append((description, filePath, lineNumber))
-        }
-
+    final class XCTestReportingTests: FailureCapturingTestCase {
         func testAFailedAssertionIsAnXCTestFailureAtItsLine() throws {
             let registry = try StubRegistry.having(received: [StubRequest(method: .post, target: "/user")])
-            captured = []
-            registry.expect(.post("/users"), count: .once); let line = #line
-            let failures = captured ?? []
-            captured = nil
-            XCTAssertEqual(failures.count, 1)
-            XCTAssertEqual(failures.first?.file, #filePath)
-            XCTAssertEqual(failures.first?.line, line)
+            var line = 0
+            let recorded = failures {
+                registry.expect(.post("/users"), count: .once); line = #line
+            }
+            XCTAssertEqual(recorded.count, 1)
+            XCTAssertEqual(recorded.first?.file, #filePath)
+            XCTAssertEqual(recorded.first?.line, line)
             // "failed - " is how XCTest on Linux prefixes the message of `XCTFail`.
             XCTAssertEqual(
-                failures.first?.description,
+                recorded.first?.description,
                 """
                 failed - Expected exactly 1 request matching POST /users, but received 0.
                 Near misses (closest first):
@@ -43,10 +29,7 @@ import HTTPTypes
 
         func testAPassingAssertionRecordsNothing() throws {
             let registry = try StubRegistry.having(received: [StubRequest(method: .post, target: "/users")])
-            captured = []
-            registry.expect(.post("/users"), count: .once)
-            XCTAssertEqual(captured?.count, 0)
-            captured = nil
+            XCTAssertEqual(failures { registry.expect(.post("/users"), count: .once) }.count, 0)
         }
     }
 #endif
