@@ -5,8 +5,12 @@
  * Decoy's own code runs. It starts the daemon through Decoy's own shim, with Daemon.swift's flags
  * and MockServer.Configuration's defaults, so that a change of options there shows here.
  *
- *   GET /stub -> 200 with the 99-byte JSON body of shared/bench's mhd_stub.c, from a response made
- *                once (as Decoy prepares a stub's response once); anything else -> 404.
+ *   GET /stub  -> 200 with the 99-byte JSON body of shared/bench's mhd_stub.c, from a response made
+ *                 once (as Decoy prepares a stub's response once);
+ *   GET /delay -> the same, 1 s later: the connection is suspended and one timer thread resumes
+ *                 it, as Decoy holds a delayed answer, so that the delay benchmark has the floor
+ *                 of the library and its client;
+ *   anything else -> 404.
  *
  * Usage: mhd_decoy_options <port>. Binds 127.0.0.1 only; runs until SIGINT or SIGTERM.
  * Build: gcc -O2 -I ../../../Sources/CMicroHTTPD -o mhd_decoy_options mhd_decoy_options.c -lmicrohttpd
@@ -17,6 +21,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +33,57 @@ static struct MHD_Response *found;
 static struct MHD_Response *missing;
 
 /* A request's state, as Decoy keeps an exchange: set when the target arrives, moved on when the
- * head has been seen, cleared when the request completes. */
-static int started, head_seen;
+ * head has been seen and when a delay is over, cleared when the request completes. */
+static int started, head_seen, delay_over;
+
+/* The suspended connections, in the order their delays end: every delay is the same, so the
+ * order they arrived in. A ring as large as the connection limit. */
+enum { DELAY_CAPACITY = 16384 + 2048 };
+static struct Delayed {
+  struct MHD_Connection *connection;
+  struct timespec due;
+} delayed[DELAY_CAPACITY];
+static size_t delayed_first, delayed_count;
+static pthread_mutex_t delayed_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t delayed_added; /* on the monotonic clock, from start_timer() */
+
+static void hold_for_a_second(struct MHD_Connection *connection) {
+  struct timespec due;
+  clock_gettime(CLOCK_MONOTONIC, &due);
+  due.tv_sec += 1;
+  MHD_suspend_connection(connection);
+  pthread_mutex_lock(&delayed_lock);
+  delayed[(delayed_first + delayed_count++) % DELAY_CAPACITY] = (struct Delayed){connection, due};
+  pthread_cond_signal(&delayed_added);
+  pthread_mutex_unlock(&delayed_lock);
+}
+
+/* Resumes each held connection when its second is over. */
+static void *resume_when_due(void *unused) {
+  (void)unused;
+  pthread_mutex_lock(&delayed_lock);
+  for (;;) {
+    if (delayed_count == 0) {
+      pthread_cond_wait(&delayed_added, &delayed_lock);
+      continue;
+    }
+    struct Delayed first = delayed[delayed_first];
+    if (pthread_cond_timedwait(&delayed_added, &delayed_lock, &first.due) == 0) continue;
+    delayed_first = (delayed_first + 1) % DELAY_CAPACITY;
+    delayed_count -= 1;
+    MHD_resume_connection(first.connection);
+  }
+  return NULL;
+}
+
+static void start_timer(void) {
+  pthread_condattr_t attributes;
+  pthread_condattr_init(&attributes);
+  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+  pthread_cond_init(&delayed_added, &attributes);
+  pthread_t timer;
+  pthread_create(&timer, NULL, resume_when_due, NULL);
+}
 
 static void *request_started(void *context, const char *uri, struct MHD_Connection *connection) {
   (void)context; (void)uri; (void)connection;
@@ -52,9 +106,15 @@ static enum MHD_Result handle(void *context, struct MHD_Connection *connection, 
                               size_t *upload_size, void **state) {
   (void)context; (void)version; (void)upload;
   /* Answered on a later call than the head's, as Decoy does, which keeps the connection alive. */
-  if (*state != &head_seen) { *state = &head_seen; return MHD_YES; }
+  if (*state == &started) { *state = &head_seen; return MHD_YES; }
   if (*upload_size != 0) { *upload_size = 0; return MHD_YES; }
-  int stub = (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0) && strcmp(url, "/stub") == 0;
+  int get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+  if (get && strcmp(url, "/delay") == 0 && *state != &delay_over) {
+    *state = &delay_over;
+    hold_for_a_second(connection);
+    return MHD_YES;
+  }
+  int stub = get && (strcmp(url, "/stub") == 0 || strcmp(url, "/delay") == 0);
   return MHD_queue_response(connection, stub ? MHD_HTTP_OK : MHD_HTTP_NOT_FOUND, stub ? found : missing);
 }
 
@@ -80,6 +140,7 @@ int main(int argc, char **argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, NULL);
 
+  start_timer();
   /* Daemon.swift's flags; MockServer.Configuration's defaults: 2 threads, 16,384 connections and
    * the 2,048 over the limit it answers 503, a backlog of 4,096, 30 s, 32 KiB per connection. */
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO;
