@@ -83,7 +83,8 @@ struct HARFile: Encodable {
         init(_ request: StubRequest) {
             method = request.method.rawValue
             let host = request.headerFields[HTTPField.Name("Host")!] ?? "localhost"
-            url = "http://\(host)\(request.target.hasPrefix("/") ? "" : "/")\(request.target)"
+            let target = HARFile.uriEscaped(request.target)
+            url = "http://\(host)\(target.hasPrefix("/") ? "" : "/")\(target)"
             headers = request.headerFields.map { Pair(name: $0.name.rawName, value: $0.value) }
             queryString = request.queryItems.map { Pair(name: $0.name, value: $0.value ?? "") }
             postData =
@@ -157,6 +158,28 @@ struct HARFile: Encodable {
 
     init(entries: [Entry]) {
         log = Log(entries: entries)
+    }
+
+    /// `target` as a URI may hold it: what a client sent unescaped that a URI may not hold (`{`, `"`,
+    /// `|`, a space, a lone `%`, any non-ASCII byte) percent-encoded, as a browser sends it, and the
+    /// rest as it came. HAR 1.2 wants a URI, and readers, Decoy's import among them, refuse an entry
+    /// whose `url` is not one.
+    static func uriEscaped(_ target: String) -> String {
+        // RFC 3986's path and query characters: unreserved, sub-delims, ":", "@", "/" and "?".
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?".utf8)
+        let bytes = Array(target.utf8)
+        var escaped = ""
+        for (index, byte) in bytes.enumerated() {
+            let isEscape =
+                byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                && bytes[(index + 1)...(index + 2)].allSatisfy { Character(Unicode.Scalar($0)).isHexDigit }
+            if allowed.contains(byte) || isEscape {
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                escaped += String(format: "%%%02X", byte)
+            }
+        }
+        return escaped
     }
 
     /// `2026-11-27T18:30:00.123Z`: ISO 8601 with milliseconds, as HAR wants.

@@ -122,6 +122,21 @@ struct HARExportTests {
         #expect(replayed.prefix(4) == answered.prefix(4))
     }
 
+    @Test func aTargetSentUnescapedIsWrittenAsTheURIABrowserSends() async throws {
+        let registry = StubRegistry()
+        try registry.register(StubResponse(body: Data("filtered".utf8)), for: .get("/filter"))
+        let target = #"/filter?where={"name":"Ada Lovelace"}&sort=|id|&kept=caf%C3%A9&lone=%zz"#
+        _ = try await StubTransport(registry).send(
+            HTTPRequest(method: .get, scheme: "http", authority: "api.test", path: target), body: nil)
+        let har = try #require(try JSONSerialization.jsonObject(with: registry.journal.har()) as? [String: Any])
+        let entries = try #require((har["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let url = try #require((entries.first?["request"] as? [String: Any])?["url"] as? String)
+        #expect(
+            url == "http://localhost/filter?where=%7B%22name%22:%22Ada%20Lovelace%22%7D&sort=%7Cid%7C"
+                + "&kept=caf%C3%A9&lone=%25zz")
+        #expect(URLComponents(string: url)?.queryItems?.first?.value == #"{"name":"Ada Lovelace"}"#)
+    }
+
     @Test func theAdminAPIAnswersTheJournalAsHAR() async throws {
         try await AdminConnection.withServer(try Self.registry()) { admin, _ in
             #expect(try await admin.send("GET", "/users/1").status == 200)
