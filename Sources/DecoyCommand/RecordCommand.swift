@@ -1,11 +1,13 @@
 import ArgumentParser
 import Decoy
+import DecoyOpenAPI
 import DecoyServer
 import DecoyStubFiles
 import Foundation
 
 /// `decoy record --target URL [DIR]`: a proxy to a real server that writes what passes through
-/// as stub files, when it is stopped and on each snapshot.
+/// as stub files, when it is stopped and on each snapshot; with `--openapi`, it also checks what
+/// passes through against OpenAPI documents.
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
@@ -14,7 +16,8 @@ struct RecordCommand: AsyncParsableCommand {
             Requests that no stub in the folder answers are sent to the target, and its answers are \
             written into the folder (mappings/ and __files/, WireMock's format) when decoy stops on \
             SIGINT or SIGTERM, and on each POST /__admin/recordings/snapshot. Secrets are hidden as the \
-            client's log hides them. See docs/recording.md.
+            client's log hides them. See docs/recording.md. With --openapi, each real response is also checked \
+            against the document and flagged where it breaks it. See docs/keeping-stubs-true.md.
             """
     )
 
@@ -22,12 +25,40 @@ struct RecordCommand: AsyncParsableCommand {
     var target: String
 
     @Argument(help: "The folder the stub files are written into; its stubs answer instead of the target.")
-    var folder: String = "stubs"
+    var folder: String = Self.defaultFolder
+
+    static let defaultFolder = "stubs"
 
     @OptionGroup var listen: ListenOptions
 
     @Flag(help: "Keep only the first answer to a repeated request, instead of a scenario of them all.")
     var noScenarios = false
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            Check every real response against this OpenAPI 3.0 or 3.1 document (JSON or YAML), flagging in the \
+            journal, the log and the dashboard those that break it; they pass on unchanged. Repeat it for more.
+            """,
+            valueName: "spec"))
+    var openapi: [String] = []
+
+    @Option(
+        name: .customLong("openapi-base-path"),
+        help: ArgumentHelp(
+            """
+            The path requests put before the --openapi documents' paths, such as /api/1.0; "servers" takes the \
+            path of each document's first servers URL.
+            """,
+            valueName: "path"))
+    var openapiBasePath: String?
+
+    @Option(
+        help: """
+            What to log: none, requests (a line per request, and a warning for each response that differs) or \
+            verbose; requests with --openapi, none otherwise.
+            """)
+    var log: LogOption?
 
     func validate() throws {
         guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased()),
@@ -38,11 +69,31 @@ struct RecordCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let url = URL(filePath: folder, directoryHint: .isDirectory)
         let registry = StubRegistry()
-        var configuration = MockServer.Configuration()
+        var checks: [ProxiedResponseCheck] = []
+        do {
+            let specs = try openapi.map { try ServeCommand.spec(at: $0, basePath: openapiBasePath) }
+            if !specs.isEmpty { checks.append(StubDriftCheck(specs: specs).proxiedResponseCheck) }
+        } catch {
+            FileHandle.standardError.say("\(error)")
+            throw ExitCode.failure
+        }
+        if !checks.isEmpty {
+            registry.proxiedResponseCheck = { [checks] request, response in
+                checks.flatMap { $0(request, response) }
+            }
+        }
+        let output = LogOutput()
+        var configuration = MockServer.Configuration(
+            logger: (log ?? (checks.isEmpty ? .none : .requests)).logger(to: output))
         listen.configure(&configuration)
         let server = MockServer(registry: registry, configuration: configuration)
+        try await record(with: server, into: registry, log: output)
+    }
+
+    /// Records into the folder what passes through `server`, whose stubs answer first.
+    private func record(with server: MockServer, into registry: StubRegistry, log: LogOutput) async throws {
+        let url = URL(filePath: folder, directoryHint: .isDirectory)
         // The server's own, so that the admin API's recordings endpoints see this recording.
         let recorder = server.recorder!
         var options = Recorder.Options()
@@ -60,9 +111,7 @@ struct RecordCommand: AsyncParsableCommand {
         try listen.start(server)
         FileHandle.standardOutput.say(
             "Decoy is serving a recording of \(target) into \(folder) on \(listen.urls(of: server))")
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
-        try await server.run()
-        withExtendedLifetime(signals) {}
+        try await runUntilSignalled(server, log: log)
         do {
             let mappings = try recorder.stop()
             FileHandle.standardOutput.say("Decoy wrote \(mappings.count) stubs into \(folder).")
@@ -72,4 +121,11 @@ struct RecordCommand: AsyncParsableCommand {
         }
     }
 
+    /// Serves until SIGINT or SIGTERM, then writes the last of the log, before what follows it.
+    private func runUntilSignalled(_ server: MockServer, log: LogOutput) async throws {
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { server.stop() }
+        try await server.run()
+        log.close()
+        withExtendedLifetime(signals) {}
+    }
 }

@@ -7,8 +7,9 @@ extension ServeCommand {
     static let placesShown = 3
 
     /// Registers the examples of the OpenAPI document at `path` in `registry`, below the stub
-    /// files; returns the lines that tell what is served, what is refused, and what of the
-    /// document is not supported, one line per kind of warning.
+    /// files, and has the registry check what its proxies bring back against it; returns the
+    /// lines that tell what is served, what is refused, and what of the document is not
+    /// supported, one line per kind of warning.
     ///
     /// `basePath` comes before every path, `"servers"` meaning the path of the document's first
     /// server URL. With `strict`, an operation that cannot be served refuses the whole document.
@@ -17,6 +18,7 @@ extension ServeCommand {
     ) throws -> [String] {
         let spec = try Self.spec(at: path, basePath: basePath, strict: strict)
         try registry.registerExamples(of: spec)
+        registry.proxiedResponseCheck = StubDriftCheck(specs: [spec]).proxiedResponseCheck
         let refused = spec.refused.isEmpty ? "" : "; \(spec.refused.count) refused, answered with 501"
         return spec.operations.map { "  \($0) from the examples of \(path)" }
             + spec.refused.map { "  refused: \($0)" }

@@ -1,4 +1,5 @@
 import Decoy
+import DecoyClient
 import Foundation
 
 /// Makes a response body from its schema when the document gives no example, as Prism's static
@@ -9,12 +10,9 @@ import Foundation
 struct SchemaExample {
     let validator: SchemaValidator
     /// What each schema made, by nesting and pointer: the operations of a document share most of
-    /// their schemas, and a value is made once for all of them.
-    private let made = Made()
-
-    private final class Made {
-        var values: [String: JSONValue?] = [:]
-    }
+    /// their schemas, and a value is made once for all of them. Behind a lock, as a validation
+    /// proxy checks responses on many threads; never held while a value is made, which recurses.
+    private let made = Mutex<[String: JSONValue?]>([:])
 
     private var document: JSONValue { validator.document }
 
@@ -44,9 +42,9 @@ struct SchemaExample {
     /// allOf give one property.
     private func value(forSchemasAt pointers: [String], depth: Int, below: Below = .requiredOnly) -> JSONValue? {
         let key = "\(depth) \(below) \(pointers.joined(separator: "\u{0}"))"
-        if let value = made.values[key] { return value }
+        if let value = made.withLock({ $0[key] }) { return value }
         let value = make(forSchemasAt: pointers, depth: depth, below: below)
-        made.values[key] = .some(value)
+        made.withLock { $0[key] = .some(value) }
         return value
     }
 

@@ -5,7 +5,7 @@ import HTTPTypes
 /// Checks stubs against OpenAPI documents: each stub's route against the operation whose path
 /// template and method it stands for, and its answer against that operation's responses.
 /// `decoy check --openapi` and ``Decoy/StubRegistry/drift(against:)`` both check through it.
-package struct StubDriftCheck {
+package struct StubDriftCheck: Sendable {
     /// A stub to check: where it is, the route it answers, and the stub.
     package struct CheckedStub {
         /// `users.yaml:12`, or the route of a stub registered in code.
@@ -19,7 +19,7 @@ package struct StubDriftCheck {
     }
 
     /// One document, with what checking against it needs made once.
-    private struct Document {
+    private struct Document: Sendable {
         let spec: OpenAPISpec
         let validator: SchemaValidator
         let examples: SchemaExample
@@ -71,16 +71,65 @@ package struct StubDriftCheck {
     }
 
     private func check(_ stub: CheckedStub, into report: inout Findings) {
-        func uncovered(_ why: String) {
-            report.uncovered.append(StubDrift(stub: stub.place, operation: nil, message: why))
+        let context: Context
+        switch operation(of: stub) {
+        case .uncovered(let why):
+            return report.uncovered.append(StubDrift(stub: stub.place, operation: nil, message: why))
+        case .drift(let drift):
+            return report.drift.append(drift)
+        case .found(let found):
+            context = found
         }
+        report.drift += context.requestDrift()
+        switch context.answer() {
+        case .success(let response):
+            report.drift += context.answerDrift(response, isHead: stub.route.method == .head)
+        case .failure(let note):
+            report.skipped.append(StubDrift(stub: stub.place, operation: context.name, message: note.text))
+        }
+    }
+
+    /// How `response`, which a real server gave `request`, differs from what the request's
+    /// operation declares: its status, content type, body and required header fields, as a
+    /// stub's answer is checked. Nothing for a request no operation stands for, whose response
+    /// the document says nothing of.
+    package func drift(of response: StubResponse, to request: StubRequest) -> [StubDrift] {
+        let stub = CheckedStub(
+            place: "\(request.method) \(request.path)", route: Route(method: request.method, exactPath: request.path),
+            stub: response)
+        guard case .found(let context) = operation(of: stub) else { return [] }
+        return context.answerDrift(response, isHead: request.method == .head)
+    }
+
+    /// ``drift(of:to:)`` as a registry checks what its proxies bring back with it: the validation
+    /// proxy of `decoy serve --openapi` and `decoy record --openapi`.
+    package var proxiedResponseCheck: ProxiedResponseCheck {
+        { request, response in
+            drift(of: response, to: request).map {
+                ResponseDrift(
+                    against: $0.operation, message: $0.message, pointer: $0.stubPointer,
+                    documentPointer: $0.documentPointer)
+            }
+        }
+    }
+
+    /// The operation a stub stands for, or why none does.
+    private enum Found {
+        case found(Context)
+        /// No document covers the stub at all.
+        case uncovered(String)
+        /// The stub's path or method is one the document it falls under lacks.
+        case drift(StubDrift)
+    }
+
+    private func operation(of stub: CheckedStub) -> Found {
         let route = stub.route
         guard let method = route.method else {
-            return uncovered("\(route) answers every method; an operation has one")
+            return .uncovered("\(route) answers every method; an operation has one")
         }
         let (segments, targetQuery) = Self.segments(of: route)
         guard let segments else {
-            return uncovered(
+            return .uncovered(
                 "\(route) is not a path template or a path: a path given as a regular expression is not checked")
         }
         var matching: [(document: Int, operation: OpenAPIOperation, parameters: Int)] = []
@@ -97,15 +146,13 @@ package struct StubDriftCheck {
         // As OpenAPI matches a request: a concrete path wins over a templated one.
         guard let fewest = matching.map(\.parameters).min() else {
             let first = segments.first.flatMap { if case .literal(let text) = $0 { text } else { nil } }
-            guard let first, documents.contains(where: { $0.firstSegments.contains(first) }) else {
-                return uncovered("no path of the OpenAPI documents covers \(route.path)")
+            guard let first, let document = documents.first(where: { $0.firstSegments.contains(first) }) else {
+                return .uncovered("no path of the OpenAPI documents covers \(route.path)")
             }
-            let document = documents.first { $0.firstSegments.contains(first) }!
-            report.drift.append(
+            return .drift(
                 StubDrift(
                     stub: stub.place, operation: nil, message: "no operation has the path \(route.path)",
                     stubPointer: Self.pathField(of: route), documentPointer: "\(document.spec.source)#/paths"))
-            return
         }
         // Templates that differ only in their parameters' names are one path for a request.
         let candidates = matching.filter { $0.parameters == fewest }
@@ -117,24 +164,18 @@ package struct StubDriftCheck {
             let document = documents[candidates[0].document]
             let pointer = candidates[0].operation.pointer
             let item = pointer.lastIndex(of: "/").map { String(pointer[..<$0]) } ?? pointer
-            report.drift.append(
+            return .drift(
                 StubDrift(
                     stub: stub.place, operation: nil,
                     message:
                         "the path \(path) has no \(method) operation; it has "
                         + candidates.map { "\($0.operation.method)" }.joined(separator: ", "),
                     stubPointer: "/request/method", documentPointer: "\(document.spec.source)\(item)"))
-            return
         }
-        let context = Context(
-            stub: stub, document: documents[found.document], operation: found.operation, segments: segments,
-            targetQuery: targetQuery)
-        report.drift += context.requestDrift()
-        switch context.answer() {
-        case .success(let response): report.drift += context.answerDrift(response, isHead: method == .head)
-        case .failure(let note):
-            report.skipped.append(StubDrift(stub: stub.place, operation: context.name, message: note.text))
-        }
+        return .found(
+            Context(
+                stub: stub, document: documents[found.document], operation: found.operation, segments: segments,
+                targetQuery: targetQuery))
     }
 
     /// The segments of a route's path, `nil` for a path no template describes, and the query a

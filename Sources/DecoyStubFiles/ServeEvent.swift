@@ -48,6 +48,10 @@ package struct ServeEvent: Codable, Sendable {
     package let timing: Timing
     package let stubMapping: JSONValue?
     package let wasMatched: Bool
+    /// How a proxied response differs from the OpenAPI document or the stub it was checked
+    /// against (`decoy serve --openapi`, `decoy record --openapi` or `--compare`); left out when
+    /// nothing was checked or nothing differs, so that WireMock's clients read the rest as ever.
+    package let drift: [ResponseDrift]?
 
     /// `mappings` gives the registration each route answered for, as the registry has them now.
     package init(_ entry: JournalEntry, baseURL: String, mappings: [Route: JSONValue]) {
@@ -65,6 +69,7 @@ package struct ServeEvent: Codable, Sendable {
         timing = Timing(addedDelay: Int(entry.delay / .milliseconds(1)))
         stubMapping = entry.route.flatMap { mappings[$0] }
         wasMatched = entry.isMatched
+        drift = answered.drift.isEmpty ? nil : answered.drift
     }
 }
 

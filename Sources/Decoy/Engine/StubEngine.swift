@@ -25,6 +25,8 @@ package struct StubEngine: Sendable {
     /// server, which must let its connections go at some point, sets its own limit (`MockServer`'s
     /// `faultTimeoutHold`). Decided here with the rest of the delivery, so no serving caps it.
     package var timeoutHold = Delivery.untilTheClientGivesUp
+    /// Checks what proxies bring back; a registry's, so that setting it reaches a running server.
+    let proxiedResponseCheck: ProxiedResponseCheckSetting
     /// The provider when it finds stubs by route, whose lookups come with their 404s made, and kept
     /// for request lines asked for again.
     private let routing: (any RoutedStubProvider)?
@@ -40,15 +42,17 @@ package struct StubEngine: Sendable {
         self.init(
             provider: provider, journal: journal, clock: clock, random: random,
             defaultDelay: DelaySetting(defaultDelay),
-            webhookSender: WebhookSender(settings: WebhookSettings()))
+            webhookSender: WebhookSender(settings: WebhookSettings()),
+            proxiedResponseCheck: ProxiedResponseCheckSetting())
     }
 
     /// Creates an engine whose default delay and webhook settings follow a registry's.
     init(
         provider: any StubProvider, journal: RequestJournal, clock: any Clock<Duration>, random: RandomSource,
-        defaultDelay: DelaySetting, webhookSender: WebhookSender
+        defaultDelay: DelaySetting, webhookSender: WebhookSender, proxiedResponseCheck: ProxiedResponseCheckSetting
     ) {
         self.webhookSender = webhookSender
+        self.proxiedResponseCheck = proxiedResponseCheck
         self.provider = provider
         self.journal = journal
         self.clock = clock
@@ -99,7 +103,10 @@ package struct StubEngine: Sendable {
             return deliver(response, to: request, route: match.route, headRoom: headRoom)
         case .deferred(let run):
             return .pending {
-                let response = try await resolve(run, for: request)
+                var response = try await resolve(run, for: request)
+                if let check = proxiedResponseCheck.value, response.fault == nil, match.stub.isProxy {
+                    response.drift = check(request, response)
+                }
                 return try await deliver(response, to: request, route: match.route, headRoom: headRoom).value()
             }
         }

@@ -36,6 +36,14 @@ public final class StubRegistry: StubProvider {
     private let initialDefaultDelay: Delay
     /// The transport and hosts of webhooks, shared with the engines.
     package let webhookSettings = WebhookSettings()
+    /// What every response a ``ProxyStub`` of this registry brings back is checked with, before
+    /// it goes on unchanged: `decoy serve --openapi` and `decoy record --openapi` or `--compare`
+    /// set it; `nil`, the default, checks nothing.
+    package var proxiedResponseCheck: ProxiedResponseCheck? {
+        get { proxiedResponseCheckSetting.value }
+        set { proxiedResponseCheckSetting.value = newValue }
+    }
+    private let proxiedResponseCheckSetting = ProxiedResponseCheckSetting()
     /// The message stubs its server serves to WebSockets.
     package let messageStubs = MessageStubStore()
     package let contents = Mutex(RegistryContents())
@@ -71,7 +79,7 @@ public final class StubRegistry: StubProvider {
     package var engine: StubEngine {
         StubEngine(
             provider: self, journal: journal, clock: clock, random: random, defaultDelay: defaultDelaySetting,
-            webhookSender: WebhookSender(settings: webhookSettings))
+            webhookSender: WebhookSender(settings: webhookSettings), proxiedResponseCheck: proxiedResponseCheckSetting)
     }
 
     /// Registers `stub` for `route`; among routes that match, the lowest priority number wins, then the newest.

@@ -15,6 +15,7 @@ public struct StubResponse: Stub {
         var fault: Fault?
         var events: EventStream?
         var relay: RelayedEvents?
+        var drift: [ResponseDrift] = []
     }
 
     /// The fields, shared by every copy of the response; servings cache their encoding of it in `cache`.
@@ -112,6 +113,13 @@ public struct StubResponse: Stub {
     package var relay: RelayedEvents? {
         get { storage.fields.relay }
         set { update { $0.relay = newValue } }
+    }
+
+    /// How a proxied response differs from what the registry's ``ProxiedResponseCheck`` holds it
+    /// against; empty for any other response.
+    package var drift: [ResponseDrift] {
+        get { storage.fields.drift }
+        set { update { $0.drift = newValue } }
     }
 
     /// A fault to produce instead of the response.

@@ -367,7 +367,7 @@ final class Daemon: Sendable {
             RequestLog.Record(
                 method: exchange.method ?? .get, target: exchange.target, status: response.status.code,
                 fault: response.fault,
-                answeredBy: source, nanoseconds: Nanoseconds.now - started
+                answeredBy: source, nanoseconds: Nanoseconds.now - started, drift: response.drift
             ))
     }
 

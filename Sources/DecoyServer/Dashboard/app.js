@@ -134,13 +134,25 @@ function stubLabel(event) {
   return stub.name || stub.id || "stub";
 }
 
+// A proxied response that differs from the OpenAPI document or from its stub (decoy serve --openapi,
+// decoy record --openapi or --compare) is marked, each difference in the mark's title.
+function driftMark(event) {
+  if (!event.drift) return "";
+  return node("span", { class: "drift", title: event.drift.map(driftLine).join("\n") }, " ⚠ drift");
+}
+
+function driftLine(drift) {
+  return (drift.pointer ? drift.pointer + ": " : "") + drift.message
+    + (drift.documentPointer ? " (" + drift.documentPointer + ")" : "");
+}
+
 function renderJournal() {
   const rows = journal.events.map((event) => {
     const row = node("tr", { "data-id": event.id, class: event.id === journal.selected ? "selected" : "" },
       node("td", {}, time(event.request.loggedDate)),
       node("td", {}, event.request.method),
       node("td", { class: "wrap" }, event.request.url),
-      node("td", {}, event.response.fault ? "—" : event.response.status),
+      node("td", {}, event.response.fault ? "—" : event.response.status, driftMark(event)),
       node("td", { class: event.wasMatched ? "" : "unmatched" }, stubLabel(event)),
       node("td", {}, event.timing.addedDelay ? event.timing.addedDelay + " ms" : ""),
       node("td", {}, event.response.fault || ""));
@@ -186,6 +198,10 @@ async function openRequest(event) {
   ];
   if (event.stubMapping) {
     parts.push(section("Stub that answered", node("pre", {}, JSON.stringify(event.stubMapping, null, 2))));
+  }
+  if (event.drift) {
+    parts.unshift(section("Differs from " + (event.drift[0].against || "what it was checked against"),
+      node("ul", {}, ...event.drift.map((drift) => node("li", {}, driftLine(drift))))));
   }
   const misses = node("div", { id: "near-misses" });
   if (!event.wasMatched) parts.unshift(section("Why no stub matched", misses));

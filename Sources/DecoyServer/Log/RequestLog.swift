@@ -21,6 +21,8 @@ final class RequestLog: Sendable {
         let answeredBy: Source
         /// From the head's arrival to the answer.
         let nanoseconds: Int64
+        /// How a proxied response differs from what it was checked against, a warning line after the request's.
+        var drift: [ResponseDrift] = []
     }
 
     /// What answered a request.
@@ -81,6 +83,7 @@ final class RequestLog: Sendable {
             handler.logLines(source: source) { line in
                 for record in batch {
                     line(.info) { record.words(into: &$0, colours: colours) }
+                    if !record.drift.isEmpty { line(.warning) { $0.append(utf8: record.driftWords) } }
                     if case .unmatched(let body) = record.answeredBy {
                         line(.debug) { $0.append(contentsOf: body) }
                     }
@@ -95,6 +98,7 @@ final class RequestLog: Sendable {
             record.words(into: &words, colours: false)
             // Named rather than left to swift-log, which would work it out of the file's path per line.
             logger.info("\(String(decoding: words, as: UTF8.self))", source: source)
+            if !record.drift.isEmpty { logger.warning("\(record.driftWords)", source: source) }
             if case .unmatched(let body) = record.answeredBy {
                 logger.debug("\(String(decoding: body, as: UTF8.self))", source: source)
             }
@@ -142,6 +146,14 @@ extension RequestLog.Record {
         }
         RequestLog.appendMilliseconds(nanoseconds, to: &bytes)
         bytes.append(utf8: " ms")
+    }
+
+    /// `GET /users/7 differs from getUser (GET /users/{id}): /response/jsonBody/id: expected
+    /// integer, got "7" (users.yaml#/…); …`, a line for each checked response that differs.
+    var driftWords: String {
+        let against = drift.compactMap(\.against).first.map { " from \($0)" } ?? ""
+        return "\(method.rawValue) \(target) differs\(against): "
+            + drift.map(\.description).joined(separator: "; ")
     }
 
     private var colour: String {
