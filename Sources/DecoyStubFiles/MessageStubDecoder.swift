@@ -28,6 +28,12 @@ enum MessageStubDecoder {
         }
         let decodedActions = actions.compactMap { $0 }
         guard decodedActions.count == actions.count else { return nil }
+        if trigger.isOnHTTP, let index = decodedActions.firstIndex(where: { $0.target == .originating }) {
+            // WireMock drops such a send without a word; here the mapping is refused where it says so.
+            object["actions"]?.list()?[index].error(
+                "a trigger on HTTP traffic has no originating channel: send to request-initiated channels")
+            return nil
+        }
         var stub = MessageStub(
             id: id, name: name, priority: (priority ?? nil) ?? Route.defaultPriority, trigger: trigger,
             actions: decodedActions)
@@ -60,10 +66,19 @@ enum MessageStubDecoder {
                 return nil
             }
             return .message(channel: channel ?? message.channel, body: message.body)
-        case "http-request", "http-stub":
-            object["type"]?.error(
-                "Decoy does not serve \(type) triggers yet; a message trigger (\"type\": \"message\") it does")
-            return nil
+        case "http-request":
+            for field in ["channel", "message", "stubId"] {
+                object[field]?.error("an http-request trigger takes no \(field)")
+            }
+            guard let request = object["requestPattern"] ?? node.expected("an http-request trigger with requestPattern")
+            else { return nil }
+            return RequestDecoder.decode(request).flatMap { $0.compiled() }.map { .httpRequest($0.route) }
+        case "http-stub":
+            for field in ["channel", "message", "requestPattern"] {
+                object[field]?.error("an http-stub trigger takes no \(field)")
+            }
+            guard let stubID = object["stubId"] ?? node.expected("an http-stub trigger with stubId") else { return nil }
+            return stubID.text("a stub id").map { .httpStub(id: $0) }
         default:
             return object["type"]?.expected("message, http-request or http-stub")
         }

@@ -3,6 +3,7 @@
 import Decoy
 import DecoyServer
 import Foundation
+import HTTPTypes
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -55,6 +56,32 @@ struct WebSocketExamples {
         #expect(reached == 1)
 
         #expect(await app.nextText() == #"{"price": 101}"#)
+    }
+
+    @Test func httpTrafficPushesToTheSocketsItNames() async throws {
+        let registry = StubRegistry()
+        let order = try registry.register(StubResponse(status: .created), for: .post("/orders"))
+        try registry.register(
+            MessageStub(
+                trigger: .httpStub(id: order.id),
+                actions: [.send(.text(#"{"event": "order-created"}"#), to: .requestInitiated(.get("/events")))]))
+        try registry.register(
+            MessageStub(
+                trigger: .httpRequest(.delete("/orders/42")),
+                actions: [
+                    .send(
+                        .text("cancelled by {{request.headers.X-User}}"), to: .requestInitiated(.get("/events")),
+                        templated: true)
+                ]))
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let app = try await WebSocketTestClient.open(to: server, target: "/events")
+        try await WebSocketTestClient.http("POST", "/orders", to: server)
+        #expect(await app.nextText() == #"{"event": "order-created"}"#)
+        let connection = try RawConnection(port: server.port, receiveTimeout: .seconds(5))
+        connection.send("DELETE /orders/42 HTTP/1.1\r\nHost: x\r\nX-User: ada\r\n\r\n")
+        #expect(await app.nextText() == "cancelled by ada")
     }
 
     @Test func aReplyMadeFromTheMessage() async throws {

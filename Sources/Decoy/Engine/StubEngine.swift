@@ -21,6 +21,9 @@ package struct StubEngine: Sendable {
     let defaultDelaySetting: DelaySetting
     /// Sends the webhooks of the routes that answer.
     package var webhookSender: WebhookSender
+    /// Told of every answer as it is due, with the route of the stub that gave it (`nil`: the 404):
+    /// a server's message stubs set off by HTTP traffic. `nil` in-process, where no channel is open.
+    package var answerObserver: (@Sendable (StubRequest, Route?) -> Void)?
     /// How long a ``Fault/timeout`` holds the exchange: until the client gives up, in-process; a
     /// server, which must let its connections go at some point, sets its own limit (`MockServer`'s
     /// `faultTimeoutHold`). Decided here with the rest of the delivery, so no serving caps it.
@@ -84,6 +87,7 @@ package struct StubEngine: Sendable {
             // At once: the default delay is a stub's, and no stub answers.
             let response = headRoom?.fitting(unmatched.response) ?? unmatched.response
             journal.record(request, route: nil, response: response)
+            answerObserver?(request, nil)
             return .ready(
                 Delivery(
                     response, to: request.method, route: nil, delay: .zero, clock: clock, random: random,
@@ -137,18 +141,20 @@ package struct StubEngine: Sendable {
             response, to: request.method, route: route, delay: delay, clock: clock, random: random,
             timeoutHold: timeoutHold, sentEvents: sentEvents)
         guard delay > .zero else {
-            sendWebhooks(of: route, for: request)
+            answerIsDue(by: route, for: request)
             return .ready(delivery)
         }
         return .pending { [clock] in
             try await clock.sleep(for: delay)
-            sendWebhooks(of: route, for: request)
+            answerIsDue(by: route, for: request)
             return delivery
         }
     }
 
-    /// Sends the webhooks of `route`, which answered `request`, once its answer is due.
-    private func sendWebhooks(of route: Route?, for request: StubRequest) {
+    /// Sends the webhooks of `route`, which answered `request`, once its answer is due, and tells
+    /// the ``answerObserver``.
+    private func answerIsDue(by route: Route?, for request: StubRequest) {
+        answerObserver?(request, route)
         guard let webhooks = route?.webhooks, !webhooks.isEmpty else { return }
         webhookSender.send(webhooks, for: request, clock: clock, random: random)
     }

@@ -17,6 +17,10 @@ extension MessageStub {
             }
             if let body { trigger["message"] = .object(["body": (try? StubEncoder.matcher(body)) ?? .null]) }
             members["trigger"] = .object(trigger)
+        case .httpRequest(let route):
+            members["trigger"] = .object(["type": .string("http-request"), "requestPattern": Self.request(route)])
+        case .httpStub(let id):
+            members["trigger"] = .object(["type": .string("http-stub"), "stubId": .string(id)])
         }
         members["actions"] = .array(
             actions.map { action in

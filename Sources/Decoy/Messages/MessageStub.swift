@@ -1,7 +1,8 @@
 public import Foundation
 
-/// A message stub, WireMock's "message stub mapping": when its trigger fires, a message arrives
-/// on a WebSocket (a channel), its actions send messages to channels. Served by `MockServer` and
+/// A message stub, WireMock's "message stub mapping": when its trigger fires (a message arrives
+/// on a WebSocket, a channel, or the server answers an HTTP request), its actions send messages
+/// to channels. Served by `MockServer` and
 /// `decoy serve` only: a `URLProtocol` cannot see a WebSocket task.
 ///
 /// ```swift
@@ -43,6 +44,21 @@ public enum MessageTrigger: Sendable, Hashable {
     /// A message arrives on a channel whose initiating request (the WebSocket handshake) the route
     /// matches (any channel when `nil`), with a text the matcher accepts (any text when `nil`).
     case message(channel: Route? = nil, body: ValueMatcher? = nil)
+    /// The server answers an HTTP request the route matches, whether a stub answers it or its 404
+    /// does (WireMock's `http-request` trigger). Every such stub acts, as its answer goes out.
+    case httpRequest(Route)
+    /// The HTTP stub of this id (its ``StubMapping/id``) answers a request (WireMock's `http-stub`
+    /// trigger). Every such stub acts, as the answer goes out.
+    case httpStub(id: String)
+
+    /// Whether HTTP traffic sets it off, rather than a channel's messages: its actions have no
+    /// originating channel to send to.
+    package var isOnHTTP: Bool {
+        switch self {
+        case .message: false
+        case .httpRequest, .httpStub: true
+        }
+    }
 }
 
 /// One thing a ``MessageStub`` does: send a message to channels.

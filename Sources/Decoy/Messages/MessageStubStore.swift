@@ -9,26 +9,50 @@ package final class MessageStubStore: Sendable {
         package let stub: MessageStub
         /// Which registration came later, for ties of priority.
         let order: Int
-        let channel: RequestPattern?
-        let body: CompiledValueMatcher?
+        let trigger: Trigger
         /// Each action's target pattern (`nil` for the originating channel) and template.
         package let targets: [RequestPattern?]
         let templates: [ResponseTemplate?]
 
-        /// Whether `message`, arrived on a channel `request` opened, sets the stub off.
-        package func isTriggered(by message: ChannelMessage, on request: StubRequest) -> Bool {
-            (channel?.matches(request) ?? true) && (body?.accepts([message.text]) ?? true)
+        /// A trigger with its patterns compiled.
+        enum Trigger: Sendable {
+            case message(channel: RequestPattern?, body: CompiledValueMatcher?)
+            case httpRequest(RequestPattern)
+            case httpStub(id: String)
         }
 
-        /// The message of the action at `index` for `trigger` on a channel `request` opened: the
-        /// template rendered when it is one, with the message as `message.body` and the channel's
-        /// initiating request as the rest of `message`.
+        /// Whether `message`, arrived on a channel `request` opened, sets the stub off.
+        package func isTriggered(by message: ChannelMessage, on request: StubRequest) -> Bool {
+            guard case .message(let channel, let body) = trigger else { return false }
+            return (channel?.matches(request) ?? true) && (body?.accepts([message.text]) ?? true)
+        }
+
+        /// Whether the server's answer to `request`, by the stub registered for `route` (`nil`: its
+        /// 404), sets the stub off; `mappingRoute` gives the route of an HTTP stub by its id.
+        package func isTriggered(
+            byAnswerTo request: StubRequest, by route: Route?, mappingRoute: (String) -> Route?
+        ) -> Bool {
+            switch trigger {
+            case .message: false
+            case .httpRequest(let pattern): pattern.matches(request)
+            case .httpStub(let id): route != nil && mappingRoute(id) == route
+            }
+        }
+
+        /// The message of the action at `index`, set off by `trigger`, on a channel `request`
+        /// opened or by an HTTP `request`: the template rendered when it is one, with the message as
+        /// `message.body` and the channel's initiating request as the rest of `message`, or with the
+        /// HTTP request as `request`, as WireMock's `message-template` renders them.
         package func message(
-            ofAction index: Int, triggeredBy trigger: ChannelMessage, on request: StubRequest, random: RandomSource
+            ofAction index: Int, triggeredBy trigger: ChannelMessage?, on request: StubRequest, random: RandomSource
         ) throws(TemplateRenderError) -> ChannelMessage {
             guard let template = templates[index] else { return stub.actions[index].message }
-            let context = StubRequest(
-                method: request.method, target: request.target, headerFields: request.headerFields, body: trigger.data)
+            let context =
+                trigger.map {
+                    StubRequest(
+                        method: request.method, target: request.target, headerFields: request.headerFields,
+                        body: $0.data)
+                } ?? request
             return .text(try template.render(TemplateContext(request: context, now: Date.init, random: random)))
         }
     }
@@ -99,6 +123,23 @@ package final class MessageStubStore: Sendable {
             .min { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }
     }
 
+    /// Every stub the server's answer to `request` sets off, by priority, as WireMock runs them all;
+    /// `route` is that of the stub that answered (`nil`: the 404), `mappingRoute` the route of an
+    /// HTTP stub by its id.
+    package func stubs(
+        triggeredByAnswerTo request: StubRequest, by route: Route?, mappingRoute: (String) -> Route?
+    ) -> [Compiled] {
+        state.withLock { $0.stubs }.filter {
+            $0.isTriggered(byAnswerTo: request, by: route, mappingRoute: mappingRoute)
+        }
+        .sorted { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }
+    }
+
+    /// Whether any stub is set off by HTTP traffic, so that a server asks only then.
+    package var hasHTTPTriggers: Bool {
+        state.withLock { $0.stubs.contains { $0.stub.trigger.isOnHTTP } }
+    }
+
     /// `matcher` as a test of messages' text, as the message journal's patterns apply it; every
     /// message passes `nil`.
     package static func messageTest(_ matcher: ValueMatcher?) throws(DecoyError) -> @Sendable (ChannelMessage) -> Bool {
@@ -113,37 +154,49 @@ package final class MessageStubStore: Sendable {
     }
 
     private static func compile(_ stub: MessageStub) throws(DecoyError) -> Compiled {
-        var channel: RequestPattern?
-        var body: CompiledValueMatcher?
+        let trigger: Compiled.Trigger
         switch stub.trigger {
         case .message(let route, let matcher):
-            channel = try route.map { (route) throws(DecoyError) in try RequestPattern(route) }
-            body = try matcher.map { (matcher) throws(DecoyError) in
-                try CompiledValueMatcher(matcher) { DecoyError.invalidRoute(path: "trigger.message.body", reason: $0) }
-            }
+            trigger = .message(
+                channel: try route.map { (route) throws(DecoyError) in try RequestPattern(route) },
+                body: try matcher.map { (matcher) throws(DecoyError) in
+                    try CompiledValueMatcher(matcher) {
+                        DecoyError.invalidRoute(path: "trigger.message.body", reason: $0)
+                    }
+                })
+        case .httpRequest(let route):
+            trigger = .httpRequest(try RequestPattern(route))
+        case .httpStub(let id):
+            trigger = .httpStub(id: id)
         }
         var targets: [RequestPattern?] = []
         var templates: [ResponseTemplate?] = []
-        for action in stub.actions {
+        for (index, action) in stub.actions.enumerated() {
             switch action.target {
+            case .originating where stub.trigger.isOnHTTP:
+                // WireMock drops such a send without a word; a stub that can never send is refused.
+                throw DecoyError.invalidRoute(
+                    path: "actions[\(index)].channelTarget",
+                    reason: "an HTTP trigger has no originating channel; send to request-initiated channels")
             case .originating: targets.append(nil)
             case .requestInitiated(let route): targets.append(try RequestPattern(route))
             }
             if action.isTemplated, case .text(let text) = action.message {
-                templates.append(try ResponseTemplate(text, requestName: "message"))
+                // A channel's message is `message`, the HTTP request that set the stub off `request`.
+                templates.append(try ResponseTemplate(text, requestName: stub.trigger.isOnHTTP ? "request" : "message"))
             } else {
                 templates.append(nil)
             }
         }
-        return Compiled(stub: stub, order: 0, channel: channel, body: body, targets: targets, templates: templates)
+        return Compiled(stub: stub, order: 0, trigger: trigger, targets: targets, templates: templates)
     }
 }
 
 extension MessageStubStore.Compiled {
     fileprivate init(compiling compiled: Self, order: Int) {
         self.init(
-            stub: compiled.stub, order: order, channel: compiled.channel, body: compiled.body,
-            targets: compiled.targets, templates: compiled.templates)
+            stub: compiled.stub, order: order, trigger: compiled.trigger, targets: compiled.targets,
+            templates: compiled.templates)
     }
 }
 

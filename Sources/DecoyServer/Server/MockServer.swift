@@ -57,12 +57,16 @@ public final class MockServer: Sendable {
         if let logger = configuration.logger { engine.webhookSender.logger = logger }
         // No connection is held for ever: the engine holds a timeout for the server's limit.
         engine.timeoutHold = min(engine.timeoutHold, configuration.faultTimeoutHold)
+        let registry = engine.provider as? StubRegistry
+        let webSockets = WebSocketChannels(
+            store: registry?.messageStubs ?? MessageStubStore(), mappingRoute: { registry?.mapping(id: $0)?.route },
+            messageLimit: configuration.maxWebSocketMessageSize, random: engine.random, clock: engine.clock)
+        // Message stubs set off by HTTP traffic hear of this server's answers only, not in-process ones.
+        engine.answerObserver = { webSockets.answered($0, by: $1) }
         self.engine = engine
         self.configuration = configuration
         recorder = (engine.provider as? any RecordingStore).map(Recorder.init(registry:))
-        webSockets = WebSocketChannels(
-            store: (engine.provider as? StubRegistry)?.messageStubs ?? MessageStubStore(),
-            messageLimit: configuration.maxWebSocketMessageSize, random: engine.random, clock: engine.clock)
+        self.webSockets = webSockets
     }
 
     deinit { stop() }

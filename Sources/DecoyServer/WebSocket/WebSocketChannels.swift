@@ -12,6 +12,8 @@ import Foundation
 /// touched only there. The table of open channels is behind a lock, for the admin API.
 final class WebSocketChannels: Sendable {
     let store: MessageStubStore
+    /// The route of the HTTP stub of an id, for `http-stub` triggers.
+    let mappingRoute: @Sendable (String) -> Route?
     let journal = MessageJournal()
     /// The largest message a client may send (`1009` past it).
     let messageLimit: Int
@@ -40,8 +42,12 @@ final class WebSocketChannels: Sendable {
         var channels: [UUID: WebSocketChannel] = [:]
     }
 
-    init(store: MessageStubStore, messageLimit: Int, random: RandomSource, clock: any Clock<Duration>) {
+    init(
+        store: MessageStubStore, mappingRoute: @escaping @Sendable (String) -> Route?, messageLimit: Int,
+        random: RandomSource, clock: any Clock<Duration>
+    ) {
         self.store = store
+        self.mappingRoute = mappingRoute
         self.messageLimit = messageLimit
         pendingLimit = max(4 * 1024 * 1024, 2 * messageLimit)
         self.random = random
@@ -99,12 +105,34 @@ final class WebSocketChannels: Sendable {
         let stub = store.stub(triggeredBy: message, on: request)
         journal.record(.init(kind: .received, channel: channel.summary, message: message, stubID: stub?.stub.id))
         guard let stub else { return }
+        act(stub, triggeredBy: message, on: request, from: channel)
+    }
+
+    /// The server answers the HTTP `request`, by the stub registered for `route` (`nil`: its 404):
+    /// every message stub it sets off acts, in order of priority, as WireMock's do. On any thread.
+    func answered(_ request: StubRequest, by route: Route?) {
+        // Most servers have no such stub: they pay for a look under the store's lock, no more.
+        guard store.hasHTTPTriggers else { return }
+        let stubs = store.stubs(triggeredByAnswerTo: request, by: route, mappingRoute: mappingRoute)
+        guard !stubs.isEmpty else { return }
+        queue.async { [self] in
+            for stub in stubs { act(stub, triggeredBy: nil, on: request, from: nil) }
+        }
+    }
+
+    /// Does what `stub` says, set off by `message` on `channel`, which `request` opened, or by the
+    /// HTTP `request` (`message` and `channel` `nil`). On ``queue``.
+    private func act(
+        _ stub: MessageStubStore.Compiled, triggeredBy message: ChannelMessage?, on request: StubRequest,
+        from channel: WebSocketChannel?
+    ) {
         for index in stub.stub.actions.indices {
             // A template that cannot render for this message sends nothing, as a stub's would fail.
             guard
                 let sent = try? stub.message(ofAction: index, triggeredBy: message, on: request, random: random)
             else { continue }
-            let targets = stub.targets[index].map { channels(matching: $0) } ?? [channel]
+            // No originating channel for an HTTP trigger: the store refuses such a stub.
+            let targets = stub.targets[index].map { channels(matching: $0) } ?? channel.map { [$0] } ?? []
             for target in targets { target.send(sent, by: stub.stub.id) }
         }
     }

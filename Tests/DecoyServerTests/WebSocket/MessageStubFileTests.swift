@@ -157,6 +157,45 @@ struct MessageStubFileTests {
           ]
         }
         """#,
+        "mappings/trigger-event.json": #"""
+        {
+          "id": "11111111-2222-3333-4444-555555555555",
+          "request": { "method": "GET", "urlPath": "/api/trigger-event" },
+          "response": { "status": 200, "body": "OK" }
+        }
+        """#,
+        // WireMock's WebsocketHttpTriggerAcceptanceTest, as files.
+        "message-mappings/http.json": #"""
+        {
+          "messageMappings": [
+            {
+              "name": "HTTP stub triggered message",
+              "trigger": { "type": "http-stub", "stubId": "11111111-2222-3333-4444-555555555555" },
+              "actions": [
+                {
+                  "type": "send",
+                  "message": { "body": { "data": "event triggered" } },
+                  "channelTarget": { "type": "request-initiated", "requestPattern": { "urlPath": "/ws-events" } }
+                }
+              ]
+            },
+            {
+              "name": "HTTP request pattern triggered message",
+              "trigger": { "type": "http-request", "requestPattern": { "urlPathPattern": "/api/notify/.*" } },
+              "actions": [
+                {
+                  "type": "send",
+                  "message": { "body": { "data": "notified {{request.pathSegments.[2]}}" } },
+                  "channelTarget": {
+                    "type": "request-initiated", "channelType": "websocket",
+                    "requestPattern": { "urlPath": "/ws-notifications" }
+                  }
+                }
+              ]
+            }
+          ]
+        }
+        """#,
         "message-mappings/single.json": #"""
         {
           "name": "Single message stub",
@@ -203,12 +242,12 @@ struct MessageStubFileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let registry = StubRegistry()
         let report = try registry.load(folder: folder)
-        #expect(report.stubs.count == 1, "mappings/ serves as before")
-        #expect(report.messageStubCount == 6)
+        #expect(report.stubs.count == 2, "mappings/ serves as before")
+        #expect(report.messageStubCount == 8)
         #expect(registry.registeredMessageStubs.map(\.name).contains("Multi message stub 2"))
         let refused = report.refused.map { "\($0.file):\($0.line): \($0.errors.map(\.field))" }
-        #expect(refused == ["message-mappings/refused.json:3: [\"messageMappings[0].trigger.type\"]"])
-        #expect(report.refused.first?.errors.first?.message.contains("http-stub") == true)
+        #expect(refused == ["message-mappings/refused.json:3: [\"messageMappings[0].actions[0]\"]"])
+        #expect(report.refused.first?.errors.first?.message.contains("no originating channel") == true)
         #expect(report.warnings.map(\.field) == ["messageMappings[1].actions[0].transformerParameters"])
     }
 
@@ -234,5 +273,40 @@ struct MessageStubFileTests {
         let binary = await prices.nextFrame()
         #expect(binary?.opcode == 2)
         #expect(binary?.payload == [0, 1, 2])
+    }
+
+    @Test(arguments: [
+        #"{"type": "http-stub", "stubId": "11111111-2222-3333-4444-555555555555"}"#,
+        #"{"type": "http-request", "requestPattern": {"method": "POST", "urlPath": "/orders"}}"#,
+    ])
+    func aTriggerOnHTTPTrafficGoesBackOutAsItCameIn(_ trigger: String) throws {
+        let target = #"{"type": "request-initiated", "requestPattern": {"urlPath": "/events"}}"#
+        let mapping =
+            #"{"trigger": \#(trigger), "actions": [{"type": "send", "channelTarget": \#(target),"#
+            + #" "message": {"body": {"data": "hi"}}}]}"#
+        let stub = try MessageStubDocument.stub(Data(mapping.utf8), source: "request").get()
+        #expect(stub.trigger.isOnHTTP)
+        let again = try MessageStubDocument.stub(Data(stub.document.json.utf8), source: "again").get()
+        #expect(again.trigger == stub.trigger)
+        #expect(again.actions == stub.actions)
+    }
+
+    @Test func httpTrafficSetsOffTheMessageStubsItTriggers() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let registry = StubRegistry()
+        _ = try registry.load(folder: folder)
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let events = try await WebSocketTestClient.open(to: server, target: "/ws-events")
+        let notifications = try await WebSocketTestClient.open(to: server, target: "/ws-notifications")
+        try await WebSocketTestClient.http("GET", "/api/trigger-event", to: server)
+        #expect(await events.nextText() == "event triggered")
+        // No HTTP stub answers it: its 404 sets the trigger off all the same, as in WireMock.
+        #expect(try await WebSocketTestClient.http("GET", "/api/notify/user123", to: server).hasPrefix("HTTP/1.1 404"))
+        #expect(await notifications.nextText() == "notified user123")
+        let sent = server.webSockets.journal.events.filter { $0.kind == .sent }
+        #expect(sent.map(\.message) == [.text("event triggered"), .text("notified user123")])
     }
 }

@@ -43,6 +43,38 @@ struct WebSocketServerTests {
         #expect(server.webSockets.journal.events.map(\.kind) == [.received, .sent, .received, .sent])
     }
 
+    @Test func anHTTPRequestOrStubSetsOffMessagesToTheChannelsItNames() async throws {
+        let registry = try Self.chatRegistry()
+        let mapping = try registry.register(StubResponse(text: "ordered"), for: .post("/orders"))
+        try registry.register(
+            MessageStub(
+                trigger: .httpRequest(.post("/orders")),
+                actions: [.send(.text("order {{request.body}}"), to: .requestInitiated(.get("/feed")), templated: true)]
+            ))
+        try registry.register(
+            MessageStub(
+                priority: 1, trigger: .httpStub(id: mapping.id),
+                actions: [.send(.text("by the stub"), to: .requestInitiated(.get("/feed")))]))
+        let server = try Self.server(registry)
+        defer { server.stop() }
+        let feed = try await WebSocketTestClient.open(to: server, target: "/feed")
+        let chat = try await WebSocketTestClient.open(to: server, target: "/chat")
+        try await WebSocketTestClient.http("POST", "/orders", body: "42", to: server)
+        // Both stubs act, by priority, as WireMock runs every stub HTTP traffic sets off.
+        #expect(await feed.nextText() == "by the stub")
+        #expect(await feed.nextText() == "order 42")
+        // The chat socket got nothing: its ping is the first thing answered.
+        chat.send(text: "ping")
+        #expect(await chat.nextText() == "pong")
+        #expect(server.webSockets.journal.events.filter { $0.kind == .sent }.count == 3)
+    }
+
+    @Test func aMessageStubOnHTTPTrafficCannotSendToAnOriginatingChannel() {
+        #expect(throws: DecoyError.self) {
+            try StubRegistry().register(MessageStub(trigger: .httpStub(id: "x"), actions: [.send(.text("lost"))]))
+        }
+    }
+
     @Test func aMessageNoStubMatchesIsJournaledUnanswered() async throws {
         let server = try Self.server(Self.chatRegistry())
         defer { server.stop() }

@@ -39,6 +39,16 @@ struct WebSocketTestClient {
         return WebSocketTestClient(connection: connection, head: await connection.read(until: "\r\n\r\n"))
     }
 
+    /// Makes a plain HTTP request of `server` and returns the head of its response, once it is in.
+    @discardableResult
+    static func http(_ method: String, _ target: String, body: String = "", to server: MockServer) async throws
+        -> String
+    {
+        let connection = try RawConnection(port: server.port, receiveTimeout: .seconds(5))
+        connection.send("\(method) \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        return await connection.read(until: "\r\n\r\n")
+    }
+
     func send(_ bytes: [UInt8]) { connection.send(bytes) }
 
     func send(text: String) { send(WebSocketStateMachineTests.client(.text, text)) }
