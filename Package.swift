@@ -190,6 +190,8 @@ let package = Package(
             name: "DecoyServerTests",
             dependencies: [
                 "DecoyServer", "Decoy", "DecoyStubFiles", "DecoyTesting", "DecoyServerTesting", "DecoyTestSupport",
+                // RemoteDecoy's WebSocket tests need the raw WebSocket client these tests have.
+                "DecoyRemote",
             ]
         ),
         .testTarget(

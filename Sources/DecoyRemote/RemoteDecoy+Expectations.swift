@@ -67,7 +67,6 @@ private struct ServerJournal: RequestRecording {
 
     init(_ decoy: RemoteDecoy) async throws {
         journal = try await decoy.journal()
-        let base = decoy.baseURL.absoluteString
-        dashboardURL = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/__admin/dashboard"
+        dashboardURL = decoy.dashboardURL
     }
 }

@@ -187,12 +187,29 @@ extension AdminAPI {
         }
     }
 
-    /// WireMock's message pattern, `{"channel": {request pattern}, "body": {matcher}}`, as a test of events.
+    /// WireMock's message pattern, `{"channel": {request pattern}, "body": {matcher}}`, as a test of events;
+    /// Decoy also reads `"eventType": "received"` or `"sent"`, which WireMock's pattern lacks, so that
+    /// a test can wait for what its client sent while a stub echoes it.
     private static func messagePattern(_ body: Data) -> Result<MessageJournal.Pattern, DecoyError> {
-        MessageStubDocument.pattern(body, source: "request body").flatMap { channel, body in
+        var body = body
+        var kind: MessageJournal.Event.Kind?
+        if case .object(var members)? = JSONValue(parsing: body),
+            let eventType = members.removeValue(forKey: "eventType")
+        {
+            guard case .string(let name) = eventType, let named = MessageJournal.Event.Kind(rawValue: name) else {
+                return .failure(.invalidRoute(path: "eventType", reason: "expected \"received\" or \"sent\""))
+            }
+            kind = named
+            body = Data(JSONValue.object(members).json.utf8)
+        }
+        let direction = kind
+        return MessageStubDocument.pattern(body, source: "request body").flatMap { channel, body in
             let accepts: @Sendable (ChannelMessage) -> Bool
             do throws(DecoyError) { accepts = try MessageStubStore.messageTest(body) } catch { return .failure(error) }
-            return .success({ event in (channel?.matches(event.channel.request) ?? true) && accepts(event.message) })
+            return .success({ event in
+                (direction.map { $0 == event.kind } ?? true) && (channel?.matches(event.channel.request) ?? true)
+                    && accepts(event.message)
+            })
         }
     }
 
