@@ -36,7 +36,8 @@ struct ServeOpenAPITests {
         try await withMockServer(registry: real) { upstream in
             let folder = try CommandTests.Folder([
                 "proxy.json": #"""
-                {"request": {"method": "GET", "urlPath": "/pets/3"}, "response": {"proxyBaseUrl": "\#(upstream.baseURL)"}}
+                {"request": {"method": "GET", "urlPath": "/pets/3"},
+                 "response": {"proxyBaseUrl": "\#(upstream.baseURL)"}}
                 """#,
                 "pets.yaml": Self.spec,
             ])
