@@ -79,6 +79,7 @@ struct RecordCommand: AsyncParsableCommand {
         if compare != nil, folder != Self.defaultFolder {
             throw ValidationError("--compare records nothing; give the stubs to compare with it, not a folder.")
         }
+        if compare == nil, format != .text { throw ValidationError("--format is the report of --compare; add it.") }
         guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased()),
             url.host?.isEmpty == false
         else {
