@@ -10,7 +10,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `decoy record --openapi`, as a process: what it flags, and that the real responses go on unchanged.
+/// `decoy record --openapi` and `decoy record --compare`, as processes: what they flag and
+/// report, and that the real responses go on unchanged.
 @Suite("decoy record, checking what passes through")
 struct RecordCheckingTests {
     static let spec = """
@@ -94,6 +95,41 @@ struct RecordCheckingTests {
             let recorded = try FileManager.default.contentsOfDirectory(
                 atPath: folder.appending(path: "out/mappings").path)
             #expect(recorded.sorted() == ["get-pets-1.json", "get-pets-2.json"])
+        }
+    }
+
+    @Test func recordCompareReportsWhereTheRealAPIDiffersAndWritesNoFile() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stub = folder.appending(path: "mappings/pets.json")
+        let stubText = """
+            {"request": {"method": "GET", "urlPathTemplate": "/pets/{id}"},
+             "response": {"status": 200, "jsonBody": {"id": 1, "name": "Rex"}}}
+            """
+        try Data(stubText.utf8).write(to: stub)
+        try await withMockServer(registry: try Self.realAPI()) { upstream in
+            let comparing = try await ServedProcess.start(arguments: [
+                "record", "--target", upstream.baseURL.absoluteString, "--compare", folder.path, "--format", "json",
+                "--log", "none", "--port", "0",
+            ])
+            let session = URLSession(configuration: .ephemeral)
+            for path in ["/pets/1", "/pets/2", "/health"] {
+                _ = try await session.data(from: URL(string: comparing.baseURL + path)!)
+            }
+            let (status, output) = try await Self.stop(comparing)
+            #expect(status == 1)
+            let json = try #require(output.firstRange(of: "{").map { output[$0.lowerBound...] })
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let differences = try #require(report["differences"] as? [[String: Any]])
+            // The id's type changed; the name is a value of another pet than the stub's.
+            #expect(
+                differences.map { $0["pointer"] as? String } == ["/response/jsonBody/id", "/response/jsonBody/name"])
+            #expect(differences.first?["stub"] as? String == "mappings/pets.json:1")
+            #expect(report["compared"] as? Int == 2)
+            #expect((report["skipped"] as? [[String: Any]])?.map { $0["request"] as? String } == ["GET /health"])
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appending(path: "mappings").path)
+            #expect(files == ["pets.json"])
+            #expect(try String(contentsOf: stub, encoding: .utf8) == stubText)
         }
     }
 }

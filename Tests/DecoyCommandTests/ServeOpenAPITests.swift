@@ -1,4 +1,6 @@
 import Decoy
+import DecoyServer
+import DecoyServerTesting
 import DecoyStubFiles
 import Foundation
 import HTTPTypes
@@ -25,6 +27,31 @@ struct ServeOpenAPITests {
                     application/json:
                       example: {id: 1, name: Rex}
         """
+
+    /// A stub file that proxies is checked as it serves: what it brings back from the real server
+    /// is flagged where it breaks the document, and answered as it came.
+    @Test func proxiedStubsAreCheckedAgainstTheDocument() async throws {
+        let real = StubRegistry()
+        try real.register(StubResponse(headerFields: [.contentType: "text/plain"], text: "Tom"), for: .get("/pets/3"))
+        try await withMockServer(registry: real) { upstream in
+            let folder = try CommandTests.Folder([
+                "proxy.json": #"""
+                {"request": {"method": "GET", "urlPath": "/pets/3"},
+                 "response": {"proxyBaseUrl": "\#(upstream.baseURL)"}}
+                """#,
+                "pets.yaml": Self.spec,
+            ])
+            let registry = StubRegistry()
+            _ = try ServeCommand.registerExamples(ofSpecAt: folder.url.appending(path: "pets.yaml").path, in: registry)
+            try FileManager.default.removeItem(at: folder.url.appending(path: "pets.yaml"))
+            try registry.load(folder: folder.url)
+            let proxied = try await registry.engine.answer(StubRequest(method: .get, target: "/pets/3"))
+            #expect(String(decoding: proxied.body, as: UTF8.self) == "Tom")
+            #expect(proxied.drift.map(\.pointer) == ["/response/headers/Content-Type"])
+            let example = try await registry.engine.answer(StubRequest(method: .get, target: "/pets/5"))
+            #expect(example.drift.isEmpty)
+        }
+    }
 
     @Test func examplesAnswerWhatNoStubFileDoesAndBadRequestsGet400() async throws {
         let folder = try CommandTests.Folder([

@@ -149,11 +149,21 @@ extension RequestLog.Record {
     }
 
     /// `GET /users/7 differs from getUser (GET /users/{id}): /response/jsonBody/id: expected
-    /// integer, got "7" (users.yaml#/…); …`, a line for each checked response that differs.
+    /// integer, got "7" (users.yaml#/…); …`, a line for each checked response that differs, its
+    /// problems told by what they were held against (a document's operation, a stub).
     var driftWords: String {
-        let against = drift.compactMap(\.against).first.map { " from \($0)" } ?? ""
-        return "\(method.rawValue) \(target) differs\(against): "
-            + drift.map(\.description).joined(separator: "; ")
+        var groups: [(against: String?, problems: [String])] = []
+        for problem in drift {
+            if let last = groups.indices.last, groups[last].against == problem.against {
+                groups[last].problems.append(problem.description)
+            } else {
+                groups.append((problem.against, [problem.description]))
+            }
+        }
+        return "\(method.rawValue) \(target) differs "
+            + groups.map { group in
+                (group.against.map { "from \($0): " } ?? "") + group.problems.joined(separator: "; ")
+            }.joined(separator: "; and ")
     }
 
     private var colour: String {
