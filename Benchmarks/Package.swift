@@ -27,8 +27,27 @@ let package = Package(
             dependencies: [
                 .product(name: "Decoy", package: "Decoy"),
                 .product(name: "DecoyClient", package: "Decoy"),
+                .product(name: "DecoyStubFiles", package: "Decoy"),
+                "RecordedAPI",
             ],
             path: "Instructions"
+        ),
+        // The API the recording benchmark records, and its stubs written by hand.
+        .target(
+            name: "RecordedAPI",
+            dependencies: [.product(name: "Decoy", package: "Decoy")],
+            path: "RecordedAPI"
+        ),
+        .executableTarget(
+            name: "RecordingBench",
+            dependencies: [
+                .product(name: "Decoy", package: "Decoy"),
+                .product(name: "DecoyClient", package: "Decoy"),
+                .product(name: "DecoyServer", package: "Decoy"),
+                .product(name: "DecoyStubFiles", package: "Decoy"),
+                "RecordedAPI",
+            ],
+            path: "Recording"
         ),
         .executableTarget(
             name: "RemoteBench",

@@ -1,7 +1,9 @@
 import Decoy
 import DecoyClient
+import DecoyStubFiles
 import Foundation
 import HTTPTypes
+import RecordedAPI
 
 /// The work per request of the stub engine behind `StubTransport`, the in-process serving tests
 /// use, for counting instructions under callgrind: `Instructions CASE COUNT [setup]`.
@@ -95,7 +97,26 @@ struct Instructions {
             let resource = Resource<Record>.get("/items/9998")
             return { _ in blackHole(try await client.send(resource)) }
         },
+        // RecordedAPI's 1,000 items in turn, from the folder RecordingBench recorded (named by
+        // DECOY_RECORDED_STUBS), loaded as a test loads it, and from the same stubs registered in code.
+        "replay recorded": { _ in
+            guard let folder = ProcessInfo.processInfo.environment["DECOY_RECORDED_STUBS"] else {
+                print("replay recorded needs DECOY_RECORDED_STUBS, the folder RecordingBench wrote")
+                exit(2)
+            }
+            let registry = StubRegistry()
+            try registry.load(folder: URL(filePath: folder), strict: true)
+            return replay(registry)
+        },
+        "replay hand-written": { _ in replay(try RecordedAPI.handWritten()) },
     ]
+
+    /// One iteration answers the next of RecordedAPI's items from `registry`.
+    static func replay(_ registry: StubRegistry) -> (Int) async throws -> Void {
+        let transport = StubTransport(registry)
+        let requests = (0..<RecordedAPI.count).map(RecordedAPI.request)
+        return { index in blackHole(try await transport.send(requests[index % requests.count], body: nil)) }
+    }
 
     /// The model of ``body``.
     struct Record: Decodable, Sendable {

@@ -30,10 +30,8 @@ CASES = [
 ]
 
 
-def instructions(binary, case, count):
+def instructions(binary, case, count, environment):
     arguments = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, case, str(count)]
-    # Swift seeds its hashing per process, which would change dictionaries' work from run to run.
-    environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
     finished = subprocess.run(arguments, capture_output=True, text=True, check=True, env=environment)
     collected = re.search(r"Collected : (\d+)", finished.stderr)
     if not collected:
@@ -41,20 +39,29 @@ def instructions(binary, case, count):
     return int(collected.group(1))
 
 
-def main():
-    binary, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1_000
+def per_answer(binary, cases, count, variables=None):
+    """Each case's instructions per answer, with `variables` added to the environment."""
+    # Swift seeds its hashing per process, which would change dictionaries' work from run to run.
+    environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1", **(variables or {}))
     with tempfile.TemporaryDirectory() as folder:
         stripped = os.path.join(folder, "Instructions")
         shutil.copy(binary, stripped)
         subprocess.run(["strip", stripped], check=True)
-        per_answer = {}
-        for case in CASES:
-            once = instructions(stripped, case, count)
-            twice = instructions(stripped, case, 2 * count)
-            per_answer[case] = (twice - once) / count
+        counted = {}
+        for case in cases:
+            once = instructions(stripped, case, count, environment)
+            twice = instructions(stripped, case, 2 * count, environment)
+            counted[case] = (twice - once) / count
+        return counted
+
+
+def main():
+    binary, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1_000
+    counted = per_answer(binary, CASES, count)
     print(f"{'case':<24} {'instructions per answer':>24} {'x baseline':>11}")
     for case in CASES:
-        print(f"{case:<24} {per_answer[case]:>24,.0f} {per_answer[case] / per_answer['baseline']:>11.1f}")
+        print(f"{case:<24} {counted[case]:>24,.0f} {counted[case] / counted['baseline']:>11.1f}")
 
 
-main()
+if __name__ == "__main__":
+    main()
