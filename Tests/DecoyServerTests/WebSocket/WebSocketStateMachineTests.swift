@@ -101,6 +101,35 @@ struct WebSocketStateMachineTests {
         #expect(machine.peerEnded() == [])
     }
 
+    // MARK: A message stub's faults
+
+    @Test func aDroppedConnectionClosesTheSocketWithNoCloseFrame() {
+        var machine = Machine(messageLimit: 100)
+        #expect(machine.bytesArrived(Self.client(.text, "Hel", isFinal: false)) == [])
+        #expect(machine.fault(.dropConnection) == [.closeSocket])
+        #expect(machine.state == .closed)
+        #expect(machine.send(.text("late")) == [])
+        #expect(machine.bytesArrived(Self.client(.continuation, "lo")) == [], "nothing is read after the drop")
+        #expect(machine.fault(.internalError) == [])
+    }
+
+    @Test func anInternalErrorSends1011AndClosesWithoutAwaitingTheClient() {
+        var machine = Machine(messageLimit: 100)
+        let reason = Array("A message stub's fault.".utf8)
+        #expect(
+            machine.fault(.internalError) == [
+                .write(Data([0x88, UInt8(2 + reason.count), 0x03, 0xF3] + reason)), .closeSocket,
+            ])
+        #expect(machine.state == .closed)
+        #expect(machine.fault(.dropConnection) == [])
+    }
+
+    @Test func aFaultAfterTheServersCloseStillEndsTheSocket() {
+        var machine = Machine(messageLimit: 100)
+        _ = machine.close(WebSocketCloseCode(rawValue: 4000), reason: "done")
+        #expect(machine.fault(.internalError) == [.closeSocket], "no second close frame")
+    }
+
     // MARK: Failing the connection
 
     @Test(arguments: [
