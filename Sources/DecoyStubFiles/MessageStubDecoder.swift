@@ -8,6 +8,7 @@ import Yams
 enum MessageStubDecoder {
     static let fields = [
         "id", "uuid", "name", "priority", "trigger", "actions", "metadata", "$schema", "insertionIndex",
+        "subprotocols",
     ]
 
     /// The message stub `node` describes, or `nil` after logging why there is none.
@@ -22,8 +23,14 @@ enum MessageStubDecoder {
             guard case .mapping = node.node else { return node.expected("an object") }
             return JSONValue(parsing: Data(JSONText.of(node.node).utf8))
         }
+        let subprotocols =
+            object["subprotocols"].map { node in
+                node.list("a list of subprotocol names").map { $0.compactMap { $0.text("a subprotocol name") } }
+            } ?? .some([])
         // Present but not what it should be: `.some(nil)`, its error logged.
-        guard let id, let name, let trigger, let actions, priority != .some(nil), metadata != .some(nil) else {
+        guard let id, let name, let trigger, let actions, let subprotocols, priority != .some(nil),
+            metadata != .some(nil)
+        else {
             return nil
         }
         let decodedActions = actions.compactMap { $0 }
@@ -36,7 +43,7 @@ enum MessageStubDecoder {
         }
         var stub = MessageStub(
             id: id, name: name, priority: (priority ?? nil) ?? Route.defaultPriority, trigger: trigger,
-            actions: decodedActions)
+            actions: decodedActions, subprotocols: subprotocols)
         stub.metadata = metadata ?? nil
         do {
             try MessageStubStore.check(stub)

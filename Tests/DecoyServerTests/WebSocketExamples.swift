@@ -122,6 +122,23 @@ struct WebSocketExamples {
         #expect(await crashing.closeCode() == 1011)
     }
 
+    @Test func aChannelThatSpeaksASubprotocol() async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            MessageStub(
+                trigger: .message(channel: .get("/graphql"), body: .contains("connection_init")),
+                actions: [.send(.text(#"{"type": "connection_ack"}"#))],
+                subprotocols: ["graphql-transport-ws"]))
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let app = try await WebSocketTestClient.open(
+            port: server.port, target: "/graphql", fields: "Sec-WebSocket-Protocol: graphql-transport-ws\r\n")
+        #expect(app.head.contains("Sec-WebSocket-Protocol: graphql-transport-ws"))
+        app.send(text: #"{"type": "connection_init"}"#)
+        #expect(await app.nextText() == #"{"type": "connection_ack"}"#)
+    }
+
     @Test func aReplyMadeFromTheMessage() async throws {
         let registry = StubRegistry()
         try registry.register(

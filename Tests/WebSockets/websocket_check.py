@@ -9,9 +9,9 @@ initiating request, templates, fragmented messages), binary messages, a push fro
 `POST /__admin/channels/send`, `POST /__admin/messages/wait-for-count`, the message-mappings
 endpoints and the close handshake's code; an `http-request` trigger pushing to a channel when an
 HTTP request is made; and Decoy's additions: a script on connect, paced, closing with a code after N
-messages, and the faults (1011, and a drop with no close frame). Then the framing part, over a bare socket: an unmasked
-frame is closed with 1002, invalid UTF-8 with 1007, an oversized message with 1009, and the server
-still answers HTTP and the other sockets after each.
+messages, the faults (1011, and a drop with no close frame) and the subprotocol answered. Then the
+framing part, over a bare socket: an unmasked frame is closed with 1002, invalid UTF-8 with 1007,
+an oversized message with 1009, and the server still answers HTTP and the other sockets after each.
 
 WireMock 2.35.1, the jar the parity check runs, has no WebSockets (message stubs came with its 4.x
 line), so this check runs against `decoy serve` alone, with WireMock's semantics as read from its
@@ -31,7 +31,7 @@ import threading
 import time
 import urllib.request
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 FAILURES = []
@@ -290,8 +290,8 @@ def http_triggers(base, ws_base):
 
 
 def decoys_own(base, ws_base):
-    """Decoy's additions to WireMock's format: a script on connect, paced, then a close after N
-    messages; faults."""
+    """Decoy's additions to WireMock's format: a subprotocol chosen; a script on connect, paced,
+    then a close after N messages; faults."""
     admin(base, "POST", "/message-mappings", {
         "name": "Ticker",
         "trigger": {"type": "connect", "channel": {"initiatingRequestPattern": {"urlPath": "/ticks"}}},
@@ -314,6 +314,23 @@ def decoys_own(base, ws_base):
                     "message": {"body": {"equalTo": "drop"}}},
         "actions": [{"type": "fault", "fault": "DROP_CONNECTION"}],
     })
+    admin(base, "POST", "/message-mappings", {
+        "name": "GraphQL",
+        "subprotocols": ["graphql-transport-ws"],
+        "trigger": {"type": "message", "channel": {"initiatingRequestPattern": {"urlPath": "/graphql"}}},
+        "actions": [{"message": {"body": {"data": "{\"type\": \"connection_ack\"}"}}}],
+    })
+    with connect(ws_base + "/graphql", subprotocols=["graphql-ws", "graphql-transport-ws"]) as ws:
+        check("the handshake answers with the subprotocol the channel speaks",
+              ws.subprotocol == "graphql-transport-ws", ws.subprotocol)
+        ws.send(json.dumps({"type": "connection_init"}))
+        check("  ... and its stubs answer", ws.recv(timeout=5) == '{"type": "connection_ack"}')
+    try:
+        with connect(ws_base + "/graphql", subprotocols=["mqtt"]):
+            check("a handshake offering none of the channel's subprotocols is refused", False, "accepted")
+    except InvalidStatus as refused:
+        check("a handshake offering none of the channel's subprotocols is refused",
+              refused.response.status_code == 400, refused.response.status_code)
     started = time.monotonic()
     with connect(ws_base + "/ticks") as ws:
         messages, close = closed_with(ws)

@@ -7,6 +7,7 @@ extension MessageStub {
         var members: [String: JSONValue] = ["id": .string(id), "priority": .number(Double(priority))]
         if let name { members["name"] = .string(name) }
         if let metadata { members["metadata"] = metadata }
+        if !subprotocols.isEmpty { members["subprotocols"] = .array(subprotocols.map(JSONValue.string)) }
         switch trigger {
         case .message(let channel, let body):
             var trigger: [String: JSONValue] = ["type": .string("message")]

@@ -25,12 +25,18 @@ public struct MessageStub: Sendable, Identifiable {
     public var actions: [MessageAction]
     /// The mapping's `metadata`, as written; `nil` when it has none.
     package var metadata: JSONValue?
+    /// The WebSocket subprotocols (`Sec-WebSocket-Protocol`) the channels its trigger's route
+    /// matches speak, such as `graphql-transport-ws`: a handshake there is answered with the first
+    /// the client offers of those of every such stub, and refused with `400` when it offers none.
+    /// Empty, the handshake chooses none. Decoy's own; a trigger on HTTP traffic takes none.
+    public var subprotocols: [String]
 
     /// A message stub; `priority` 5, WireMock's default, unless given.
     public init(
         id: String = UUID().uuidString.lowercased(), name: String? = nil, priority: Int = Route.defaultPriority,
-        trigger: MessageTrigger, actions: [MessageAction]
+        trigger: MessageTrigger, actions: [MessageAction], subprotocols: [String] = []
     ) {
+        self.subprotocols = subprotocols
         self.id = id
         self.name = name
         self.priority = priority

@@ -28,6 +28,14 @@ package final class MessageStubStore: Sendable {
             return (channel?.matches(request) ?? true) && (body?.accepts([message.text]) ?? true)
         }
 
+        /// Whether the stub's trigger's channel route matches a channel `request` opens.
+        func opensOn(_ request: StubRequest) -> Bool {
+            switch trigger {
+            case .message(let channel, _), .connect(let channel): channel?.matches(request) ?? true
+            case .httpRequest, .httpStub: false
+            }
+        }
+
         /// Whether a channel `request` opens sets the stub off.
         package func isTriggered(byOpening request: StubRequest) -> Bool {
             guard case .connect(let channel) = trigger else { return false }
@@ -151,6 +159,16 @@ package final class MessageStubStore: Sendable {
         .sorted { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }
     }
 
+    /// The subprotocols a channel `request` opens speaks: those of every stub whose trigger's
+    /// channel route matches it, by priority; `nil` when none names any.
+    package func subprotocols(for request: StubRequest) -> [String]? {
+        let speaking = state.withLock { $0.stubs }.filter { !$0.stub.subprotocols.isEmpty }
+        guard !speaking.isEmpty else { return nil }
+        let names = speaking.filter { $0.opensOn(request) }
+            .sorted { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }.flatMap(\.stub.subprotocols)
+        return names.isEmpty ? nil : names
+    }
+
     /// Whether any stub is set off by HTTP traffic, so that a server asks only then.
     package var hasHTTPTriggers: Bool {
         state.withLock { $0.stubs.contains { $0.stub.trigger.isOnHTTP } }
@@ -186,6 +204,13 @@ package final class MessageStubStore: Sendable {
             trigger = .httpRequest(try RequestPattern(route))
         case .httpStub(let id):
             trigger = .httpStub(id: id)
+        }
+        if stub.trigger.isOnHTTP, !stub.subprotocols.isEmpty {
+            throw DecoyError.invalidRoute(
+                path: "subprotocols", reason: "a trigger on HTTP traffic opens no channel to speak them on")
+        }
+        for name in stub.subprotocols where name.isEmpty || name.contains(where: { ", \t\"".contains($0) }) {
+            throw DecoyError.invalidRoute(path: "subprotocols", reason: "\"\(name)\" is not a subprotocol's name")
         }
         var targets: [RequestPattern?] = []
         var templates: [ResponseTemplate?] = []

@@ -127,6 +127,32 @@ struct WebSocketServerTests {
         #expect(server.openWebSocketCount == 0)
     }
 
+    @Test func theHandshakeAnswersWithTheSubprotocolTheChannelSpeaks() async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            MessageStub(
+                trigger: .message(channel: .get("/graphql")), actions: [.send(.text(#"{"type":"connection_ack"}"#))],
+                subprotocols: ["graphql-transport-ws"]))
+        let server = try Self.server(registry)
+        defer { server.stop() }
+        let client = try await WebSocketTestClient.open(
+            port: server.port, target: "/graphql",
+            fields: "Sec-WebSocket-Protocol: graphql-ws, graphql-transport-ws\r\n")
+        #expect(client.head.hasPrefix("HTTP/1.1 101"))
+        #expect(client.head.contains("Sec-WebSocket-Protocol: graphql-transport-ws\r\n"))
+        client.send(text: #"{"type":"connection_init"}"#)
+        #expect(await client.nextText() == #"{"type":"connection_ack"}"#)
+        let refused = try RawConnection(port: server.port, receiveTimeout: .seconds(5))
+        refused.send(
+            "GET /graphql HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Protocol: mqtt\r\n\r\n")
+        #expect(await refused.read(until: "offers mqtt.").hasPrefix("HTTP/1.1 400"))
+        let elsewhere = try await WebSocketTestClient.open(port: server.port, target: "/chat")
+        #expect(elsewhere.head.hasPrefix("HTTP/1.1 101"), "a channel no stub gives subprotocols chooses none")
+        #expect(!elsewhere.head.contains("Sec-WebSocket-Protocol"))
+    }
+
     @Test func aCloseCodeAServerMayNotSendIsRefused() {
         for code in [1005, 1006, 1015, 2000, 5000] {
             #expect(throws: DecoyError.self, "\(code)") {

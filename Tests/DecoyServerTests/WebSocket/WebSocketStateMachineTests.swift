@@ -191,6 +191,22 @@ struct WebSocketStateMachineTests {
         #expect(Self.closeCode(Machine(messageLimit: 10), after: limit) == nil, "exactly the limit is taken")
     }
 
+    @Test func aSubprotocolIsTheFirstTheClientOffersThatTheChannelSpeaks() {
+        let fields = [
+            ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+            ("Sec-WebSocket-Version", "13"), ("Sec-WebSocket-Protocol", "chat, graphql-transport-ws, graphql-ws"),
+        ]
+        let accept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+        #expect(
+            WebSocketHandshake(method: .get, fields: fields, subprotocols: ["graphql-ws", "graphql-transport-ws"])
+                == .accept(accept, subprotocol: "graphql-transport-ws"))
+        #expect(WebSocketHandshake(method: .get, fields: fields) == .accept(accept), "the channel speaks none")
+        let refused = WebSocketHandshake(method: .get, fields: fields, subprotocols: ["mqtt"])
+        #expect(refused.map { if case .refuse(.badRequest, _) = $0 { true } else { false } } == true)
+        let offersNone = WebSocketHandshake(method: .get, fields: Array(fields.dropLast()), subprotocols: ["mqtt"])
+        #expect(offersNone.map { if case .refuse(.badRequest, _) = $0 { true } else { false } } == true)
+    }
+
     @Test func theHandshakeAcceptsTheRFCsKey() {
         #expect(WebSocketHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
         let fields = [
