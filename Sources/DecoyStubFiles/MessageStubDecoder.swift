@@ -8,6 +8,7 @@ import Yams
 enum MessageStubDecoder {
     static let fields = [
         "id", "uuid", "name", "priority", "trigger", "actions", "metadata", "$schema", "insertionIndex",
+        "subprotocols",
     ]
 
     /// The message stub `node` describes, or `nil` after logging why there is none.
@@ -22,8 +23,14 @@ enum MessageStubDecoder {
             guard case .mapping = node.node else { return node.expected("an object") }
             return JSONValue(parsing: Data(JSONText.of(node.node).utf8))
         }
+        let subprotocols =
+            object["subprotocols"].map { node in
+                node.list("a list of subprotocol names").map { $0.compactMap { $0.text("a subprotocol name") } }
+            } ?? .some([])
         // Present but not what it should be: `.some(nil)`, its error logged.
-        guard let id, let name, let trigger, let actions, priority != .some(nil), metadata != .some(nil) else {
+        guard let id, let name, let trigger, let actions, let subprotocols, priority != .some(nil),
+            metadata != .some(nil)
+        else {
             return nil
         }
         let decodedActions = actions.compactMap { $0 }
@@ -36,7 +43,7 @@ enum MessageStubDecoder {
         }
         var stub = MessageStub(
             id: id, name: name, priority: (priority ?? nil) ?? Route.defaultPriority, trigger: trigger,
-            actions: decodedActions)
+            actions: decodedActions, subprotocols: subprotocols)
         stub.metadata = metadata ?? nil
         do {
             try MessageStubStore.check(stub)
@@ -66,6 +73,11 @@ enum MessageStubDecoder {
                 return nil
             }
             return .message(channel: channel ?? message.channel, body: message.body)
+        case "connect":
+            for field in ["message", "requestPattern", "stubId"] {
+                object[field]?.error("a connect trigger takes no \(field)")
+            }
+            return (object["channel"].map(channelPattern) ?? .some(nil)).map { .connect(channel: $0) }
         case "http-request":
             for field in ["channel", "message", "stubId"] {
                 object[field]?.error("an http-request trigger takes no \(field)")
@@ -80,7 +92,7 @@ enum MessageStubDecoder {
             guard let stubID = object["stubId"] ?? node.expected("an http-stub trigger with stubId") else { return nil }
             return stubID.text("a stub id").map { .httpStub(id: $0) }
         default:
-            return object["type"]?.expected("message, http-request or http-stub")
+            return object["type"]?.expected("message, http-request, http-stub or connect (Decoy's)")
         }
     }
 
@@ -121,16 +133,43 @@ enum MessageStubDecoder {
 
     // MARK: Actions
 
+    /// The fields of an action: WireMock's, then Decoy's own (a delay; a close's code and reason;
+    /// a fault's name).
+    static let actionFields = [
+        "type", "message", "channelTarget", "transformers", "transformerParameters",
+        "delayMilliseconds", "delayDistribution", "code", "reason", "fault",
+    ]
+
     private static func action(_ node: FileNode) -> MessageAction? {
-        guard
-            let object = node.object(known: [
-                "type", "message", "channelTarget", "transformers", "transformerParameters",
-            ])
-        else { return nil }
-        if let type = object["type"], let text = type.text("an action type"), text != "send" {
-            type.error("Decoy's message actions are send; found \"\(text)\"")
+        guard let object = node.object(known: actionFields) else { return nil }
+        let type = object["type"].map { $0.text("an action type") } ?? .some("send")
+        let kind: MessageAction.Kind?
+        switch type {
+        case "send"?:
+            refuse(["code", "reason", "fault"], in: object, type: "send")
+            kind = (object["message"].map(message) ?? node.expected("an action with a message")).map { .send($0) }
+        case "close"?:
+            refuse(["message", "fault"], in: object, type: "close")
+            let code =
+                object["code"].map { node in
+                    node.integer(in: 0...Int(UInt16.max), "a close code").flatMap { code in
+                        MessageAction.maySend(closeCode: code)
+                            ? code : node.expected("a close code a server sends: 1000–1003, 1007–1011 or 3000–4999")
+                    }
+                } ?? .some(1000)
+            let reason = object["reason"].map { $0.text("a close reason") } ?? .some("")
+            kind = code.flatMap { code in reason.map { .close(code: code, reason: $0) } }
+        case "fault"?:
+            refuse(["message", "code", "reason"], in: object, type: "fault")
+            let names = MessageStub.faultNames.keys.sorted().joined(separator: " or ")
+            kind = (object["fault"] ?? node.expected("a fault action with a fault (\(names))")).flatMap { fault in
+                fault.text("a fault name").flatMap { MessageStub.faultNames[$0] ?? fault.expected(names) }
+            }.map { .fault($0) }
+        case let other?:
+            kind = object["type"]?.expected("send, or Decoy's close or fault, not \"\(other)\"")
+        case nil:
+            kind = nil
         }
-        let message = object["message"].map(message) ?? node.expected("an action with a message")
         let target = object["channelTarget"].map(target) ?? .some(.originating)
         if let transformers = object["transformers"]?.list("a list of transformer names") {
             for transformer in transformers {
@@ -141,9 +180,15 @@ enum MessageStubDecoder {
             }
         }
         object["transformerParameters"]?.warning("read but not acted on: Decoy's templates take no parameters")
-        guard let message, let target else { return nil }
+        let delay = ResponseDecoder.delay(object, fixed: "delayMilliseconds")
+        guard let kind, let target, let delay else { return nil }
         // WireMock's message-template transformer applies to every text message.
-        return MessageAction(message: message, target: target, isTemplated: true)
+        return MessageAction(kind, to: target, templated: true, delay: delay)
+    }
+
+    /// Logs each of `fields` that `object`, an action of `type`, has.
+    private static func refuse(_ fields: [String], in object: FileObject, type: String) {
+        for field in fields { object[field]?.error("a \(type) action takes no \(field)") }
     }
 
     private static func message(_ node: FileNode) -> ChannelMessage? {

@@ -77,7 +77,7 @@ extension ResponseDecoder {
                     return nil
                 }()
         }
-        let delay = delay(object, fixed: "delayMilliseconds")
+        let delay = Self.delay(object, fixed: "delayMilliseconds")
         let event = ServerEvent(
             id: text("id"), event: text("event"), data: data, retry: retry, comment: text("comment"),
             delay: delay ?? .none)

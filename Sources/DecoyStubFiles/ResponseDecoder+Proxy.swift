@@ -26,7 +26,7 @@ extension ResponseDecoder {
         let removed = object["removeProxyRequestHeaders"].map(headerNames) ?? []
         let prefix = object["proxyUrlPrefixToRemove"].map { $0.text("a path such as /api") } ?? .some(nil)
         let responseHeaders = object["headers"].map(headers) ?? [:]
-        let delay = delay(object)
+        let delay = Self.delay(object)
         guard valid, let baseURL, let added, let removed, let prefix, let responseHeaders, let delay else { return nil }
         return ProxyStub(
             to: baseURL, additionalRequestHeaders: added, removingRequestHeaders: removed, urlPrefixToRemove: prefix,

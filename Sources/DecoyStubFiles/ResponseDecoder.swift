@@ -114,7 +114,7 @@ struct ResponseDecoder {
         let body =
             object.oneOf(["body", "jsonBody", "base64Body", "bodyFileName"]).map { readBody($0, templated: templated) }
             ?? Body.served(Data(), nil)
-        let delay = delay(object)
+        let delay = Self.delay(object)
         let throttle = throttle(object)
         let fault = object["fault"].map(fault) ?? .some(nil)
         let events = eventStream(object)
@@ -267,7 +267,7 @@ struct ResponseDecoder {
 
     /// `fixedDelayMilliseconds` (or, for an event, `fixed`'s name) or `delayDistribution`; `.none`
     /// when neither.
-    func delay(_ object: FileObject, fixed: String = "fixedDelayMilliseconds") -> Delay? {
+    static func delay(_ object: FileObject, fixed: String = "fixedDelayMilliseconds") -> Delay? {
         guard let (key, node) = object.oneOf([fixed, "delayDistribution"]) else { return Delay.none }
         guard let delay = delay(key, node) else { return nil }
         if let problem = delay.problem {
@@ -277,7 +277,7 @@ struct ResponseDecoder {
         return delay
     }
 
-    private func delay(_ key: String, _ node: FileNode) -> Delay? {
+    private static func delay(_ key: String, _ node: FileNode) -> Delay? {
         if key != "delayDistribution" {
             return node.integer(in: 0...Int.max, "a whole number of milliseconds").map { .fixed(.milliseconds($0)) }
         }

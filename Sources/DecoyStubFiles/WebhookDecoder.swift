@@ -87,7 +87,7 @@ struct WebhookDecoder {
         let url = urlNode.text().flatMap { checked($0, at: urlNode, part: "url") }.flatMap { absolute($0, at: urlNode) }
         let headers = object["headers"].map { self.headers($0, responses: responses) } ?? HTTPFields()
         let body = object["body"].map { node in node.text().flatMap { checked($0, at: node, part: "body") } }
-        let delay = object["delay"].map { self.delay($0, responses: responses) } ?? Delay.none
+        let delay = object["delay"].map { self.delay($0) } ?? Delay.none
         guard let method, let url, let headers, body != .some(nil), let delay else { return .invalid }
         if let host = url.host, !WebhookHosts.allows(host, besides: allowedHosts) {
             guard leavesOutDisallowedHosts else {
@@ -139,7 +139,7 @@ struct WebhookDecoder {
 
     /// WireMock's `delay`: `{"type": "fixed", "milliseconds": …}`, or a distribution as a
     /// response's `delayDistribution` is written.
-    private func delay(_ node: FileNode, responses: ResponseDecoder) -> Delay? {
+    private func delay(_ node: FileNode) -> Delay? {
         guard case .mapping = node.node else { return node.expected("an object") }
         guard let type = node.object(known: nil)?["type"] else {
             node.error("a delay needs \"type\": fixed, uniform or lognormal")
@@ -161,7 +161,7 @@ struct WebhookDecoder {
             }
             return delay
         case "uniform", "lognormal":
-            return responses.delay(FileObject(node: node, members: [("delayDistribution", node)]))
+            return ResponseDecoder.delay(FileObject(node: node, members: [("delayDistribution", node)]))
         case nil:
             return nil
         default:

@@ -1,7 +1,9 @@
 // swift-format-ignore-file
 // The examples of docs/websockets.md, verbatim; DocumentationSyncTests keeps them so.
+import Clocks
 import Decoy
 import DecoyServer
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -82,6 +84,59 @@ struct WebSocketExamples {
         let connection = try RawConnection(port: server.port, receiveTimeout: .seconds(5))
         connection.send("DELETE /orders/42 HTTP/1.1\r\nHost: x\r\nX-User: ada\r\n\r\n")
         #expect(await app.nextText() == "cancelled by ada")
+    }
+
+    @Test func aScriptOnConnectAndAFault() async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock)
+        try registry.register(
+            MessageStub(
+                trigger: .connect(channel: .get("/prices")),
+                actions: [
+                    .send(.text(#"{"type": "welcome"}"#)),
+                    .send(.text(#"{"price": 101}"#), delay: .fixed(.milliseconds(500))),
+                    .send(.text(#"{"price": 102}"#), delay: .uniform(.milliseconds(200) ... .milliseconds(800))),
+                    .close(code: 4000, reason: "market closed", delay: .fixed(.seconds(1))),
+                ]))
+        try registry.register(
+            MessageStub(
+                trigger: .message(channel: .get("/prices"), body: .equalTo("crash")),
+                actions: [.send(.text("bye")), .fault(.internalError)]))
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let app = try await WebSocketTestClient.open(port: server.port, target: "/prices")
+        #expect(await app.nextText() == #"{"type": "welcome"}"#)
+        for price in [#"{"price": 101}"#, #"{"price": 102}"#] {
+            await waitUntilSleeping(clock)
+            await clock.advance(by: .milliseconds(800))
+            #expect(await app.nextText() == price)
+        }
+        await waitUntilSleeping(clock)
+        await clock.advance(by: .seconds(1))
+        #expect(await app.closeCode() == 4000)
+        let crashing = try await WebSocketTestClient.open(port: server.port, target: "/prices")
+        #expect(await crashing.nextText() == #"{"type": "welcome"}"#)
+        crashing.send(text: "crash")
+        #expect(await crashing.nextText() == "bye")
+        #expect(await crashing.closeCode() == 1011)
+    }
+
+    @Test func aChannelThatSpeaksASubprotocol() async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            MessageStub(
+                trigger: .message(channel: .get("/graphql"), body: .contains("connection_init")),
+                actions: [.send(.text(#"{"type": "connection_ack"}"#))],
+                subprotocols: ["graphql-transport-ws"]))
+        let server = MockServer(registry: registry)
+        try server.start()
+        defer { server.stop() }
+        let app = try await WebSocketTestClient.open(
+            port: server.port, target: "/graphql", fields: "Sec-WebSocket-Protocol: graphql-transport-ws\r\n")
+        #expect(app.head.contains("Sec-WebSocket-Protocol: graphql-transport-ws"))
+        app.send(text: #"{"type": "connection_init"}"#)
+        #expect(await app.nextText() == #"{"type": "connection_ack"}"#)
     }
 
     @Test func aReplyMadeFromTheMessage() async throws {

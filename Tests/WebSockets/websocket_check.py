@@ -7,9 +7,11 @@ Serves a temporary folder of WireMock-format message stub mappings (`message-map
 YAML) and checks what WireMock's semantics give: replies by trigger (body patterns, the channel's
 initiating request, templates, fragmented messages), binary messages, a push from
 `POST /__admin/channels/send`, `POST /__admin/messages/wait-for-count`, the message-mappings
-endpoints and the close handshake's code. Then the framing part, over a bare socket: an unmasked
-frame is closed with 1002, invalid UTF-8 with 1007, an oversized message with 1009, and the server
-still answers HTTP and the other sockets after each.
+endpoints and the close handshake's code; an `http-request` trigger pushing to a channel when an
+HTTP request is made; and Decoy's additions: a script on connect, paced, closing with a code after N
+messages, the faults (1011, and a drop with no close frame) and the subprotocol answered. Then the
+framing part, over a bare socket: an unmasked frame is closed with 1002, invalid UTF-8 with 1007,
+an oversized message with 1009, and the server still answers HTTP and the other sockets after each.
 
 WireMock 2.35.1, the jar the parity check runs, has no WebSockets (message stubs came with its 4.x
 line), so this check runs against `decoy serve` alone, with WireMock's semantics as read from its
@@ -29,6 +31,7 @@ import threading
 import time
 import urllib.request
 
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 FAILURES = []
@@ -242,6 +245,111 @@ def message_mappings(base, ws_base):
         check("an endpoint Decoy does not serve answers 501", error.code == 501, error.code)
 
 
+def closed_with(ws):
+    """Reads until the server ends the connection: the messages before, and its close frame (None
+    when the connection was dropped without one)."""
+    messages = []
+    try:
+        while True:
+            messages.append(ws.recv(timeout=5))
+    except ConnectionClosed:
+        pass
+    return messages, ws.protocol.close_rcvd
+
+
+def wait_for_channel(base, path):
+    """Waits until the server has taken a socket opened for `path`: it takes it just after its 101."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        channels = admin(base, "GET", "/channels")[1]["channels"]
+        if any(c["initiatingRequest"]["url"].startswith(path) for c in channels):
+            return
+        time.sleep(0.01)
+
+
+def http_triggers(base, ws_base):
+    """WireMock's http-request trigger: an HTTP request pushes to the request-initiated channels."""
+    admin(base, "POST", "/message-mappings", {
+        "name": "Order placed",
+        "trigger": {"type": "http-request", "requestPattern": {"method": "POST", "urlPath": "/orders"}},
+        "actions": [{
+            "type": "send",
+            "channelTarget": {"type": "request-initiated", "requestPattern": {"urlPath": "/events"}},
+            "message": {"body": {"data": "order {{jsonPath request.body '$.id'}} placed"}},
+        }],
+    })
+    with connect(ws_base + "/events") as events:
+        wait_for_channel(base, "/events")
+        request = urllib.request.Request(base + "/orders", data=b'{"id": 7}', method="POST")
+        try:
+            urllib.request.urlopen(request, timeout=5)
+        except urllib.error.HTTPError:
+            pass  # No HTTP stub answers it: its 404 sets the trigger off all the same.
+        check("an http-request trigger pushes to the channels it names when the HTTP request is made",
+              events.recv(timeout=5) == "order 7 placed")
+
+
+def decoys_own(base, ws_base):
+    """Decoy's additions to WireMock's format: a subprotocol chosen; a script on connect, paced,
+    then a close after N messages; faults."""
+    admin(base, "POST", "/message-mappings", {
+        "name": "Ticker",
+        "trigger": {"type": "connect", "channel": {"initiatingRequestPattern": {"urlPath": "/ticks"}}},
+        "actions": [
+            {"message": {"body": {"data": "welcome"}}},
+            {"message": {"body": {"data": "tick 1"}}, "delayMilliseconds": 100},
+            {"message": {"body": {"data": "tick 2"}}, "delayMilliseconds": 100},
+            {"type": "close", "code": 4000, "reason": "done"},
+        ],
+    })
+    admin(base, "POST", "/message-mappings", {
+        "name": "Crash",
+        "trigger": {"type": "message", "channel": {"initiatingRequestPattern": {"urlPath": "/crash"}},
+                    "message": {"body": {"equalTo": "crash"}}},
+        "actions": [{"type": "fault", "fault": "INTERNAL_ERROR"}],
+    })
+    admin(base, "POST", "/message-mappings", {
+        "name": "Drop",
+        "trigger": {"type": "message", "channel": {"initiatingRequestPattern": {"urlPath": "/crash"}},
+                    "message": {"body": {"equalTo": "drop"}}},
+        "actions": [{"type": "fault", "fault": "DROP_CONNECTION"}],
+    })
+    admin(base, "POST", "/message-mappings", {
+        "name": "GraphQL",
+        "subprotocols": ["graphql-transport-ws"],
+        "trigger": {"type": "message", "channel": {"initiatingRequestPattern": {"urlPath": "/graphql"}}},
+        "actions": [{"message": {"body": {"data": "{\"type\": \"connection_ack\"}"}}}],
+    })
+    with connect(ws_base + "/graphql", subprotocols=["graphql-ws", "graphql-transport-ws"]) as ws:
+        check("the handshake answers with the subprotocol the channel speaks",
+              ws.subprotocol == "graphql-transport-ws", ws.subprotocol)
+        ws.send(json.dumps({"type": "connection_init"}))
+        check("  ... and its stubs answer", ws.recv(timeout=5) == '{"type": "connection_ack"}')
+    try:
+        with connect(ws_base + "/graphql", subprotocols=["mqtt"]):
+            check("a handshake offering none of the channel's subprotocols is refused", False, "accepted")
+    except InvalidStatus as refused:
+        check("a handshake offering none of the channel's subprotocols is refused",
+              refused.response.status_code == 400, refused.response.status_code)
+    started = time.monotonic()
+    with connect(ws_base + "/ticks") as ws:
+        messages, close = closed_with(ws)
+    check("a connect trigger sends its message as the socket opens", messages[:1] == ["welcome"], messages)
+    check("  ... then its script, paced by its delays", messages[1:] == ["tick 1", "tick 2"]
+          and time.monotonic() - started >= 0.2, messages)
+    check("  ... then closes with its code and reason after those N messages",
+          close is not None and (close.code, close.reason) == (4000, "done"), close)
+    with connect(ws_base + "/crash") as ws:
+        ws.send("crash")
+        messages, close = closed_with(ws)
+    check("an INTERNAL_ERROR fault closes with 1011", messages == [] and close is not None and close.code == 1011,
+          close)
+    with connect(ws_base + "/crash") as ws:
+        ws.send("drop")
+        messages, close = closed_with(ws)
+    check("a DROP_CONNECTION fault ends the connection with no close frame", messages == [] and close is None, close)
+
+
 def raw_socket(port, path="/chat"):
     sock = socket.create_connection(("127.0.0.1", port), timeout=5)
     sock.sendall(
@@ -364,6 +472,8 @@ def main():
             ws_base = "ws://" + base.split("://", 1)[1]
             replies(ws_base, base)
             message_mappings(base, ws_base)
+            http_triggers(base, ws_base)
+            decoys_own(base, ws_base)
             framing(port, ws_base, base)
             secure(https_base, authority)
         finally:

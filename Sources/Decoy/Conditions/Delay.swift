@@ -41,7 +41,7 @@ public enum Delay: Sendable, Hashable {
     }
 
     /// The wait for one answer, from zero to ``maximum``.
-    func sample(from random: RandomSource) -> Duration {
+    package func sample(from random: RandomSource) -> Duration {
         switch self {
         case .none: .zero
         case .fixed(let duration): Self.clamped(duration)

@@ -17,6 +17,7 @@ package final class MessageStubStore: Sendable {
         /// A trigger with its patterns compiled.
         enum Trigger: Sendable {
             case message(channel: RequestPattern?, body: CompiledValueMatcher?)
+            case connect(channel: RequestPattern?)
             case httpRequest(RequestPattern)
             case httpStub(id: String)
         }
@@ -27,26 +28,42 @@ package final class MessageStubStore: Sendable {
             return (channel?.matches(request) ?? true) && (body?.accepts([message.text]) ?? true)
         }
 
+        /// Whether the stub's trigger's channel route matches a channel `request` opens.
+        func opensOn(_ request: StubRequest) -> Bool {
+            switch trigger {
+            case .message(let channel, _), .connect(let channel): channel?.matches(request) ?? true
+            case .httpRequest, .httpStub: false
+            }
+        }
+
+        /// Whether a channel `request` opens sets the stub off.
+        package func isTriggered(byOpening request: StubRequest) -> Bool {
+            guard case .connect(let channel) = trigger else { return false }
+            return channel?.matches(request) ?? true
+        }
+
         /// Whether the server's answer to `request`, by the stub registered for `route` (`nil`: its
         /// 404), sets the stub off; `mappingRoute` gives the route of an HTTP stub by its id.
         package func isTriggered(
             byAnswerTo request: StubRequest, by route: Route?, mappingRoute: (String) -> Route?
         ) -> Bool {
             switch trigger {
-            case .message: false
+            case .message, .connect: false
             case .httpRequest(let pattern): pattern.matches(request)
             case .httpStub(let id): route != nil && mappingRoute(id) == route
             }
         }
 
-        /// The message of the action at `index`, set off by `trigger`, on a channel `request`
-        /// opened or by an HTTP `request`: the template rendered when it is one, with the message as
-        /// `message.body` and the channel's initiating request as the rest of `message`, or with the
-        /// HTTP request as `request`, as WireMock's `message-template` renders them.
+        /// The message the action at `index` sends (`nil` when it sends none), set off by `trigger`
+        /// on a channel `request` opened, or by an HTTP `request`: the template rendered when it is
+        /// one, with the message as `message.body` and the channel's initiating request as the rest
+        /// of `message`, or with the HTTP request as `request`, as WireMock's `message-template`
+        /// renders them.
         package func message(
             ofAction index: Int, triggeredBy trigger: ChannelMessage?, on request: StubRequest, random: RandomSource
-        ) throws(TemplateRenderError) -> ChannelMessage {
-            guard let template = templates[index] else { return stub.actions[index].message }
+        ) throws(TemplateRenderError) -> ChannelMessage? {
+            guard case .send(let message) = stub.actions[index].kind else { return nil }
+            guard let template = templates[index] else { return message }
             let context =
                 trigger.map {
                     StubRequest(
@@ -123,6 +140,13 @@ package final class MessageStubStore: Sendable {
             .min { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }
     }
 
+    /// The stub that acts as a channel `request` opens: of those it sets off, the lowest priority
+    /// number, then the last registered.
+    package func stub(triggeredByOpening request: StubRequest) -> Compiled? {
+        state.withLock { $0.stubs }.filter { $0.isTriggered(byOpening: request) }
+            .min { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }
+    }
+
     /// Every stub the server's answer to `request` sets off, by priority, as WireMock runs them all;
     /// `route` is that of the stub that answered (`nil`: the 404), `mappingRoute` the route of an
     /// HTTP stub by its id.
@@ -133,6 +157,16 @@ package final class MessageStubStore: Sendable {
             $0.isTriggered(byAnswerTo: request, by: route, mappingRoute: mappingRoute)
         }
         .sorted { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }
+    }
+
+    /// The subprotocols a channel `request` opens speaks: those of every stub whose trigger's
+    /// channel route matches it, by priority; `nil` when none names any.
+    package func subprotocols(for request: StubRequest) -> [String]? {
+        let speaking = state.withLock { $0.stubs }.filter { !$0.stub.subprotocols.isEmpty }
+        guard !speaking.isEmpty else { return nil }
+        let names = speaking.filter { $0.opensOn(request) }
+            .sorted { ($0.stub.priority, -$0.order) < ($1.stub.priority, -$1.order) }.flatMap(\.stub.subprotocols)
+        return names.isEmpty ? nil : names
     }
 
     /// Whether any stub is set off by HTTP traffic, so that a server asks only then.
@@ -164,10 +198,19 @@ package final class MessageStubStore: Sendable {
                         DecoyError.invalidRoute(path: "trigger.message.body", reason: $0)
                     }
                 })
+        case .connect(let route):
+            trigger = .connect(channel: try route.map { (route) throws(DecoyError) in try RequestPattern(route) })
         case .httpRequest(let route):
             trigger = .httpRequest(try RequestPattern(route))
         case .httpStub(let id):
             trigger = .httpStub(id: id)
+        }
+        if stub.trigger.isOnHTTP, !stub.subprotocols.isEmpty {
+            throw DecoyError.invalidRoute(
+                path: "subprotocols", reason: "a trigger on HTTP traffic opens no channel to speak them on")
+        }
+        for name in stub.subprotocols where name.isEmpty || name.contains(where: { ", \t\"".contains($0) }) {
+            throw DecoyError.invalidRoute(path: "subprotocols", reason: "\"\(name)\" is not a subprotocol's name")
         }
         var targets: [RequestPattern?] = []
         var templates: [ResponseTemplate?] = []
@@ -181,7 +224,8 @@ package final class MessageStubStore: Sendable {
             case .originating: targets.append(nil)
             case .requestInitiated(let route): targets.append(try RequestPattern(route))
             }
-            if action.isTemplated, case .text(let text) = action.message {
+            try check(action, at: index)
+            if action.isTemplated, case .send(.text(let text)) = action.kind {
                 // A channel's message is `message`, the HTTP request that set the stub off `request`.
                 templates.append(try ResponseTemplate(text, requestName: stub.trigger.isOnHTTP ? "request" : "message"))
             } else {
@@ -190,6 +234,28 @@ package final class MessageStubStore: Sendable {
         }
         return Compiled(stub: stub, order: 0, trigger: trigger, targets: targets, templates: templates)
     }
+
+    /// Throws what is wrong with the action at `index`: its delay, or a close code RFC 6455 does not
+    /// let a server send.
+    private static func check(_ action: MessageAction, at index: Int) throws(DecoyError) {
+        if let problem = action.delay.problem {
+            throw DecoyError.invalidRoute(path: "actions[\(index)].delay", reason: problem)
+        }
+        guard case .close(let code, let reason) = action.kind else { return }
+        guard MessageAction.maySend(closeCode: code) else {
+            throw DecoyError.invalidRoute(
+                path: "actions[\(index)].code",
+                reason: "a server closes with 1000–1003, 1007–1011 or 3000–4999, not \(code)")
+        }
+        guard reason.utf8.count <= closeReasonLimit else {
+            throw DecoyError.invalidRoute(
+                path: "actions[\(index)].reason",
+                reason: "a close reason takes at most \(closeReasonLimit) bytes, as a control frame holds 125")
+        }
+    }
+
+    /// The most bytes of a close frame's reason: a control frame's 125, less the code's two.
+    static let closeReasonLimit = 123
 }
 
 extension MessageStubStore.Compiled {

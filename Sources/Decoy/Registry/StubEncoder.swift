@@ -153,11 +153,7 @@ package enum StubEncoder {
                 if let value { fields[name] = .string(value) }
             }
             if let retry = event.retry { fields["retry"] = try milliseconds(retry, "an event's retry") }
-            if case .fixed(let duration) = event.delay {
-                fields["delayMilliseconds"] = try milliseconds(duration, "an event's delay")
-            } else if let distribution = try distribution(event.delay, "an event's delay") {
-                fields["delayDistribution"] = .object(distribution)
-            }
+            fields.merge(try delay(event.delay, fixed: "delayMilliseconds", "an event's delay")) { $1 }
             events.append(.object(fields))
         }
         members["events"] = .array(events)
@@ -177,6 +173,13 @@ package enum StubEncoder {
         case .times(let count): members["eventsRepeat"] = .number(Double(count))
         case .forever: members["eventsRepeat"] = .string("forever")
         }
+    }
+
+    /// `delay` as the fields of an event or a message action: `fixed`'s name in milliseconds, or a
+    /// `delayDistribution`; none for none. `part` names it in errors.
+    package static func delay(_ delay: Delay, fixed: String, _ part: String) throws(DecoyError) -> [String: JSONValue] {
+        if case .fixed(let duration) = delay { return [fixed: try milliseconds(duration, part)] }
+        return try distribution(delay, part).map { ["delayDistribution": .object($0)] } ?? [:]
     }
 
     /// A uniform or lognormal `delay`'s members, as a `delayDistribution` is written; `nil` for

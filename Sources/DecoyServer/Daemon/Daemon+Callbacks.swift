@@ -101,7 +101,7 @@ extension Daemon {
 
     /// Queues the `101` that accepts a WebSocket handshake; libmicrohttpd calls ``upgraded`` once
     /// it is out. `Connection: Upgrade` is libmicrohttpd's to add.
-    static func queueUpgrade(accepting accept: String, on exchange: Exchange) -> MHD_Result {
+    static func queueUpgrade(accepting accept: String, subprotocol: String?, on exchange: Exchange) -> MHD_Result {
         // Unretained: libmicrohttpd calls the handler while it runs, and holds its own reference to
         // the daemon until then (Daemon's Lifetime).
         let context = Unmanaged.passUnretained(exchange.daemon).toOpaque()
@@ -109,6 +109,7 @@ extension Daemon {
         defer { MHD_destroy_response(response) }
         MHD_add_response_header(response, "Upgrade", "websocket")
         MHD_add_response_header(response, "Sec-WebSocket-Accept", accept)
+        if let subprotocol { MHD_add_response_header(response, "Sec-WebSocket-Protocol", subprotocol) }
         return MHD_queue_response(exchange.connection, 101, response)
     }
 

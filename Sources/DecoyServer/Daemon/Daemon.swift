@@ -246,8 +246,8 @@ final class Daemon: Sendable {
         case .drainOnClose(let bytes):
             LingeringClose.start(decoy_connection_socket(exchange.connection), droppingUpTo: bytes)
             return .YES
-        case .upgrade(let accept):
-            return Self.queueUpgrade(accepting: accept, on: exchange)
+        case .upgrade(let accept, let subprotocol):
+            return Self.queueUpgrade(accepting: accept, subprotocol: subprotocol, on: exchange)
         case .openChannel:
             guard let upgraded = exchange.upgradedSocket else { preconditionFailure("Opened with no socket.") }
             webSockets.open(
@@ -272,7 +272,9 @@ final class Daemon: Sendable {
         // A C lookup, so that a request that asks for no upgrade pays for no more.
         if case .wait = action, !admin.handles(exchange.target),
             MHD_lookup_connection_value(exchange.connection, .HEADER_KIND, "Upgrade") != nil,
-            let handshake = WebSocketHandshake(method: exchange.method, fields: exchange.rawHeaderFields)
+            let handshake = WebSocketHandshake(
+                method: exchange.method, fields: exchange.rawHeaderFields,
+                subprotocols: webSockets.store.subprotocols(for: exchange.request))
         {
             return exchange.machine.asksToUpgrade(handshake)
         }

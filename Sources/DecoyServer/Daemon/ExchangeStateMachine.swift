@@ -119,8 +119,9 @@ struct ExchangeStateMachine {
         /// The request is done: drop up to `bytes` of an unread body from the socket before it is
         /// closed, so that the close is no reset (``LingeringClose``).
         case drainOnClose(bytes: Int)
-        /// Queue the `101` that accepts a WebSocket handshake, with `Sec-WebSocket-Accept: accept`.
-        case upgrade(accept: String)
+        /// Queue the `101` that accepts a WebSocket handshake, with `Sec-WebSocket-Accept: accept`, and
+        /// `Sec-WebSocket-Protocol: subprotocol` when one was chosen.
+        case upgrade(accept: String, subprotocol: String? = nil)
         /// Hand the upgraded socket to the server's WebSocket channels.
         case openChannel
     }
@@ -178,9 +179,9 @@ struct ExchangeStateMachine {
             case nil:
                 state = .preparing
                 return .askEngine
-            case .accept(let accept)?:
+            case .accept(let accept, let subprotocol)?:
                 state = .upgrading
-                return .upgrade(accept: accept)
+                return .upgrade(accept: accept, subprotocol: subprotocol)
             case .refuse(let status, let reason)?:
                 state = .responding
                 return .refuseHead(.malformed(status, reason: reason))

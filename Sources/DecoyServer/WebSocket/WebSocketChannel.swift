@@ -53,10 +53,22 @@ final class WebSocketChannel: @unchecked Sendable {
 
     /// Sends `message`, journaled as sent by the stub of `stubID` (`nil`: the admin API).
     func send(_ message: ChannelMessage, by stubID: String?) {
+        // A stub's paced script may outlive the socket.
+        guard !isStopped else { return }
         let actions = machine.send(message)
         guard !actions.isEmpty else { return }
         channels.journal.record(.init(kind: .sent, channel: summary, message: message, stubID: stubID))
         perform(actions)
+    }
+
+    /// Does what a message stub's close or fault says; messages sent before go out first.
+    func act(_ kind: MessageAction.Kind) {
+        switch kind {
+        case .send: break
+        case .close(let code, let reason):
+            perform(machine.close(WebSocketCloseCode(rawValue: UInt16(code)), reason: reason))
+        case .fault(let fault): perform(machine.fault(fault))
+        }
     }
 
     /// Closes the channel as the server stops: its close frame if the socket takes it at once,

@@ -64,8 +64,12 @@ final class WebSocketChannels: Sendable {
             if state.isOpen { state.channels[channel.summary.id] = channel }
             return state.isOpen
         }
-        queue.async {
+        queue.async { [self] in
             if isOpen {
+                // Before what the client sent with the handshake is read: a greeting comes first.
+                if let stub = store.stub(triggeredByOpening: request) {
+                    act(stub, triggeredBy: nil, on: request, from: channel)
+                }
                 channel.start(with: extra)
             } else {
                 channel.stop()
@@ -121,18 +125,36 @@ final class WebSocketChannels: Sendable {
     }
 
     /// Does what `stub` says, set off by `message` on `channel`, which `request` opened, or by the
-    /// HTTP `request` (`message` and `channel` `nil`). On ``queue``.
+    /// HTTP `request` (`message` and `channel` `nil`): its actions in order, each once its delay
+    /// has passed on the engine's clock, from the one at `first` on; the delay of `first` has passed when
+    /// `waited`. On ``queue``.
     private func act(
-        _ stub: MessageStubStore.Compiled, triggeredBy message: ChannelMessage?, on request: StubRequest,
-        from channel: WebSocketChannel?
+        _ stub: MessageStubStore.Compiled, startingAt first: Int = 0, waited: Bool = false,
+        triggeredBy message: ChannelMessage?, on request: StubRequest, from channel: WebSocketChannel?
     ) {
-        for index in stub.stub.actions.indices {
+        for index in stub.stub.actions.indices.dropFirst(first) {
+            let action = stub.stub.actions[index]
+            let delay = waited && index == first ? .zero : action.delay.sample(from: random)
+            guard delay == .zero else {
+                // The rest of the script waits off the queue, which the other sockets need.
+                Task { [self, clock] in
+                    try? await clock.sleep(for: delay)
+                    queue.async { [self] in
+                        act(stub, startingAt: index, waited: true, triggeredBy: message, on: request, from: channel)
+                    }
+                }
+                return
+            }
+            // No originating channel for an HTTP trigger: the store refuses such a stub.
+            let targets = stub.targets[index].map { channels(matching: $0) } ?? channel.map { [$0] } ?? []
+            guard case .send = action.kind else {
+                for target in targets { target.act(action.kind) }
+                continue
+            }
             // A template that cannot render for this message sends nothing, as a stub's would fail.
             guard
                 let sent = try? stub.message(ofAction: index, triggeredBy: message, on: request, random: random)
             else { continue }
-            // No originating channel for an HTTP trigger: the store refuses such a stub.
-            let targets = stub.targets[index].map { channels(matching: $0) } ?? channel.map { [$0] } ?? []
             for target in targets { target.send(sent, by: stub.stub.id) }
         }
     }

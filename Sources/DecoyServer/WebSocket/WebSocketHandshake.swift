@@ -5,15 +5,19 @@ import HTTPTypes
 /// A request's opening handshake (RFC 6455 section 4.2): whether it asks for a WebSocket, and
 /// the `101` that accepts it.
 enum WebSocketHandshake: Equatable, Sendable {
-    /// A sound request: the `Sec-WebSocket-Accept` value answers its key.
-    case accept(String)
+    /// A sound request: the `Sec-WebSocket-Accept` value answers its key, and the subprotocol
+    /// chosen, for `Sec-WebSocket-Protocol`, when the channel speaks any.
+    case accept(String, subprotocol: String? = nil)
     /// It asks to upgrade to a WebSocket but breaks section 4.2.1: answered with `status` and
     /// `reason`, and not upgraded.
     case refuse(HTTPResponse.Status, reason: String)
 
     /// The handshake a request asks for: `nil` when it does not ask for a WebSocket (no
-    /// `Upgrade: websocket`), so that it is served as any other request.
-    init?(method: HTTPRequest.Method?, fields: [(name: String, value: String)]) {
+    /// `Upgrade: websocket`), so that it is served as any other request. When the channel speaks
+    /// `subprotocols`, the first the client offers of them is chosen; a client that offers none of
+    /// them is refused with `400`, as RFC 6455 (section 4.2.2) lets a server do, rather than given a
+    /// socket whose protocol neither side agreed on.
+    init?(method: HTTPRequest.Method?, fields: [(name: String, value: String)], subprotocols: [String]? = nil) {
         func values(_ name: String) -> [Substring] {
             fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
                 .flatMap { $0.value.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces)[...] }
@@ -40,7 +44,19 @@ enum WebSocketHandshake: Equatable, Sendable {
             self = .refuse(.badRequest, reason: "A WebSocket handshake needs one Sec-WebSocket-Key of 16 bytes.")
             return
         }
-        self = .accept(Self.acceptValue(forKey: key))
+        var chosen: String?
+        if let subprotocols {
+            let offered = values("Sec-WebSocket-Protocol")
+            guard let first = offered.first(where: { subprotocols.contains(String($0)) }) else {
+                self = .refuse(
+                    .badRequest,
+                    reason: "This WebSocket speaks the subprotocols \(subprotocols.joined(separator: ", ")); "
+                        + "the handshake offers \(offered.isEmpty ? "none" : offered.joined(separator: ", ")).")
+                return
+            }
+            chosen = String(first)
+        }
+        self = .accept(Self.acceptValue(forKey: key), subprotocol: chosen)
     }
 
     /// `Sec-WebSocket-Accept` for `key`: the base64 of the SHA-1 of the key and the RFC's GUID.

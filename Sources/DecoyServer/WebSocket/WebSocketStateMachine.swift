@@ -97,6 +97,21 @@ struct WebSocketStateMachine {
         return [.write(WebSocketFrame.close(code, reason: reason))]
     }
 
+    /// The server breaks the connection as `fault` says: dropped, the socket closed with no close
+    /// frame; or failed with `1011`, its close frame then the socket closed, the client's close not
+    /// awaited (section 7.1.7).
+    mutating func fault(_ fault: ChannelFault) -> [Action] {
+        switch fault {
+        case .dropConnection:
+            guard state != .closed else { return [] }
+            state = .closed
+            message = nil
+            return [.closeSocket]
+        case .internalError:
+            return state == .closed ? [] : fail(.internalError, "A message stub's fault.")
+        }
+    }
+
     /// The client's side of the socket ended (or broke) without a close handshake.
     mutating func peerEnded() -> [Action] {
         guard state != .closed else { return [] }

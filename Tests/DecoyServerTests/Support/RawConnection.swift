@@ -8,7 +8,7 @@ import Testing
 /// Reads block, so they run on a dispatch queue: blocking the few threads of Swift's cooperative
 /// pool would starve the very tasks the server needs to answer.
 final class RawConnection: @unchecked Sendable {
-    fileprivate let socket: Int32
+    let socket: Int32
     private let isClosed = Mutex(false)
 
     init(port: UInt16, host: String = "127.0.0.1", receiveTimeout: Duration = endlessWait) throws {

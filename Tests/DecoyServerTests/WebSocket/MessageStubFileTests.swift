@@ -291,6 +291,60 @@ struct MessageStubFileTests {
         #expect(again.actions == stub.actions)
     }
 
+    @Test func decoysOwnTriggerAndActionsAreReadAndWrittenBack() throws {
+        let mapping = #"""
+            {
+              "trigger": {
+                "type": "connect", "channel": { "initiatingRequestPattern": { "method": "GET", "urlPath": "/ticks" } }
+              },
+              "actions": [
+                { "message": { "body": { "data": "hello" } } },
+                { "message": { "body": { "data": "tick" } }, "delayMilliseconds": 250 },
+                {
+                  "type": "close", "code": 4000, "reason": "done",
+                  "delayDistribution": { "type": "uniform", "lower": 10, "upper": 20 }
+                },
+                { "type": "fault", "fault": "INTERNAL_ERROR" }
+              ]
+            }
+            """#
+        let stub = try MessageStubDocument.stub(Data(mapping.utf8), source: "request").get()
+        // A route read from a file differs from `.get` in how its path was written, not in what it matches.
+        #expect("\(stub.trigger)" == "\(MessageTrigger.connect(channel: .get("/ticks")))")
+        let expected: [MessageAction] = [
+            .send(.text("hello"), templated: true),
+            .send(.text("tick"), templated: true, delay: .fixed(.milliseconds(250))),
+            MessageAction(
+                .close(code: 4000, reason: "done"), templated: true,
+                delay: .uniform(Duration.milliseconds(10)...Duration.milliseconds(20))),
+            MessageAction(.fault(.internalError), templated: true),
+        ]
+        #expect(stub.actions == expected)
+        let again = try MessageStubDocument.stub(Data(stub.document.json.utf8), source: "again").get()
+        #expect(again.trigger == stub.trigger)
+        #expect(again.actions == stub.actions)
+    }
+
+    @Test(arguments: [
+        (#"{"type": "close", "code": 1005}"#, "actions[0].code"),
+        (#"{"type": "close", "message": {"body": {"data": "x"}}}"#, "actions[0].message"),
+        (#"{"type": "fault", "fault": "EXPLODE"}"#, "actions[0].fault"),
+        (#"{"type": "fault"}"#, "actions[0]"),
+        (
+            #"{"type": "send", "message": {"body": {"data": "x"}}, "delayMilliseconds": -1}"#,
+            "actions[0].delayMilliseconds"
+        ),
+    ])
+    func anActionDecoyCannotServeIsRefusedAtItsField(_ action: String, _ field: String) {
+        let mapping = #"{"trigger": {"type": "connect"}, "actions": [\#(action)]}"#
+        guard case .failure(.invalidStubFiles(let errors)) = MessageStubDocument.stub(Data(mapping.utf8), source: "r")
+        else {
+            Issue.record("\(action) was taken")
+            return
+        }
+        #expect(errors.map(\.field).contains(field), "\(errors)")
+    }
+
     @Test func httpTrafficSetsOffTheMessageStubsItTriggers() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,5 +1,7 @@
+import Clocks
 import Decoy
 import DecoyTestSupport
+import DecoyTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -72,6 +74,90 @@ struct WebSocketServerTests {
     @Test func aMessageStubOnHTTPTrafficCannotSendToAnOriginatingChannel() {
         #expect(throws: DecoyError.self) {
             try StubRegistry().register(MessageStub(trigger: .httpStub(id: "x"), actions: [.send(.text("lost"))]))
+        }
+    }
+
+    @Test func aScriptOnConnectIsPacedByTheEnginesClockThenCloses() async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock)
+        try registry.register(
+            MessageStub(
+                trigger: .connect(channel: .get("/ticks")),
+                actions: [
+                    .send(.text("hello {{message.query.name}}"), templated: true),
+                    .send(.text("tick 1"), delay: .fixed(.seconds(1))),
+                    .send(.text("tick 2"), delay: .fixed(.seconds(1))),
+                    .close(code: 4000, reason: "done"),
+                ]))
+        let server = try Self.server(registry)
+        defer { server.stop() }
+        let client = try await WebSocketTestClient.open(port: server.port, target: "/ticks?name=ada")
+        #expect(await client.nextText() == "hello ada")
+        for tick in 1...2 {
+            await waitUntilSleeping(clock)
+            #expect(server.webSockets.journal.events.count == tick, "tick \(tick) waits for its delay")
+            await clock.advance(by: .seconds(1))
+            #expect(await client.nextText() == "tick \(tick)")
+        }
+        let close = await client.nextFrame()
+        #expect(close.map { Array($0.payload) } == [0x0F, 0xA0] + Array("done".utf8))
+        client.send(WebSocketStateMachineTests.client(.close, [0x0F, 0xA0]))
+        #expect(await client.connection.isClosedByPeer())
+    }
+
+    @Test func aStubsFaultsDropTheConnectionOrFailItWith1011() async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            MessageStub(
+                trigger: .message(channel: .get("/crash"), body: .equalTo("fail")),
+                actions: [.send(.text("bye")), .fault(.internalError)]))
+        try registry.register(
+            MessageStub(
+                trigger: .message(channel: .get("/crash"), body: .equalTo("drop")), actions: [.fault(.dropConnection)]))
+        let server = try Self.server(registry)
+        defer { server.stop() }
+        let failed = try await WebSocketTestClient.open(port: server.port, target: "/crash")
+        let dropped = try await WebSocketTestClient.open(port: server.port, target: "/crash")
+        failed.send(text: "fail")
+        #expect(await failed.nextText() == "bye")
+        #expect(await failed.closeCode() == 1011)
+        #expect(await failed.connection.isClosedByPeer())
+        dropped.send(text: "drop")
+        #expect(await dropped.nextFrame() == nil, "no close frame")
+        #expect(server.openWebSocketCount == 0)
+    }
+
+    @Test func theHandshakeAnswersWithTheSubprotocolTheChannelSpeaks() async throws {
+        let registry = StubRegistry()
+        try registry.register(
+            MessageStub(
+                trigger: .message(channel: .get("/graphql")), actions: [.send(.text(#"{"type":"connection_ack"}"#))],
+                subprotocols: ["graphql-transport-ws"]))
+        let server = try Self.server(registry)
+        defer { server.stop() }
+        let client = try await WebSocketTestClient.open(
+            port: server.port, target: "/graphql",
+            fields: "Sec-WebSocket-Protocol: graphql-ws, graphql-transport-ws\r\n")
+        #expect(client.head.hasPrefix("HTTP/1.1 101"))
+        #expect(client.head.contains("Sec-WebSocket-Protocol: graphql-transport-ws\r\n"))
+        client.send(text: #"{"type":"connection_init"}"#)
+        #expect(await client.nextText() == #"{"type":"connection_ack"}"#)
+        let refused = try RawConnection(port: server.port, receiveTimeout: .seconds(5))
+        refused.send(
+            "GET /graphql HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Protocol: mqtt\r\n\r\n")
+        #expect(await refused.read(until: "offers mqtt.").hasPrefix("HTTP/1.1 400"))
+        let elsewhere = try await WebSocketTestClient.open(port: server.port, target: "/chat")
+        #expect(elsewhere.head.hasPrefix("HTTP/1.1 101"), "a channel no stub gives subprotocols chooses none")
+        #expect(!elsewhere.head.contains("Sec-WebSocket-Protocol"))
+    }
+
+    @Test func aCloseCodeAServerMayNotSendIsRefused() {
+        for code in [1005, 1006, 1015, 2000, 5000] {
+            #expect(throws: DecoyError.self, "\(code)") {
+                try StubRegistry().register(MessageStub(trigger: .connect(), actions: [.close(code: code)]))
+            }
         }
     }
 

@@ -101,6 +101,35 @@ struct WebSocketStateMachineTests {
         #expect(machine.peerEnded() == [])
     }
 
+    // MARK: A message stub's faults
+
+    @Test func aDroppedConnectionClosesTheSocketWithNoCloseFrame() {
+        var machine = Machine(messageLimit: 100)
+        #expect(machine.bytesArrived(Self.client(.text, "Hel", isFinal: false)) == [])
+        #expect(machine.fault(.dropConnection) == [.closeSocket])
+        #expect(machine.state == .closed)
+        #expect(machine.send(.text("late")) == [])
+        #expect(machine.bytesArrived(Self.client(.continuation, "lo")) == [], "nothing is read after the drop")
+        #expect(machine.fault(.internalError) == [])
+    }
+
+    @Test func anInternalErrorSends1011AndClosesWithoutAwaitingTheClient() {
+        var machine = Machine(messageLimit: 100)
+        let reason = Array("A message stub's fault.".utf8)
+        #expect(
+            machine.fault(.internalError) == [
+                .write(Data([0x88, UInt8(2 + reason.count), 0x03, 0xF3] + reason)), .closeSocket,
+            ])
+        #expect(machine.state == .closed)
+        #expect(machine.fault(.dropConnection) == [])
+    }
+
+    @Test func aFaultAfterTheServersCloseStillEndsTheSocket() {
+        var machine = Machine(messageLimit: 100)
+        _ = machine.close(WebSocketCloseCode(rawValue: 4000), reason: "done")
+        #expect(machine.fault(.internalError) == [.closeSocket], "no second close frame")
+    }
+
     // MARK: Failing the connection
 
     @Test(arguments: [
@@ -160,6 +189,22 @@ struct WebSocketStateMachineTests {
         #expect(Self.closeCode(machine, after: Self.client(.continuation, [UInt8](repeating: 1, count: 5))) == 1009)
         let limit = Self.client(.binary, [UInt8](repeating: 1, count: 10))
         #expect(Self.closeCode(Machine(messageLimit: 10), after: limit) == nil, "exactly the limit is taken")
+    }
+
+    @Test func aSubprotocolIsTheFirstTheClientOffersThatTheChannelSpeaks() {
+        let fields = [
+            ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+            ("Sec-WebSocket-Version", "13"), ("Sec-WebSocket-Protocol", "chat, graphql-transport-ws, graphql-ws"),
+        ]
+        let accept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+        #expect(
+            WebSocketHandshake(method: .get, fields: fields, subprotocols: ["graphql-ws", "graphql-transport-ws"])
+                == .accept(accept, subprotocol: "graphql-transport-ws"))
+        #expect(WebSocketHandshake(method: .get, fields: fields) == .accept(accept), "the channel speaks none")
+        let refused = WebSocketHandshake(method: .get, fields: fields, subprotocols: ["mqtt"])
+        #expect(refused.map { if case .refuse(.badRequest, _) = $0 { true } else { false } } == true)
+        let offersNone = WebSocketHandshake(method: .get, fields: Array(fields.dropLast()), subprotocols: ["mqtt"])
+        #expect(offersNone.map { if case .refuse(.badRequest, _) = $0 { true } else { false } } == true)
     }
 
     @Test func theHandshakeAcceptsTheRFCsKey() {

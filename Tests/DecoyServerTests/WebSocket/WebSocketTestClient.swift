@@ -1,3 +1,4 @@
+import DecoyTestSupport
 import Foundation
 
 @testable import DecoyServer
@@ -36,7 +37,20 @@ struct WebSocketTestClient {
             \(fields)\r
 
             """)
-        return WebSocketTestClient(connection: connection, head: await connection.read(until: "\r\n\r\n"))
+        return WebSocketTestClient(connection: connection, head: await head(of: connection))
+    }
+
+    /// The answer's head, read a byte at a time: a frame the server sends as the socket opens must
+    /// not be read, and lost, with it.
+    private static func head(of connection: RawConnection) async -> String {
+        await offThePool {
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while !head.suffix(4).elementsEqual("\r\n\r\n".utf8), recv(connection.socket, &byte, 1, 0) == 1 {
+                head.append(byte)
+            }
+            return String(decoding: head, as: UTF8.self)
+        }
     }
 
     /// Makes a plain HTTP request of `server` and returns the head of its response, once it is in.
