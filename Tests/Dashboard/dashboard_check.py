@@ -15,6 +15,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
+from websockets.sync.client import connect
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
@@ -176,6 +177,27 @@ try:
         == ["/orders/404"])
     driver.find_element(By.ID, "filter-unmatched").click()
     check("without it both show", lambda d: len(rows("journal")) == 2)
+
+    # A WebSocket, as an app opens one: Python's websockets, as scripts/websocket-check drives the server.
+    with connect(base.replace("http://", "ws://", 1) + "/live/prices?symbol=ACME", compression=None) as socket:
+        check("an open WebSocket shows among the channels", lambda d: any(
+            "/live/prices?symbol=ACME" in r.text and r.text.endswith("open") for r in rows("channels")))
+        socket.send("hello from the check")
+        check("a message it sends appears live", lambda d: any(
+            "hello from the check" in r.text and "received" in r.text for r in rows("messages")))
+        admin("POST", "/channels/send", {"type": "websocket", "initiatingRequest": {"urlPath": "/live/prices"},
+                                         "message": {"body": {"data": "price 101.5"}}})
+        if socket.recv(timeout=10) != "price 101.5":
+            check("the socket gets the push", lambda d: False, timeout=0)
+        check("a push to it appears live, sent", lambda d: any(
+            "price 101.5" in r.text and "sent" in r.text for r in rows("messages")))
+        check("the channel counts its messages", lambda d: any(
+            "/live/prices?symbol=ACME 1 1 open" in r.text for r in rows("channels")))
+        socket.close(1000, "done")
+    check("its close shows, with its code and reason", lambda d: any(
+        'closed by the client: 1000 "done"' in r.text for r in rows("channels")))
+    check("no markup ran nor became an element", not_pwned)
+    driver.save_screenshot(f"{screenshots}/websockets.png")
 
     driver.set_window_size(400, 900)
     check("a narrow window needs no sideways scrolling", lambda d: d.execute_script(

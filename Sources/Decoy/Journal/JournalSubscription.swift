@@ -1,20 +1,24 @@
 import DecoyClient
 
 /// A reader of the entries a journal records from the moment it subscribes: the dashboard's live feed.
+package typealias JournalSubscription = FeedSubscription<JournalEntry>
+
+/// A reader of what a source offers from the moment it subscribes: the request journal's entries,
+/// or what happens on a server's WebSockets, for the dashboard's live feeds.
 ///
 /// Bounded: it keeps at most `capacity` entries its reader has not taken yet, and counts the ones it
 /// had to let go instead, so a reader that cannot keep up with the traffic is told how many it
 /// missed rather than holding up the request path or growing without end.
-package final class JournalSubscription: Sendable {
-    /// What a reader takes at once: the entries recorded since its last take, oldest first, and how
-    /// many were recorded after them that it missed, having fallen `capacity` behind.
+package final class FeedSubscription<Entry: Sendable>: Sendable {
+    /// What a reader takes at once: the entries offered since its last take, oldest first, and how
+    /// many were offered after them that it missed, having fallen `capacity` behind.
     package struct Batch: Sendable {
-        package let entries: [JournalEntry]
+        package let entries: [Entry]
         package let skipped: Int
     }
 
     private struct Buffer {
-        var entries: [JournalEntry] = []
+        var entries: [Entry] = []
         var skipped = 0
         var reader: CheckedContinuation<Void, Never>?
         var isCancelled = false
@@ -22,18 +26,21 @@ package final class JournalSubscription: Sendable {
 
     /// The most entries kept for the reader.
     package let capacity: Int
-    private let journal: RequestJournal
+    /// Takes the subscription off its source's list.
+    private let unsubscribe: @Sendable (FeedSubscription) -> Void
     private let buffer = Mutex(Buffer())
 
-    init(journal: RequestJournal, capacity: Int) {
+    /// A subscription that keeps at most `capacity` entries; `unsubscribe` takes it off its source's
+    /// list when it is cancelled.
+    package init(capacity: Int, unsubscribe: @escaping @Sendable (FeedSubscription) -> Void) {
         precondition(capacity > 0, "a subscription keeps at least one entry")
-        self.journal = journal
         self.capacity = capacity
+        self.unsubscribe = unsubscribe
     }
 
     /// Takes `entry`, or counts it as missed when the reader is `capacity` behind; called by the
-    /// journal under its lock, so that entries arrive in the order they were recorded.
-    func offer(_ entry: JournalEntry) {
+    /// source under its lock, so that entries arrive in the order they were offered.
+    package func offer(_ entry: Entry) {
         let reader = buffer.withLock { buffer -> CheckedContinuation<Void, Never>? in
             if buffer.entries.count < capacity {
                 buffer.entries.append(entry)
@@ -70,7 +77,7 @@ package final class JournalSubscription: Sendable {
 
     /// Stops the entries coming; a reader waiting in ``next()`` gets `nil`.
     package func cancel() {
-        journal.unsubscribe(self)
+        unsubscribe(self)
         buffer.withLock { $0.isCancelled = true }
         wake()
     }

@@ -118,7 +118,7 @@ public final class RequestJournal: Sendable {
     /// A reader of every entry recorded from now on, which keeps at most `capacity` entries its
     /// reader has not taken; ``JournalSubscription/cancel()`` ends it.
     package func subscribe(capacity: Int) -> JournalSubscription {
-        let subscription = JournalSubscription(journal: self, capacity: capacity)
+        let subscription = JournalSubscription(capacity: capacity) { [self] in unsubscribe($0) }
         state.withLock { $0.subscribers.append(subscription) }
         return subscription
     }

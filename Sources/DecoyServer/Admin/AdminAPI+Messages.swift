@@ -8,6 +8,7 @@ import HTTPTypes
 extension AdminAPI {
     /// The rows of the routes table for WebSockets, in the order they are tried.
     static let messageRoutes: [AdminRoute] = [
+        AdminRoute(.get, "channel-events") { api, call in api.channelEvents(call) },
         AdminRoute(.get, "message-mappings") { api, _ in
             let stubs = api.webSockets.store.stubs
             return AdminReply.json(
@@ -231,6 +232,36 @@ extension AdminAPI {
         }
         webSockets.journal.remove { $0.id == event.id }
         return AdminReply.ok
+    }
+
+    /// `GET /__admin/channel-events`, Decoy's own: the dashboard's live feed of the WebSockets, an
+    /// `event: opened` with each channel as `channels` lists it, an `event: message` with each message
+    /// event as `messages` lists it, and an `event: closed` with the channel, its close frame's `code`
+    /// and `reason` (`null` when it had none), who sent it (`by`) and the messages `received` and `sent`.
+    private func channelEvents(_ call: AdminCall) -> Reply {
+        let baseURL = call.baseURL
+        return JournalFeed.stream(webSockets.activity.subscribe(), greeting: "Decoy's WebSockets, live") { changes in
+            changes.map { change in
+                let (name, data): (String, JSONValue) =
+                    switch change {
+                    case .opened(let channel): ("opened", document(of: channel, baseURL: baseURL, isOpen: true))
+                    case .message(let event): ("message", documents(of: [event], baseURL: baseURL)[0])
+                    case .closed(let channel, let close):
+                        (
+                            "closed",
+                            .object([
+                                "channel": document(of: channel, baseURL: baseURL, isOpen: false),
+                                "code": close.frame?.code.map { .number(Double($0.rawValue)) } ?? .null,
+                                "reason": close.frame.map { .string($0.reason) } ?? .null,
+                                "by": close.frame.map { .string($0.isClients ? "client" : "server") } ?? .null,
+                                "received": .number(Double(close.received)), "sent": .number(Double(close.sent)),
+                            ])
+                        )
+                    }
+                return "event: \(name)\ndata: \(data.json)\n\n"
+            }
+            .joined()
+        }
     }
 
     /// Events as WireMock's `MessageServeEvent`s, each with its channel and the stub that matched.

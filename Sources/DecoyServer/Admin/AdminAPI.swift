@@ -30,7 +30,7 @@ struct AdminAPI: Sendable {
             AdminRoute(.get, "dashboard/app.js", isOpen: true) { _, _ in DashboardPage.script },
             AdminRoute(.get, "dashboard/app.css", isOpen: true) { _, _ in DashboardPage.style },
             AdminRoute(.get, "events") { api, call in
-                JournalFeed.stream(api.engine.journal) { api.serveEvents($0, baseURL: call.baseURL) }
+                JournalFeed<JournalEntry>.stream(api.engine.journal) { api.serveEvents($0, baseURL: call.baseURL) }
             },
             AdminRoute(.get, "health") { api, _ in api.health() },
             AdminRoute(.get, "stub-summaries") { $0.stubSummaries($1) },

@@ -247,11 +247,13 @@ final class Daemon: Sendable {
             LingeringClose.start(decoy_connection_socket(exchange.connection), droppingUpTo: bytes)
             return .YES
         case .upgrade(let accept, let subprotocol):
+            log(StubResponse(status: .switchingProtocols), by: .webSocket, for: exchange)
             return Self.queueUpgrade(accepting: accept, subprotocol: subprotocol, on: exchange)
         case .openChannel:
             guard let upgraded = exchange.upgradedSocket else { preconditionFailure("Opened with no socket.") }
             webSockets.open(
-                socket: upgraded.socket, handle: upgraded.handle, extra: upgraded.extra, request: exchange.request)
+                socket: upgraded.socket, handle: upgraded.handle, extra: upgraded.extra, request: exchange.request,
+                log: requestLog)
             exchange.upgradedSocket = nil
             return .YES
         }

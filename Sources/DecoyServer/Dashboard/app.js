@@ -246,15 +246,20 @@ function sequenceOf(id) {
   return parseInt(id.split("-").pop(), 16) || 0;
 }
 
-function handle(block) {
+// One server-sent event: its type and its data, read as JSON; null data when it has none.
+function parseEvent(block) {
   let type = "message";
   const data = [];
   for (const line of block.split("\n")) {
     if (line.startsWith("event:")) type = line.slice(6).trim();
     else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
   }
-  if (!data.length) return;
-  const value = JSON.parse(data.join("\n"));
+  return { type, value: data.length ? JSON.parse(data.join("\n")) : null };
+}
+
+function handle(block) {
+  const { type, value } = parseEvent(block);
+  if (!value) return;
   if (type === "request") arrived(value);
   else if (type === "skipped") {
     skipped += value.skipped;
@@ -274,6 +279,10 @@ function redraw() {
     renderJournal();
     scheduleStubs();
   }
+  if (channelsChanged) {
+    channelsChanged = false;
+    renderChannels();
+  }
   requestAnimationFrame(redraw);
 }
 
@@ -292,18 +301,20 @@ function scheduleStubs() {
   }, 1000);
 }
 
-async function follow() {
+// Reads the live feed at `path`, each event handed to `handle`; after a reconnection, `reload` reads
+// again what may have been missed. Only the journal's feed (`live`) sets the header's live sign.
+async function follow(path, handle, reload, live) {
   for (let first = true; ; first = false) {
     try {
       const response = await fetch(
-        api + "/events", { headers: headers({ Accept: "text/event-stream" }), cache: "no-store" });
+        api + path, { headers: headers({ Accept: "text/event-stream" }), cache: "no-store" });
       if (response.status === 401) { await askToken(); continue; }
       if (!response.ok || !response.body) {
-        setLive(false, `no live feed (${response.status})`);
+        if (live) setLive(false, `no live feed (${response.status})`);
         return;
       }
-      setLive(true, `live · ${streamed} streamed`);
-      if (!first) await act(loadJournal);
+      if (live) setLive(true, `live · ${streamed} streamed`);
+      if (!first) await act(reload);
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       for (;;) {
@@ -317,9 +328,78 @@ async function follow() {
         }
       }
     } catch (_) {}
-    setLive(false, "reconnecting…");
+    if (live) setLive(false, "reconnecting…");
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
+}
+
+// MARK: WebSockets
+
+// The open channels and the last few closed, each with its messages counted, oldest first; the
+// newest messages, newest first.
+const sockets = { channels: new Map(), messages: [] };
+const closedKept = 10;
+let channelsChanged = false;
+
+function channelEntry(channel, opened) {
+  return { channel, opened, received: 0, sent: 0, state: "open" };
+}
+
+async function loadChannels() {
+  const [open, journaled] = await Promise.all([call("/channels"), call("/messages")]);
+  sockets.channels = new Map(open.channels.map((channel) =>
+    [channel.id, channelEntry(channel, channel.initiatingRequest.loggedDate)]));
+  sockets.messages = [];
+  for (const event of journaled.messageServeEvents) messageArrived(event);
+  renderChannels();
+}
+
+function messageArrived(event) {
+  const known = sockets.channels.get(event.channel.id);
+  if (known) known[event.eventType === "sent" ? "sent" : "received"] += 1;
+  sockets.messages.unshift(event);
+  sockets.messages.length = Math.min(sockets.messages.length, pageSize);
+}
+
+function closeText(close) {
+  if (close.code === null) return "dropped, no close frame";
+  return `closed by the ${close.by}: ${close.code}${close.reason ? ` "${close.reason}"` : ""}`;
+}
+
+function handleChannels(block) {
+  const { type, value } = parseEvent(block);
+  if (!value) return;
+  if (type === "opened") sockets.channels.set(value.id, channelEntry(value, Date.now()));
+  else if (type === "message") messageArrived(value);
+  else if (type === "closed") {
+    const entry = sockets.channels.get(value.channel.id) || channelEntry(value.channel, Date.now());
+    Object.assign(entry, { received: value.received, sent: value.sent, state: closeText(value) });
+    sockets.channels.set(value.channel.id, entry);
+    const closed = [...sockets.channels.values()].filter((known) => known.state !== "open");
+    for (const gone of closed.slice(0, Math.max(0, closed.length - closedKept))) {
+      sockets.channels.delete(gone.channel.id);
+    }
+  } else if (type === "skipped") act(loadChannels);
+  channelsChanged = true;
+}
+
+function renderChannels() {
+  const entries = [...sockets.channels.values()].reverse();
+  $("channels").tBodies[0].replaceChildren(...entries.map((entry) =>
+    node("tr", { "data-id": entry.channel.id, class: entry.state === "open" ? "" : "closed" },
+      node("td", {}, time(entry.opened)),
+      node("td", { class: "wrap" }, entry.channel.initiatingRequest.url),
+      node("td", {}, entry.received),
+      node("td", {}, entry.sent),
+      node("td", {}, entry.state))));
+  $("channels-count").textContent = `(${entries.filter((entry) => entry.state === "open").length} open)`;
+  $("messages").tBodies[0].replaceChildren(...sockets.messages.map((event) =>
+    node("tr", { "data-id": event.id },
+      node("td", {}, time(Date.parse(event.timestamp))),
+      node("td", {}, event.eventType === "sent" ? "sent" : "received"),
+      node("td", { class: "wrap" }, event.channel.initiatingRequest.url),
+      node("td", { class: "wrap" }, event.message),
+      node("td", {}, event.stubMapping ? event.stubMapping.name || event.stubMapping.id : ""))));
 }
 
 // MARK: stubs
@@ -439,8 +519,9 @@ document.addEventListener("DOMContentLoaded", () => {
     await call("/scenarios/reset", { method: "POST" });
     await loadScenarios();
   }));
-  act(() => Promise.all([loadJournal(), loadStubs(), loadScenarios()]));
-  follow();
+  act(() => Promise.all([loadJournal(), loadStubs(), loadScenarios(), loadChannels()]));
+  follow("/events", handle, loadJournal, true);
+  follow("/channel-events", handleChannels, loadChannels, false);
   requestAnimationFrame(redraw);
 });
 

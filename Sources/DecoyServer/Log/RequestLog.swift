@@ -31,6 +31,11 @@ final class RequestLog: Sendable {
         /// No stub: the 404's body says why the closest routes missed.
         case unmatched(body: Data)
         case adminAPI
+        /// The `101` that hands the connection to a WebSocket.
+        case webSocket
+        /// Not a request: the WebSocket the request opened closed, and how; the record's time is how
+        /// long it was open.
+        case channelClosed(ChannelClose)
     }
 
     /// How long lines wait to be handed over at most. Waking the log's thread for each request
@@ -127,6 +132,12 @@ extension RequestLog.Record {
         bytes.append(UInt8(ascii: " "))
         bytes.append(utf8: target)
         bytes.append(utf8: " → ")
+        if case .channelClosed(let close) = answeredBy {
+            bytes.append(utf8: "WebSocket \(close.words), open ")
+            RequestLog.appendMilliseconds(nanoseconds, to: &bytes)
+            bytes.append(utf8: " ms")
+            return
+        }
         if colours { bytes.append(utf8: colour) }
         if let fault {
             bytes.append(utf8: "fault")
@@ -143,6 +154,8 @@ extension RequestLog.Record {
             bytes.append(utf8: ") ")
         case .unmatched: bytes.append(utf8: " (unmatched) ")
         case .adminAPI: bytes.append(utf8: " (admin API) ")
+        case .webSocket: bytes.append(utf8: " (WebSocket) ")
+        case .channelClosed: break
         }
         RequestLog.appendMilliseconds(nanoseconds, to: &bytes)
         bytes.append(utf8: " ms")
@@ -169,7 +182,7 @@ extension RequestLog.Record {
     private var colour: String {
         guard fault == nil else { return "\u{1B}[31m" }
         return switch status {
-        case 200..<300: "\u{1B}[32m"
+        case 100..<300: "\u{1B}[32m"
         case 300..<400: "\u{1B}[36m"
         case 400..<500: "\u{1B}[33m"
         default: "\u{1B}[31m"

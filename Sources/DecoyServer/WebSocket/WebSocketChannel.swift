@@ -29,11 +29,19 @@ final class WebSocketChannel: @unchecked Sendable {
     /// Whether the socket is to be closed once ``pending`` is out.
     private var closesAfterWriting = false
     private var isStopped = false
+    /// The request log of the daemon that upgraded the connection, which names its close.
+    let log: RequestLog?
+    /// Messages received from the client and sent to it, for the log and the dashboard.
+    var tally = (received: 0, sent: 0)
+    /// The close frame that ended the channel, if one did.
+    var closeFrame: WebSocketStateMachine.CloseFrame? { machine.closeFrame }
 
     init(
-        summary: MessageJournal.ChannelSummary, socket: Int32, handle: OpaquePointer, channels: WebSocketChannels
+        summary: MessageJournal.ChannelSummary, socket: Int32, handle: OpaquePointer, channels: WebSocketChannels,
+        log: RequestLog?
     ) {
         self.summary = summary
+        self.log = log
         self.socket = socket
         self.handle = handle
         self.channels = channels
@@ -57,7 +65,7 @@ final class WebSocketChannel: @unchecked Sendable {
         guard !isStopped else { return }
         let actions = machine.send(message)
         guard !actions.isEmpty else { return }
-        channels.journal.record(.init(kind: .sent, channel: summary, message: message, stubID: stubID))
+        channels.note(.init(kind: .sent, channel: summary, message: message, stubID: stubID), on: self)
         perform(actions)
     }
 

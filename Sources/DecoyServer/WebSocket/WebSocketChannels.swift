@@ -15,6 +15,8 @@ final class WebSocketChannels: Sendable {
     /// The route of the HTTP stub of an id, for `http-stub` triggers.
     let mappingRoute: @Sendable (String) -> Route?
     let journal = MessageJournal()
+    /// What happens on the channels, for the dashboard's live feed.
+    let activity = ChannelActivity()
     /// The largest message a client may send (`1009` past it).
     let messageLimit: Int
     /// The most bytes a channel may have waiting for a client that does not read: past it, the
@@ -54,16 +56,18 @@ final class WebSocketChannels: Sendable {
         self.clock = clock
     }
 
-    /// Takes an upgraded socket from libmicrohttpd, with the bytes it read past the handshake.
-    func open(socket: Int32, handle: OpaquePointer, extra: Data, request: StubRequest) {
+    /// Takes an upgraded socket from libmicrohttpd, with the bytes it read past the handshake;
+    /// `log` names the channel's close.
+    func open(socket: Int32, handle: OpaquePointer, extra: Data, request: StubRequest, log: RequestLog?) {
         let channel = WebSocketChannel(
             summary: MessageJournal.ChannelSummary(id: UUID(), request: request, opened: Date()), socket: socket,
-            handle: handle, channels: self)
+            handle: handle, channels: self, log: log)
         open.enter()
         let isOpen = state.withLock { state in
             if state.isOpen { state.channels[channel.summary.id] = channel }
             return state.isOpen
         }
+        if isOpen { activity.tell(.opened(channel.summary)) }
         queue.async { [self] in
             if isOpen {
                 // Before what the client sent with the handshake is read: a greeting comes first.
@@ -107,7 +111,7 @@ final class WebSocketChannels: Sendable {
     func received(_ message: ChannelMessage, on channel: WebSocketChannel) {
         let request = channel.summary.request
         let stub = store.stub(triggeredBy: message, on: request)
-        journal.record(.init(kind: .received, channel: channel.summary, message: message, stubID: stub?.stub.id))
+        note(.init(kind: .received, channel: channel.summary, message: message, stubID: stub?.stub.id), on: channel)
         guard let stub else { return }
         act(stub, triggeredBy: message, on: request, from: channel)
     }
@@ -159,9 +163,25 @@ final class WebSocketChannels: Sendable {
         }
     }
 
-    /// `channel` is closed: no longer open. On ``queue``.
+    /// Journals `event` of `channel`, counts it for the channel's close, and tells the dashboard. On ``queue``.
+    func note(_ event: MessageJournal.Event, on channel: WebSocketChannel) {
+        journal.record(event)
+        if event.kind == .received { channel.tally.received += 1 } else { channel.tally.sent += 1 }
+        activity.tell(.message(event))
+    }
+
+    /// `channel` is closed: no longer open; its close logged and told. On ``queue``.
     func closed(_ channel: WebSocketChannel) {
         state.withLock { _ = $0.channels.removeValue(forKey: channel.summary.id) }
+        let close = ChannelClose(
+            frame: channel.closeFrame, received: channel.tally.received, sent: channel.tally.sent,
+            nanoseconds: Int64(Date().timeIntervalSince(channel.summary.opened) * 1e9))
+        let request = channel.summary.request
+        channel.log?.append(
+            RequestLog.Record(
+                method: request.method, target: request.target, status: 101, fault: nil,
+                answeredBy: .channelClosed(close), nanoseconds: close.nanoseconds))
+        activity.tell(.closed(channel.summary, close))
     }
 
     /// `channel`'s socket is back with libmicrohttpd. On ``queue``.

@@ -39,12 +39,24 @@ struct WebSocketStateMachine {
     }
 
     private(set) var state = State.open
+    /// The first close frame sent or received, which says how the connection ended; `nil` while
+    /// there is none.
+    private(set) var closeFrame: CloseFrame?
     /// The largest message taken, whole or in fragments.
     let messageLimit: Int
     /// Bytes read that do not yet make a whole frame.
     private var buffer: [UInt8] = []
     /// The message whose fragments are coming, if any.
     private var message: Fragments?
+
+    /// A close frame, as the request log and the dashboard tell a channel's end.
+    struct CloseFrame: Equatable, Sendable {
+        /// Its code; `nil` for a client's close frame without one.
+        let code: WebSocketCloseCode?
+        let reason: String
+        /// Whether the client sent it, rather than the server.
+        let isClients: Bool
+    }
 
     private struct Fragments {
         let opcode: WebSocketFrame.Opcode
@@ -94,6 +106,7 @@ struct WebSocketStateMachine {
     mutating func close(_ code: WebSocketCloseCode, reason: String = "") -> [Action] {
         guard state == .open else { return [] }
         state = .closeSent
+        closeFrame = CloseFrame(code: code, reason: reason, isClients: false)
         return [.write(WebSocketFrame.close(code, reason: reason))]
     }
 
@@ -234,6 +247,10 @@ struct WebSocketStateMachine {
             }
             code = given
         }
+        if closeFrame == nil {
+            let reason = code == nil ? "" : String(decoding: payload.dropFirst(2), as: UTF8.self)
+            closeFrame = CloseFrame(code: code, reason: reason, isClients: true)
+        }
         let wasOpen = state == .open
         state = .closed
         return (wasOpen ? [.write(WebSocketFrame.close(code ?? .normal))] : []) + [.closeSocket]
@@ -245,6 +262,7 @@ struct WebSocketStateMachine {
         let wasOpen = state == .open
         state = .closed
         message = nil
+        if wasOpen { closeFrame = CloseFrame(code: code, reason: reason, isClients: false) }
         return (wasOpen ? [.write(WebSocketFrame.close(code, reason: reason))] : []) + [.closeSocket]
     }
 }
