@@ -42,6 +42,8 @@ final class WebSocketChannels: Sendable {
     private struct State {
         var isOpen = true
         var channels: [UUID: WebSocketChannel] = [:]
+        /// The paced scripts' waits for their next action (``after(_:_:)``).
+        var waits: [UUID: Task<Void, Never>] = [:]
     }
 
     init(
@@ -140,12 +142,8 @@ final class WebSocketChannels: Sendable {
             let action = stub.stub.actions[index]
             let delay = waited && index == first ? .zero : action.delay.sample(from: random)
             guard delay == .zero else {
-                // The rest of the script waits off the queue, which the other sockets need.
-                Task { [self, clock] in
-                    try? await clock.sleep(for: delay)
-                    queue.async { [self] in
-                        act(stub, startingAt: index, waited: true, triggeredBy: message, on: request, from: channel)
-                    }
+                after(delay) { [self] in
+                    act(stub, startingAt: index, waited: true, triggeredBy: message, on: request, from: channel)
                 }
                 return
             }
@@ -162,6 +160,26 @@ final class WebSocketChannels: Sendable {
             for target in targets { target.send(sent, by: stub.stub.id) }
         }
     }
+
+    /// Runs `then` on ``queue`` once `delay` has passed on the engine's clock, waiting off the
+    /// queue, which the other sockets need. ``closeAll()`` cancels the wait, so that a paced
+    /// script never outlives the server.
+    private func after(_ delay: Duration, _ then: @escaping @Sendable () -> Void) {
+        let id = UUID()
+        state.withLock { state in
+            guard state.isOpen else { return }
+            // Made under the lock that its end takes, so that it is in the table before it leaves.
+            state.waits[id] = Task { [self, clock] in
+                let slept: Void? = try? await clock.sleep(for: delay)
+                let isAwaited = self.state.withLock { $0.waits.removeValue(forKey: id) != nil }
+                guard slept != nil, isAwaited else { return }
+                queue.async(execute: then)
+            }
+        }
+    }
+
+    /// How many paced scripts wait for their next action.
+    var waitingScripts: Int { state.withLock { $0.waits.count } }
 
     /// Journals `event` of `channel`, counts it for the channel's close, and tells the dashboard. On ``queue``.
     func note(_ event: MessageJournal.Event, on channel: WebSocketChannel) {
@@ -189,12 +207,14 @@ final class WebSocketChannels: Sendable {
         open.leave()
     }
 
-    /// Closes every channel, `1001` going away, and hands every socket back to libmicrohttpd; later
-    /// upgrades are closed at once until ``reopen()``. Returns once libmicrohttpd holds none, as
+    /// Closes every channel, `1001` going away, cancels every paced script's wait, and hands every
+    /// socket back to libmicrohttpd; later upgrades are closed at once until ``reopen()``. Returns once libmicrohttpd holds none, as
     /// it must before the daemon stops.
     func closeAll() {
         let channels = state.withLock { state in
             state.isOpen = false
+            for wait in state.waits.values { wait.cancel() }
+            state.waits = [:]
             return Array(state.channels.values)
         }
         queue.sync {

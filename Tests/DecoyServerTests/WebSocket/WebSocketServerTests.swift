@@ -105,6 +105,23 @@ struct WebSocketServerTests {
         #expect(await client.connection.isClosedByPeer())
     }
 
+    @Test func stoppingTheServerCancelsAPacedScriptsWait() async throws {
+        let clock = TestClock()
+        let registry = StubRegistry(clock: clock)
+        try registry.register(
+            MessageStub(
+                trigger: .connect(channel: .get("/later")),
+                actions: [.send(.text("a minute later"), delay: .fixed(.seconds(60)))]))
+        let server = try Self.server(registry)
+        defer { server.stop() }
+        let client = try await WebSocketTestClient.open(port: server.port, target: "/later")
+        defer { client.connection.close() }
+        await waitUntilSleeping(clock)
+        #expect(server.webSockets.waitingScripts == 1)
+        server.stop()
+        #expect(server.webSockets.waitingScripts == 0)
+    }
+
     @Test func aStubsFaultsDropTheConnectionOrFailItWith1011() async throws {
         let registry = StubRegistry()
         try registry.register(
