@@ -238,8 +238,15 @@ def message_mappings(base, ws_base):
     check("  ... which are counted no more", counted["count"] == 0, counted)
     status, event = admin(base, "GET", "/messages/" + admin(base, "GET", "/messages")[1]["messageServeEvents"][0]["id"])
     check("GET messages/{id} gives one event", event.get("eventType") in ("received", "sent"), event)
+    status, waited = admin(
+        base, "POST", "/messages/wait", {"pattern": {"body": {"equalTo": "added"}}, "timeoutMillis": 1000})
+    check("messages/wait answers the first event a pattern matches, as WireMock does",
+          isinstance(waited, dict) and waited.get("eventType") == "sent" and "added" in json.dumps(waited), waited)
+    status, none = admin(
+        base, "POST", "/messages/wait", {"pattern": {"body": {"equalTo": "never sent"}}, "timeoutMillis": 100})
+    check("  ... and null when none comes before the timeout", none is None, none)
     try:
-        admin(base, "POST", "/messages/wait", {})
+        admin(base, "POST", "/messages/remove-by-metadata", {})
         check("an endpoint Decoy does not serve answers 501", False, "answered 2xx")
     except urllib.error.HTTPError as error:
         check("an endpoint Decoy does not serve answers 501", error.code == 501, error.code)

@@ -80,12 +80,12 @@ extension AdminAPI {
             api.withMessagePattern(call.body) { api.messageEvents(api.webSockets.journal.events(matching: $0), call) }
         },
         AdminRoute(.post, "messages/wait-for-count", awaiting: { api, call in await api.waitForMessages(call) }),
+        AdminRoute(.post, "messages/wait", awaiting: { api, call in await api.waitForMessages(call, one: true) }),
         AdminRoute(.post, "messages/remove") { api, call in
             api.withMessagePattern(call.body) { api.messageEvents(api.webSockets.journal.remove(where: $0), call) }
         },
         AdminRoute(
             unserved: "messages/remove-by-metadata", reason: "message events carry no metadata of their own in Decoy"),
-        AdminRoute(unserved: "messages/wait", reason: "use messages/wait-for-count, with a count of 1"),
         AdminRoute(.get, "messages/{id}") { $0.messageEvent($1) },
         AdminRoute(.delete, "messages/{id}") { $0.messageEvent($1) },
         AdminRoute(unserved: "messages/**", reason: "the message journal is read whole, counted, found and waited for"),
@@ -147,14 +147,16 @@ extension AdminAPI {
 
     /// `POST /__admin/messages/wait-for-count`: `{"pattern": {…}, "count": n, "timeoutMillis": t}`;
     /// the events the pattern matches once there are `count`, or those there are at the timeout.
-    private func waitForMessages(_ call: AdminCall) async -> StubResponse {
+    /// With `one`, `POST /__admin/messages/wait`, as WireMock answers it: the first such event
+    /// alone, or `null` at the timeout.
+    private func waitForMessages(_ call: AdminCall, one: Bool = false) async -> StubResponse {
         guard case .object(let members)? = JSONValue(parsing: call.body),
             case .number(let timeout)? = members["timeoutMillis"], timeout >= 0
         else {
             return AdminReply.error(.badRequest, "timeoutMillis: expected a whole number of milliseconds.")
         }
         var count = 1
-        if let given = members["count"] {
+        if !one, let given = members["count"] {
             guard case .number(let number) = given, number >= 0 else {
                 return AdminReply.error(.badRequest, "count: expected a whole number.")
             }
@@ -167,7 +169,8 @@ extension AdminAPI {
         }
         let events = await webSockets.journal.events(
             matching: pattern, count: count, timeout: .milliseconds(Int64(timeout)), clock: webSockets.clock)
-        return messageEvents(events, call)
+        guard one else { return messageEvents(events, call) }
+        return AdminReply.json(events.first.map { documents(of: [$0], baseURL: call.baseURL)[0].json } ?? "null")
     }
 
     private func withMetadataTest(_ body: Data, _ reply: (@escaping @Sendable (MessageStub) -> Bool) -> StubResponse)
