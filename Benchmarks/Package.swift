@@ -32,6 +32,8 @@ let package = Package(
             ],
             path: "Instructions"
         ),
+        // What the timed benchmarks share.
+        .target(name: "Timing", path: "Timing"),
         // The API the recording benchmark records, and its stubs written by hand.
         .target(
             name: "RecordedAPI",
@@ -41,6 +43,7 @@ let package = Package(
         .executableTarget(
             name: "RecordingBench",
             dependencies: [
+                "Timing",
                 .product(name: "Decoy", package: "Decoy"),
                 .product(name: "DecoyClient", package: "Decoy"),
                 .product(name: "DecoyServer", package: "Decoy"),
@@ -52,6 +55,7 @@ let package = Package(
         .executableTarget(
             name: "RemoteBench",
             dependencies: [
+                "Timing",
                 .product(name: "Decoy", package: "Decoy"),
                 .product(name: "DecoyServer", package: "Decoy"),
                 .product(name: "DecoyRemote", package: "Decoy"),

@@ -16,18 +16,7 @@ import DecoyStubFiles
 import Foundation
 import HTTPTypes
 import RecordedAPI
-
-func milliseconds(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted[sorted.count / 2]
-}
+import Timing
 
 /// Milliseconds to send `requests` one after the other through `transport`.
 func sendAll(_ requests: [HTTPRequest], through transport: any Transport) async throws -> Double {

@@ -6,6 +6,7 @@ import DecoyRemote
 import DecoyServer
 import Foundation
 import HTTPTypes
+import Timing
 
 func server(holding count: Int) async throws -> MockServer {
     let registry = StubRegistry(journalLimit: 20_000)
@@ -23,18 +24,6 @@ func server(holding count: Int) async throws -> MockServer {
     let server = MockServer(registry: registry)
     try server.start()
     return server
-}
-
-func milliseconds(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted[sorted.count / 2]
 }
 
 let rounds = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 15
