@@ -153,7 +153,9 @@ struct DashboardAPITests {
         try registry.register(StubResponse(text: "ok"), for: .get("/ok"))
         try await AdminConnection.withServer(registry) { http, _ in
             _ = try await http.send("GET", "/before")
-            let feed = try RawConnection(port: http.server.port, receiveTimeout: .seconds(10))
+            // The feed's head comes from the admin API's task, which a full run's busy task pool can
+            // hold back for seconds: a bound far above that, reached only if the feed never answers.
+            let feed = try RawConnection(port: http.server.port, receiveTimeout: .seconds(30))
             feed.send("GET /__admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let head = await feed.read(until: ": Decoy's journal, live\n\n")
             #expect(head.hasPrefix("HTTP/1.1 200"))
