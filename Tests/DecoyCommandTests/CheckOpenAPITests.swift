@@ -8,26 +8,7 @@ import Testing
 /// differs and both pointers; exit 1 on drift; JSON for CI; stubs the document does not cover apart.
 @Suite("decoy check --openapi")
 struct CheckOpenAPITests {
-    static let spec = """
-        openapi: 3.0.3
-        info: {title: Pets, version: 1.0.0}
-        servers: [{url: 'https://pets.example.com/v1'}]
-        paths:
-          /pets/{id}:
-            get:
-              operationId: getPet
-              parameters:
-                - {name: id, in: path, required: true, schema: {type: integer}}
-              responses:
-                '200':
-                  description: A pet.
-                  content:
-                    application/json:
-                      schema:
-                        type: object
-                        required: [id, name]
-                        properties: {id: {type: integer}, name: {type: string}}
-        """
+    static let spec = PetsDocument.yaml(server: "https://pets.example.com/v1")
 
     static let good = """
         {"request": {"method": "GET", "urlPathTemplate": "/v1/pets/{id}"},

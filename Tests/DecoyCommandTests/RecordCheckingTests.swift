@@ -14,25 +14,7 @@ import Testing
 /// report, and that the real responses go on unchanged.
 @Suite("decoy record, checking what passes through")
 struct RecordCheckingTests {
-    static let spec = """
-        openapi: 3.0.3
-        info: {title: Pets, version: 1.0.0}
-        paths:
-          /pets/{id}:
-            get:
-              operationId: getPet
-              parameters:
-                - {name: id, in: path, required: true, schema: {type: integer}}
-              responses:
-                '200':
-                  description: A pet.
-                  content:
-                    application/json:
-                      schema:
-                        type: object
-                        required: [id, name]
-                        properties: {id: {type: integer}, name: {type: string}}
-        """
+    static let spec = PetsDocument.yaml()
 
     static let json: HTTPFields = [.contentType: "application/json"]
 
