@@ -67,7 +67,7 @@ public struct StubResponse: Stub {
         /// Storage for `body` and the rest of `base`, whose head and what was worked out of it it
         /// shares, made to answer one request.
         // Pays: scripts/benchmarks templates, "templated" under callgrind: 1.0k instructions a
-        // rendered body, against 1.8k copying the fields twice and looking up `Content-Length`.
+        // rendered body, against 1.8k copying the fields once more and looking up `Content-Length`.
         init(body: Data, sharingHeadOf base: Storage) {
             var fields = base.fields
             fields.body = body
