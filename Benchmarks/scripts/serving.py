@@ -5,10 +5,11 @@ import subprocess
 import sys
 
 
-def serve(arguments, cwd=None):
+def serve(arguments, cwd=None, env=None):
     """`decoy serve` started with `arguments` (the executable first), once it says where it serves:
     the process and its URL."""
-    process = subprocess.Popen(arguments, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(arguments, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True)
     for line in process.stdout:
         found = re.search(r"^Decoy is serving .* on (http://\S+)$", line.strip())
         if found:

@@ -8,10 +8,20 @@ text alone, as `--global-response-templating` makes of a static stub. wrk drives
 round by round. Prints each one's median rate and server CPU per request, and the medians of
 the per-round ratios to the static stub. Target (issue 43): templated / static >= 0.8.
 Every load is bounded (wrk -d) and on 127.0.0.1.
+
+When valgrind is installed, it first counts, exactly, the instructions per request of the thread
+that serves them (libmicrohttpd's, which runs the engine): the same `decoy serve` under callgrind,
+each stub asked COUNT and then twice COUNT times over one keep-alive connection, the difference
+divided by COUNT. The request log's thread is left out: it writes in batches whose sizes follow
+the clock, the same for every stub.
 """
 
+import glob
+import http.client
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -42,9 +52,66 @@ def folder(root):
     return root
 
 
+def serving_thread_instructions(dumps):
+    """The instructions of the busiest thread in one callgrind dump, one file a thread."""
+    counts = []
+    for dump in dumps:
+        with open(dump) as text:
+            found = re.search(r"^(?:summary|totals): (\d+)", text.read(), re.M)
+        counts.append(int(found.group(1)) if found else 0)
+    return max(counts)
+
+
+def instructions_per_request(decoy, root, count):
+    """Each case's instructions per request on the serving thread, counted by callgrind."""
+    stripped = os.path.join(root, "decoy")
+    # Valgrind 3.19 cannot read the DWARF 5 of an unstripped release build.
+    subprocess.run(["strip", "-o", stripped, decoy], check=True)
+    shim = os.path.join(root, "sigsuspend.so")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "valgrind_sigsuspend.c")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", shim, source], check=True)
+    out = os.path.join(root, "callgrind")
+    os.makedirs(out)
+    # Swift seeds its hashing per process, which would change dictionaries' work from run to run.
+    environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1", LD_PRELOAD=shim)
+    process, url = serve(["valgrind", "--tool=callgrind", "--separate-threads=yes",
+                          f"--callgrind-out-file={out}/dump", stripped, "serve", folder(os.path.join(root, "cg")),
+                          "--port", "0", "--log-file", os.path.join(root, "cg-log")], env=environment)
+    try:
+        connection = http.client.HTTPConnection(url.removeprefix("http://"))
+
+        def ask(target, times):
+            for _ in range(times):
+                connection.request("GET", target)
+                connection.getresponse().read()
+
+        counted = {}
+        for name, (target, _) in CASES.items():
+            ask(target, 50)
+            totals = []
+            for times in (count, 2 * count):
+                subprocess.run(["callgrind_control", "--zero", str(process.pid)], capture_output=True, check=True)
+                ask(target, times)
+                before = set(glob.glob(f"{out}/dump*"))
+                subprocess.run(["callgrind_control", "--dump", str(process.pid)], capture_output=True, check=True)
+                totals.append(serving_thread_instructions(set(glob.glob(f"{out}/dump*")) - before))
+            counted[name] = (totals[1] - totals[0]) / count
+        return counted
+    finally:
+        stop(process)
+
+
 def main():
     decoy = sys.argv[1]
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    if shutil.which("valgrind"):
+        count = int(os.environ.get("INSTRUCTIONS_COUNT", "500"))
+        with tempfile.TemporaryDirectory() as root:
+            counted = instructions_per_request(decoy, root, count)
+        print("  instructions per request on the serving thread (callgrind, exact):")
+        for name in CASES:
+            extra = counted[name] - counted["static"]
+            print(f"  {name:19} {counted[name]:9,.0f}" + (f"   {extra:+,.0f} against static" if extra else ""))
     rates = {name: [] for name in CASES}
     cpu = {name: [] for name in CASES}
     with tempfile.TemporaryDirectory() as root:
@@ -75,4 +142,5 @@ def main():
               f"{statistics.median(cpu_per_round):.3f} [{min(cpu_per_round):.3f}..{max(cpu_per_round):.3f}]")
 
 
-main()
+if __name__ == "__main__":
+    main()

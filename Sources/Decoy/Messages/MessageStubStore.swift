@@ -70,7 +70,7 @@ package final class MessageStubStore: Sendable {
                         method: request.method, target: request.target, headerFields: request.headerFields,
                         body: $0.data)
                 } ?? request
-            return .text(try template.render(TemplateContext(request: context, now: Date.init, random: random)))
+            return .text(try template.render(TemplateContext(request: context, now: nil, random: random)))
         }
     }
 

@@ -144,7 +144,7 @@ public struct TemplateStub: Stub {
     /// OpenAPI document tells a template that fails from a stub that answers `500`.
     package func rendered(for request: StubRequest) throws(TemplateRenderError) -> StubResponse {
         if let constant { return constant }
-        let context = TemplateContext(request: request, now: clock ?? Date.init, random: random)
+        let context = TemplateContext(request: request, now: clock, random: random)
         if let renderedHead, let body { return renderedHead.renderedOnce(body: try body.renderedData(context)) }
         var fields = HTTPFields()
         for (field, template) in zip(response.headerFields, headerValues) {

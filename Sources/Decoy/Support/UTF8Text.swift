@@ -39,19 +39,29 @@ extension Substring {
     /// bytes are split, in one pass over them in place and without an array of the parts.
     // Pays: scripts/benchmarks instructions, "templated answer", against splitting into an array.
     func forEachPart(separatedBy separator: Unicode.Scalar, _ body: (Substring) -> Bool) {
-        let separator = UInt8(ascii: separator)
         var text = self
         text.withUTF8 { bytes in
-            var start = 0
-            // Offsets into the UTF-8 of a native string make indices at no cost.
-            func part(to end: Int) -> Substring {
-                self[utf8.index(startIndex, offsetBy: start)..<utf8.index(startIndex, offsetBy: end)]
+            bytes.forEachPart(separatedBy: UInt8(ascii: separator)) { part in
+                // Offsets into the UTF-8 of a native string make indices at no cost; a part is
+                // never empty, so it has an address.
+                let start = part.baseAddress! - bytes.baseAddress!
+                return body(
+                    self[utf8.index(startIndex, offsetBy: start)..<utf8.index(startIndex, offsetBy: start + part.count)]
+                )
             }
-            for (offset, byte) in bytes.enumerated() where byte == separator {
-                if offset != start, !body(part(to: offset)) { return }
-                start = offset + 1
-            }
-            if start != bytes.count { _ = body(part(to: bytes.count)) }
         }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Calls `body` with each non-empty part of the bytes between `separator`s, in order, until it
+    /// returns `false`.
+    func forEachPart(separatedBy separator: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        var start = 0
+        for (offset, byte) in enumerated() where byte == separator {
+            if offset != start, !body(UnsafeBufferPointer(rebasing: self[start..<offset])) { return }
+            start = offset + 1
+        }
+        if start != count { _ = body(UnsafeBufferPointer(rebasing: self[start...])) }
     }
 }

@@ -174,7 +174,7 @@ enum TemplateValue: Sendable {
     ]
 
     /// Whether `byte` is one of ``entities``' characters.
-    private static func isEscaped(_ byte: UInt8) -> Bool {
+    static func isEscaped(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"),
             UInt8(ascii: "`"), UInt8(ascii: "="):

@@ -79,7 +79,7 @@ package struct Webhook: Sendable, Hashable {
     func request(for original: StubRequest, random: RandomSource) throws(TemplateRenderError) -> (
         HTTPRequest, Data?
     ) {
-        let context = TemplateContext(request: original, now: Date.init, random: random)
+        let context = TemplateContext(request: original, now: nil, random: random)
         let url = try templates.url.render(context)
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty

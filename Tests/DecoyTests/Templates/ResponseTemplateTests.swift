@@ -57,6 +57,25 @@ struct ResponseTemplateTests {
         #expect(top == (try render(nested, .patch, target, headers: headers)))
     }
 
+    /// A read at the top of a template writes a plain value straight from the request's bytes;
+    /// what it writes must be what the value looked up name by name writes, escaped or not, for
+    /// plain targets and for those it leaves to the value (encoded, not ASCII, to be escaped).
+    @Test(
+        arguments: [
+            "request.method", "request.url", "request.path.[0]", "request.path.[1]", "request.path.[4]",
+            "request.query.page", "request.query.q", "request.query.flag", "request.query.e", "request.query.x",
+            "request.query.missing", "request.query.é",
+        ],
+        [
+            "/a//42/x'y?page=3&q=a&q=b&flag&e=&x=<y>&&é=1", "/a/42", "/a?", "/caf%C3%A9/4+2?page=%33&q=a+b&é=2",
+            "/a/b?page=3&q=é",
+        ])
+    func aPlainReadWritesWhatItsValueWrites(path: String, target: String) throws {
+        let write = "[{{\(path)}}][{{{\(path)}}}]"
+        let nested = "{{#with 1}}" + write.replacingOccurrences(of: "request.", with: "../request.") + "{{/with}}"
+        #expect(try render(write, .get, target) == (try render(nested, .get, target)))
+    }
+
     @Test func queryHeadersCookiesMethodAndBody() throws {
         let text = try render(
             """
