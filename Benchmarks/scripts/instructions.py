@@ -39,8 +39,10 @@ def instructions(binary, case, count, environment):
     return int(collected.group(1))
 
 
-def per_answer(binary, cases, count, variables=None):
-    """Each case's instructions per answer, with `variables` added to the environment."""
+def per_answer(binary, cases, count, variables=None, extra=None):
+    """Each case's instructions per answer, with `variables` added to the environment: the runs of
+    `count` and of `count + extra` answers (`extra` is `count` unless given) subtracted."""
+    extra = extra or count
     # Swift seeds its hashing per process, which would change dictionaries' work from run to run.
     environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1", **(variables or {}))
     with tempfile.TemporaryDirectory() as folder:
@@ -50,8 +52,8 @@ def per_answer(binary, cases, count, variables=None):
         counted = {}
         for case in cases:
             once = instructions(stripped, case, count, environment)
-            twice = instructions(stripped, case, 2 * count, environment)
-            counted[case] = (twice - once) / count
+            more = instructions(stripped, case, count + extra, environment)
+            counted[case] = (more - once) / extra
         return counted
 
 
