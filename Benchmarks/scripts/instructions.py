@@ -13,6 +13,7 @@ build, so a stripped copy runs.
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -39,20 +40,24 @@ def instructions(binary, case, count, environment):
     return int(collected.group(1))
 
 
-def per_answer(binary, cases, count, variables=None):
-    """Each case's instructions per answer, with `variables` added to the environment."""
+def per_answer(binary, cases, count, variables=None, extra=None, rounds=1):
+    """Each case's instructions per answer, with `variables` added to the environment: the runs of
+    `count` and of `count + extra` answers (`extra` is `count` unless given) subtracted; the median
+    of `rounds` such differences, the cases in turn in each."""
+    extra = extra or count
     # Swift seeds its hashing per process, which would change dictionaries' work from run to run.
     environment = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1", **(variables or {}))
     with tempfile.TemporaryDirectory() as folder:
         stripped = os.path.join(folder, "Instructions")
         shutil.copy(binary, stripped)
         subprocess.run(["strip", stripped], check=True)
-        counted = {}
-        for case in cases:
-            once = instructions(stripped, case, count, environment)
-            twice = instructions(stripped, case, 2 * count, environment)
-            counted[case] = (twice - once) / count
-        return counted
+        counted = {case: [] for case in cases}
+        for _ in range(rounds):
+            for case in cases:
+                once = instructions(stripped, case, count, environment)
+                more = instructions(stripped, case, count + extra, environment)
+                counted[case].append((more - once) / extra)
+        return {case: statistics.median(figures) for case, figures in counted.items()}
 
 
 def main():

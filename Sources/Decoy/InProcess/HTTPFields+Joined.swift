@@ -27,7 +27,8 @@ extension Delivery {
         var head = head
         head.headerFields = head.headerFields.joiningRepeatedNames
         guard head.headerFields[.contentLength] == nil, head.headerFields[.transferEncoding] == nil else { return head }
-        if let length = body.length { head.headerFields[.contentLength] = "\(length)" }
+        // Appended, as the field is known to be absent: setting it by name would look for it again.
+        if let length = body.length { head.headerFields.append(HTTPField(name: .contentLength, value: "\(length)")) }
         return head
     }
 }

@@ -299,16 +299,26 @@ package struct StubRecording: Sendable {
 
     /// `body` with hidden JSON keys masked; its own bytes when it is no JSON or hides nothing.
     private func masked(_ body: Data) -> Data {
-        guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
-            return body
-        }
+        // Written anew only when something is hidden, so that an answer keeps its bytes otherwise.
+        guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+            hidesValue(in: json)
+        else { return body }
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
-        let masked = try? JSONSerialization.data(withJSONObject: redaction.redacting(json: json), options: options)
-        // Written anew only when something was hidden, so that an answer keeps its bytes otherwise.
-        guard let masked, masked != (try? JSONSerialization.data(withJSONObject: json, options: options)) else {
-            return body
+        return (try? JSONSerialization.data(withJSONObject: redaction.redacting(json: json), options: options)) ?? body
+    }
+
+    /// Whether `json` has a hidden key whose value is not masked already, at any depth.
+    private func hidesValue(in json: Any) -> Bool {
+        switch json {
+        case let object as [String: Any]:
+            object.contains { key, value in
+                redaction.hides(parameter: key) ? value as? String != LogRedaction.mask : hidesValue(in: value)
+            }
+        case let array as [Any]:
+            array.contains { hidesValue(in: $0) }
+        default:
+            false
         }
-        return masked
     }
 
     private func responseDocument(_ response: StubResponse) -> [String: JSONValue] {
@@ -388,6 +398,7 @@ package struct StubRecording: Sendable {
     package func write(_ mappings: [Mapping], to folder: URL, naming: Naming = .free) throws(DecoyError) -> [URL] {
         var written: [URL] = []
         var named: [String: Int] = [:]
+        if !mappings.isEmpty { try Self.makeFolder(folder.appending(path: "mappings", directoryHint: .isDirectory)) }
         for mapping in mappings {
             let stem = mapping.fileStem
             named[stem, default: 0] += 1
@@ -417,6 +428,7 @@ package struct StubRecording: Sendable {
                 bodyFileNames.append(nil)
                 continue
             }
+            try Self.makeFolder(filesFolder)
             let bodyName = mapping.bodies.count == 1 ? name : "\(name).\(index + 1)"
             let file = filesFolder.appending(path: "\(bodyName).\(fileExtension)")
             guard try Self.put(body.data, at: file, replacing: replacing) else {
@@ -474,12 +486,22 @@ package struct StubRecording: Sendable {
         (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
 
-    /// Writes `data` at `file`, replacing what is there when `replacing` holds; otherwise
-    /// `false` when a file of that name exists.
+    /// Makes `folder` and those it is in, when they do not exist.
+    private static func makeFolder(_ folder: URL) throws(DecoyError) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DecoyError.invalidStubFiles([
+                StubFileDiagnostic(file: folder.path, message: "cannot be made: \(error.localizedDescription)")
+            ])
+        }
+    }
+
+    /// Writes `data` at `file`, in a folder that exists, replacing what is there when `replacing`
+    /// holds; otherwise `false` when a file of that name exists.
     private static func put(_ data: Data, at file: URL, replacing: Bool) throws(DecoyError) -> Bool {
         let manager = FileManager.default
         do {
-            try manager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             // Written whole under a hidden name, which a load skips, then renamed into place, or
             // linked: linking fails when the name is taken, where a rename would overwrite.
             let hidden = file.deletingLastPathComponent().appending(path: ".\(file.lastPathComponent).\(UUID()).tmp")

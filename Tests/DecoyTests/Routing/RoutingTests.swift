@@ -9,6 +9,21 @@ import Testing
 
 @Suite("Routing")
 struct RoutingTests {
+    /// A target equal to a text, as a stub file's `url` writes it, is compared as sent: a query,
+    /// an empty one, or an escape the path decodes away each miss; ignoring case takes the
+    /// matcher's own way and still reads the whole target.
+    @Test func targetEqualToComparesTheTargetAsSent() throws {
+        let exact = try RequestPattern(Route(method: .get, exactPath: "/items/0").target(.equalTo("/items/0")))
+        #expect(exact.matches(StubRequest(method: .get, target: "/items/0")))
+        for target in ["/items/0?", "/items/0?page=2", "/items/%30"] {
+            #expect(!exact.matches(StubRequest(method: .get, target: target)), "\(target)")
+        }
+        let anyCase = try RequestPattern(
+            Route(method: .get, exactPath: "/items/0").target(.equalTo("/ITEMS/0", caseInsensitive: true)))
+        #expect(anyCase.matches(StubRequest(method: .get, target: "/items/0")))
+        #expect(!anyCase.matches(StubRequest(method: .get, target: "/items/0?page=2")))
+    }
+
     @Test func templatesWildcardsRestsAndExpressions() async throws {
         let registry = StubRegistry()
         try registry.register(StubResponse(text: "template"), for: .get("/users/{id}"))
