@@ -39,7 +39,7 @@ public struct StubTransport: Transport {
         // engine sees it; its progress is still told piece by piece, as it is over a socket.
         let data = try body.map(Self.read)
         let delivery = try await engine.prepare(StubRequest(request, body: data)).value()
-        let (head, content) = try await delivery.headAndBody()
+        let (_, content) = try await delivery.headAndBody()
         let chunks = ResponseBody { continuation in
             let pieces = Task {
                 do {
@@ -51,7 +51,7 @@ public struct StubTransport: Transport {
             }
             continuation.onTermination = { _ in pieces.cancel() }
         }
-        return (Delivery.head(head, announcing: content), chunks)
+        return (delivery.head(announcing: content), chunks)
     }
 
     /// The bytes of `body`, read a piece at a time, each piece reported sent as it is read.
@@ -68,8 +68,8 @@ public struct StubTransport: Transport {
     /// it, and the whole body once its pieces have all arrived.
     static func translate(_ delivery: Delivery) async throws -> (HTTPResponse, Data) {
         switch delivery.content {
-        case .response(let head, let body):
-            let announced = Delivery.head(head, announcing: body)
+        case .response(_, let body):
+            let announced = delivery.head(announcing: body)
             if case .whole(let data) = body { return (announced, data) }
             var data = Data()
             try await delivery.send(body) { data.append($0) }

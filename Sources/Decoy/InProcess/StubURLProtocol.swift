@@ -55,7 +55,7 @@ package class StubURLProtocol: URLProtocol {
                     try Task.checkCancellation()
                     return loader.fail(with: error)
                 }
-                let head = Loader.head(of: Delivery.head(response, announcing: body), url: request.url!)
+                let head = Loader.head(of: delivery.head(announcing: body), url: request.url!)
                 let cookies = loader.cookieStorage(for: request)
                 if let cookies {
                     CookieJar.keep(response.headerFields[values: .setCookie], from: request.url!, in: cookies)

@@ -1,22 +1,24 @@
 import DecoyClient
 
-/// A slot where a serving keeps its own encoding of a ``StubResponse`` (a prebuilt
-/// libmicrohttpd response, say), so that static answers are encoded once, not per request.
+/// Where servings keep their own encodings of a ``StubResponse`` (a prebuilt libmicrohttpd
+/// response, the head in-process servings hand on), one value of each type, so that static
+/// answers are encoded once, not per request.
 package final class ServingCache: Sendable {
-    private let slot = Mutex<(any AnyObject & Sendable)?>(nil)
+    /// A serving or two use a response: a short list, searched by type, costs less than hashing.
+    private let values = Mutex<[any AnyObject & Sendable]>([])
 
     init() {}
 
-    /// The cached value of type `Value`, made by `make` on first use; a value of another type
-    /// already in the slot keeps it, and `make`'s value is returned uncached.
+    /// The cached value of type `Value`, made by `make` on first use.
     package func value<Value: AnyObject & Sendable>(_ type: Value.Type = Value.self, orMake make: () -> Value) -> Value
     {
-        let cached = slot.withLock { slot in
-            if let cached = slot { return cached }
+        values.withLock { values in
+            for value in values {
+                if let value = value as? Value { return value }
+            }
             let made = make()
-            slot = made
+            values.append(made)
             return made
         }
-        return cached as? Value ?? make()
     }
 }
