@@ -189,10 +189,12 @@ final class Daemon: Sendable {
     /// read out by the content reader as their pieces come (``read(_:into:capacity:)``).
     @discardableResult
     func perform(
-        _ action: ExchangeStateMachine.Action, for exchange: Exchange, method: UnsafePointer<CChar>? = nil,
+        _ action: consuming ExchangeStateMachine.Action, for exchange: Exchange, method: UnsafePointer<CChar>? = nil,
         version: UnsafePointer<CChar>? = nil
     ) -> MHD_Result {
-        switch action {
+        // Consumed, so that each case takes its payload (a delivery) rather than a copy of it.
+        // Pays: scripts/benchmarks templates, "static" under callgrind: 0.64k instructions per request.
+        switch consume action {
         case .wait:
             return .YES
         case .readHead:
