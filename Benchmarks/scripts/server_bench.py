@@ -32,17 +32,14 @@ import sys
 import tempfile
 import time
 
+from serving import free_port
+from startup_bench import first_answer
+
 RUNS = int(os.environ.get("RUNS", "3"))
 # The repository: this file is Benchmarks/scripts/server_bench.py.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DURATION = os.environ.get("WRK_DURATION", "10s")
 SHORT = os.environ.get("WRK_SHORT_DURATION", "5s")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
@@ -345,16 +342,7 @@ def scaling(bench):
 
 def startup(decoy, stubs, peers, probe_path):
     print("== Startup: `decoy serve` launch to first answered request (release build)")
-    times = []
-    for _ in range(5):
-        port = free_port()
-        out = subprocess.run([sys.executable, os.path.join(peers, "startup_probe.py"), f"http://127.0.0.1:{port}{probe_path}", "10", "--",
-                              decoy, "serve", stubs, "--port", str(port)], capture_output=True, text=True, timeout=60).stdout
-        times.append(json.loads(out)["first_200_ms"])
-    times = [t for t in times if t is not None]
-    if not times:
-        print("  decoy serve never answered 200")
-        return
+    times = [first_answer(peers, probe_path, [decoy, "serve", stubs, "--port", "{port}"]) for _ in range(5)]
     median = statistics.median(times)
     line("median of 5 launches", f"{median:.1f}", "ms", f"[{min(times):.1f}..{max(times):.1f}] <= 50 ms " + ("ok" if median <= 50 else "MISSED"))
 

@@ -1,8 +1,16 @@
 """Starting `decoy serve` for a benchmark and reading what it spent: the one way the benchmarks do it."""
 import os
 import re
+import socket
 import subprocess
 import sys
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def serve(arguments, cwd=None, env=None):

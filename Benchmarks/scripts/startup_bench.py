@@ -18,12 +18,13 @@ Prints the medians, the ratio to the C server and the account. Target (issue 43)
 
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from serving import free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -33,12 +34,6 @@ NOTHING = {
     "FoundationNetworking linked": ["-D", "LINKS_NETWORKING"],
     "both linked, as decoy": ["-D", "LINKS_XML", "-D", "LINKS_NETWORKING"],
 }
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def first_answer(peers, path, command):
