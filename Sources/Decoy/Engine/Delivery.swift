@@ -138,7 +138,7 @@ package struct Delivery: Sendable {
     /// Holds `fault` for `hold` on the engine's clock, then throws the error `URLSession` reports
     /// for the server's version of it.
     package func fail(_ fault: Fault, after hold: Duration) async throws -> Never {
-        if hold > .zero { try await clock.sleep(for: hold) }
+        if hold > .zero { try await clock.sleepOnTimer(for: hold) }
         throw fault.inProcessError
     }
 }
@@ -276,7 +276,7 @@ package struct BrokenBody: Error {
 extension Clock<Duration> {
     /// Sleeps until `due` after `origin`, an instant of this clock's.
     fileprivate func sleep(until due: Duration, after origin: any InstantProtocol<Duration>) async throws {
-        guard let origin = origin as? Instant else { return try await sleep(for: due) }
-        try await sleep(until: origin.advanced(by: due), tolerance: nil)
+        guard let origin = origin as? Instant else { return try await sleepOnTimer(for: due) }
+        try await sleepOnTimer(until: origin.advanced(by: due))
     }
 }

@@ -145,7 +145,7 @@ package struct StubEngine: Sendable {
             return .ready(delivery)
         }
         return .pending { [clock] in
-            try await clock.sleep(for: delay)
+            try await clock.sleepOnTimer(for: delay)
             answerIsDue(by: route, for: request)
             return delivery
         }

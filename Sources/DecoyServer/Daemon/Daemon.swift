@@ -236,7 +236,7 @@ final class Daemon: Sendable {
         case .hold(let delivered, let hold):
             log(delivered.delivery, for: exchange)
             suspend(exchange) {
-                try? await delivered.delivery.clock.sleep(for: hold)
+                try? await delivered.delivery.clock.sleepOnTimer(for: hold)
                 return .close
             }
             return .YES

@@ -33,7 +33,7 @@ final class SuspendedExchanges: Sendable {
                 exchange.daemon.perform(exchange.machine.serverStopped(), for: exchange)
                 return
             }
-            let task = Task { [self] in
+            let task = ServingExecutor.task { [self] in
                 resume(id, with: await work())
             }
             state.entries[id] = Entry(exchange: exchange, task: task)

@@ -58,7 +58,7 @@ struct JournalFeed<Entry: Sendable>: AsyncSequence, Sendable {
             }
             if let lastBatch {
                 // Cancelled with the task when the server stops: the subscription's wait then says so.
-                try? await Task.sleep(until: lastBatch + FeedPace.interval, clock: .continuous)
+                try? await ContinuousClock().sleepOnTimer(until: lastBatch + FeedPace.interval)
             }
             guard let batch = await feed.subscription.next() else { return nil }
             lastBatch = .now

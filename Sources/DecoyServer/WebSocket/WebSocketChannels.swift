@@ -169,8 +169,8 @@ final class WebSocketChannels: Sendable {
         state.withLock { state in
             guard state.isOpen else { return }
             // Made under the lock that its end takes, so that it is in the table before it leaves.
-            state.waits[id] = Task { [self, clock] in
-                let slept: Void? = try? await clock.sleep(for: delay)
+            state.waits[id] = ServingExecutor.task { [self, clock] in
+                let slept: Void? = try? await clock.sleepOnTimer(for: delay)
                 let isAwaited = self.state.withLock { $0.waits.removeValue(forKey: id) != nil }
                 guard slept != nil, isAwaited else { return }
                 queue.async(execute: then)

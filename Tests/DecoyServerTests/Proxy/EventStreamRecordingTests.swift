@@ -132,13 +132,15 @@ struct EventStreamRecordingTests {
             let gaps = written.map { $0["delayMilliseconds"] as? Int ?? -1 }
             // The upstream sends each event at its due time from the head, so a late event shortens
             // the gap after it: each arrival, the sum of the gaps before it, is checked against its
-            // due time, never before it (less a millisecond of rounding per gap), and within seconds
-            // of it even on a busy machine (a full run on 2 cores delayed one by 1.2 s), which a
-            // gap in the wrong unit is not.
+            // due time, within seconds after it even on a busy machine (a full run on 2 cores
+            // delayed one by 1.2 s), which a gap in the wrong unit is not. And no earlier than half
+            // of it: the relay counts from when it has the head, which a busy machine hands it later
+            // than the upstream sent it, so an event on time can seem early by that much (7 ms in a
+            // full run on 2 cores).
             var arrivals: [Int] = []
             for gap in gaps { arrivals.append((arrivals.last ?? 0) + gap) }
-            for (index, (arrival, due)) in zip(arrivals, [0, 120, 180]).enumerated() {
-                #expect((due - index - 1...due + 10_000).contains(arrival), "gaps \(gaps)")
+            for (arrival, due) in zip(arrivals, [0, 120, 180]) {
+                #expect((due / 2...due + 10_000).contains(arrival), "gaps \(gaps)")
             }
 
             let replay = StubRegistry()
