@@ -41,6 +41,11 @@ package struct WebhookSender: Sendable {
     let settings: WebhookSettings
     /// Where failures and the statuses webhooks got are logged: the server's logger, when served by one.
     package var logger: Logger
+    /// Starts the task that sends a webhook: a detached one, or one on the server's own threads
+    /// when served by a `MockServer`, whose webhooks go to receivers elsewhere.
+    package var startTask: @Sendable (sending @escaping @Sendable () async -> Void) -> Void = { operation in
+        Task.detached(operation: operation)
+    }
 
     package init(settings: WebhookSettings, logger: Logger = Logger(label: "decoy.webhooks")) {
         self.settings = settings
@@ -53,9 +58,9 @@ package struct WebhookSender: Sendable {
     ) {
         for webhook in webhooks {
             let delay = webhook.delay.sample(from: random)
-            Task.detached { [settings, logger] in
+            startTask { [settings, logger] in
                 if delay > .zero {
-                    do { try await clock.sleep(for: delay) } catch { return }
+                    do { try await clock.sleepOnTimer(for: delay) } catch { return }
                 }
                 await Self.send(webhook, for: request, settings: settings, random: random, logger: logger)
             }

@@ -55,6 +55,7 @@ public final class MockServer: Sendable {
         var engine = engine
         // Webhooks go out from this server's stubs, so their failures belong in its log.
         if let logger = configuration.logger { engine.webhookSender.logger = logger }
+        engine.webhookSender.startTask = { ServingExecutor.task($0) }
         // No connection is held for ever: the engine holds a timeout for the server's limit.
         engine.timeoutHold = min(engine.timeoutHold, configuration.faultTimeoutHold)
         let registry = engine.provider as? StubRegistry

@@ -4,6 +4,7 @@ import DecoyServer
 import DecoyServerTesting
 import DecoyTestSupport
 import Foundation
+import HTTPTypes
 import Testing
 
 /// What waits in the server ends on time while the process's tests keep Swift's global pool busy.
@@ -54,17 +55,48 @@ struct BusyPoolTests {
         let registry = StubRegistry()
         try registry.register(stubCase.stub, for: .get("/wait"))
         try await withMockServer(registry: registry) { server in
-            let connection = try RawConnection(port: server.port, receiveTimeout: endlessWait)
-            let (reply, held) = await PoolHold.whileHeld {
-                connection.send("GET /wait HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                return connection.blockingRead(until: stubCase.expected)
+            let (answer, held) = await PoolHold.whileHeld {
+                Self.get("/wait", from: server, until: stubCase.expected)
             }
+            let reply = try #require(answer, "the server could not be reached")
             if let expected = stubCase.expected {
                 #expect(reply.hasPrefix("HTTP/1.1 200") && reply.contains(expected), "\(reply)")
             } else {
                 #expect(!reply.contains("\r\n\r\n"), "no whole head before the fault: \(reply)")
             }
             #expect(held, "answered only once the pool was let go")
+        }
+    }
+
+    /// What `server` answers to `GET path`, read until `text`, the end or a reset; `nil` when it
+    /// cannot be reached. Connected once the pool is held, which may take long enough for an idle
+    /// connection to time out.
+    static func get(_ path: String, from server: MockServer, until text: String?) -> String? {
+        guard let connection = try? RawConnection(port: server.port, receiveTimeout: endlessWait) else { return nil }
+        connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return connection.blockingRead(until: text)
+    }
+
+    @Test func aWebhookGoesOutWhileThePoolIsHeld() async throws {
+        let receiver = StubRegistry()
+        try receiver.register(StubResponse(status: .noContent), for: .post("/callbacks"))
+        try await withMockServer(registry: receiver) { receiving in
+            let registry = StubRegistry()
+            let webhook = try Webhook(
+                .post, url: receiving.baseURL.absoluteString + "/callbacks", delay: .fixed(.milliseconds(50)))
+            try registry.register(StubResponse(text: "fine"), for: Route.get("/wait").webhook(webhook))
+            try await withMockServer(registry: registry) { server in
+                let (arrived, held) = await PoolHold.whileHeld {
+                    guard Self.get("/wait", from: server, until: "fine") != nil else { return 0 }
+                    let asked = ContinuousClock.now
+                    while receiver.journal.totalCount == 0, ContinuousClock.now - asked < PoolHold.limit {
+                        usleep(1_000)
+                    }
+                    return receiver.journal.totalCount
+                }
+                #expect(arrived == 1)
+                #expect(held, "the webhook went out only once the pool was let go")
+            }
         }
     }
 }
