@@ -3,16 +3,17 @@ import Foundation
 
 /// Where the servers' tasks run: a few threads of Decoy's own, beside Swift's global pool.
 ///
-/// Those tasks await a delay, a stream's next piece or a closure stub, for clients on other
-/// threads and in other processes, whose timeouts run whatever this process does. On the global
-/// pool they waited behind the tests of the process the server lives in: in Decoy's own suite a
-/// task made as the suite started ran 27 s later, and an event stream's first event, due at once,
-/// came after its client's 15 s timeout. Their sleeps end here too (``Clock/sleepOnTimer(until:)``).
+/// Those tasks await a delay, a stream's next piece, a closure stub or a webhook's, for clients
+/// and receivers on other threads and in other processes, whose timeouts run whatever this
+/// process does. On the global pool they waited behind the tests of the process the server lives
+/// in: in Decoy's own suite a task made as the suite started ran 27 s later, and an event
+/// stream's first event, due at once, came after its client's 15 s timeout. Their sleeps end here
+/// too (``Clock/sleepOnTimer(until:)``).
 ///
 /// Every server shares one set of threads, which take the jobs in the order they come. Not a
-/// serial queue per task, which dispatch would run on a thread each (1,000 delayed answers due
-/// together made 259 threads), nor a few serial queues dealt in turn, where a job waits behind
-/// another on its queue while a thread is idle.
+/// serial queue per task, which dispatch would run on a thread each (in a trial, 1,000 tasks
+/// woken together made 259 threads), nor a few serial queues dealt in turn, where a job waits
+/// behind another on its queue while a thread is idle.
 final class ServingExecutor: Sendable {
     private let jobs = Mutex(Jobs())
     /// Counts the jobs waiting, and wakes a thread for each.
