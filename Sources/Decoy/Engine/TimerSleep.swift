@@ -34,7 +34,8 @@ private enum TimerSleep {
     /// each firing only resumes a continuation.
     static let timers = DispatchQueue(label: "Decoy timers")
 
-    /// The longest wait a timer is set for; a longer one, such as a held stream's year, ends no sooner than this.
+    /// The longest wait a timer is set for, a century, whose nanoseconds still fit an `Int`; a
+    /// longer sleep ends after it.
     static let longest = Duration.seconds(100 * 365 * 24 * 3600)
 
     /// Sleeps `duration`, or throws `CancellationError` as soon as the task is cancelled, as the
